@@ -1,0 +1,1 @@
+"""Claims, one module per paper (see DESIGN.md section 2)."""

@@ -1,0 +1,139 @@
+"""The one rule that turns a claim's pieces of evidence into its verdict.
+
+1. **Audit.** Each piece is first checked against what its verdict needs (DESIGN.md
+   section 3); a piece that lacks it is demoted to UNDECIDED, with the reason in
+   ``Evidence.audit``:
+
+   - PROVED needs ``method="symbolic"``: a numeric agreement is never a proof;
+   - CERTIFIED needs ``method="certificate"``;
+   - REFUTED needs a non-empty ``counterexample``;
+   - REPRODUCED / NOT_REPRODUCED need ``method="experiment"`` and the numbers
+     ``paper_value`` and ``measured``;
+   - any NaN among the numbers (or the counterexample) voids the piece.
+
+2. **Within a part** (pieces with the same ``part`` label), evidence reinforces:
+
+   - REFUTED beside PROVED or CERTIFIED is a contradiction between two checks that
+     should both be sound, so the part is UNDECIDED ("conflicting evidence");
+   - otherwise a confirmed REFUTED beats everything (a counterexample outweighs any
+     number of passing inputs);
+   - otherwise NOT_REPRODUCED beats REPRODUCED (every number must reproduce);
+   - otherwise the strongest piece wins: PROVED > CERTIFIED > REPRODUCED > SUPPORTED >
+     UNDECIDED (a proof plus its numeric cross-check is a proof).
+
+3. **Across parts**, the statement is their conjunction: REFUTED if any part is refuted,
+   else NOT_REPRODUCED if any part is, else the *weakest* part's verdict (a claim is
+   PROVED only if every part is PROVED).
+
+4. The claim's verdict uses only the evidence of reading ``"A"`` (as printed); every
+   other reading gets its own verdict by the same rule, reported beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from .evidence import Evidence
+from .jsonable import has_nan
+from .verdict import Verdict
+
+#: Strength order of the non-negative verdicts, weakest first.
+STRENGTH: dict[Verdict, int] = {
+    Verdict.UNDECIDED: 0,
+    Verdict.SUPPORTED: 1,
+    Verdict.REPRODUCED: 2,
+    Verdict.CERTIFIED: 3,
+    Verdict.PROVED: 4,
+}
+
+AS_PRINTED = "A"
+
+
+@dataclass(frozen=True)
+class Combined:
+    """A verdict with the summary of the piece that decided it."""
+
+    verdict: Verdict
+    summary: str
+
+
+def audit(ev: Evidence) -> Evidence:
+    """Return ``ev``, or a copy demoted to UNDECIDED when it lacks what its verdict needs."""
+    problem = _problem(ev)
+    if problem is None:
+        return ev
+    return replace(
+        ev,
+        verdict=Verdict.UNDECIDED,
+        audit=f"{ev.verdict.value} rejected: {problem}",
+        summary=f"[{ev.verdict.value} rejected: {problem}] {ev.summary}",
+    )
+
+
+def _problem(ev: Evidence) -> str | None:
+    v = ev.verdict
+    if v is Verdict.UNDECIDED:
+        return None
+    if has_nan(ev.numbers) or (ev.counterexample is not None and has_nan(ev.counterexample)):
+        return "NaN among its numbers"
+    if v is Verdict.PROVED and ev.method != "symbolic":
+        return f"PROVED needs symbolic evidence, this is {ev.method}"
+    if v is Verdict.CERTIFIED and ev.method != "certificate":
+        return f"CERTIFIED needs a re-checked certificate, this is {ev.method}"
+    if v is Verdict.REFUTED and not ev.counterexample:
+        return "REFUTED needs a counterexample"
+    if v in (Verdict.REPRODUCED, Verdict.NOT_REPRODUCED):
+        if ev.method != "experiment":
+            return f"{v.value} needs experiment evidence, this is {ev.method}"
+        missing = [k for k in ("paper_value", "measured") if k not in ev.numbers]
+        if missing:
+            return f"{v.value} needs numbers {', '.join(missing)}"
+    return None
+
+
+def combine_part(pieces: list[Evidence]) -> Combined:
+    """Verdict of one part from its (audited) pieces: they reinforce each other."""
+    if not pieces:
+        return Combined(Verdict.UNDECIDED, "no evidence")
+    by = {v: [p for p in pieces if p.verdict is v] for v in Verdict}
+    if by[Verdict.REFUTED] and (by[Verdict.PROVED] or by[Verdict.CERTIFIED]):
+        a = by[Verdict.REFUTED][0]
+        b = (by[Verdict.PROVED] or by[Verdict.CERTIFIED])[0]
+        return Combined(
+            Verdict.UNDECIDED,
+            f"conflicting evidence: {b.verdict.value} ({b.summary}) vs REFUTED ({a.summary})",
+        )
+    for decisive in (Verdict.REFUTED, Verdict.NOT_REPRODUCED):
+        if by[decisive]:
+            return Combined(decisive, by[decisive][0].summary)
+    best = max(pieces, key=lambda p: STRENGTH[p.verdict])
+    return Combined(best.verdict, best.summary)
+
+
+def combine(evidence: Iterable[Evidence], reading: str = AS_PRINTED) -> Combined:
+    """The verdict of one reading of a claim (see the module docstring for the rule)."""
+    pieces = [audit(e) for e in evidence if e.reading == reading]
+    if not pieces:
+        return Combined(Verdict.UNDECIDED, f"no evidence for reading {reading}")
+    parts: dict[str, list[Evidence]] = {}
+    for p in pieces:
+        parts.setdefault(p.part, []).append(p)
+    results = {name: combine_part(ps) for name, ps in parts.items()}
+    multi = len(results) > 1
+
+    def label(name: str, c: Combined) -> Combined:
+        return Combined(c.verdict, f"{name}: {c.summary}" if multi else c.summary)
+
+    for decisive in (Verdict.REFUTED, Verdict.NOT_REPRODUCED):
+        for name, c in results.items():
+            if c.verdict is decisive:
+                return label(name, c)
+    name, weakest = min(results.items(), key=lambda kv: STRENGTH[kv[1].verdict])
+    return label(name, weakest)
+
+
+def readings_of(evidence: Iterable[Evidence]) -> list[str]:
+    """The reading labels present, the printed reading first, the others sorted."""
+    labels = {e.reading for e in evidence}
+    return sorted(labels, key=lambda r: (r != AS_PRINTED, r))

@@ -1,0 +1,93 @@
+"""What a check receives: the seed, the profile, the device and its time budget.
+
+Every random choice of a check flows from ``ctx.seed``, which is derived from the run's
+seed and the claim id: running one claim alone (``verify run --claim ID --seed S``) gives
+the same evidence as running it inside the full suite with seed ``S``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+PROFILES: dict[str, dict[str, float]] = {
+    # per-claim time budget in seconds (a claim may set its own with @claim(timeout=...))
+    "quick": {"timeout": 60.0},
+    "deep": {"timeout": 1800.0},
+    # `verify fuzz`: the deep budget, used to search longer for counterexamples
+    "fuzz": {"timeout": 1800.0},
+}
+
+
+def derive_seed(*parts: Any) -> int:
+    """A 63-bit seed from any parts, stable across processes and Python versions."""
+    h = hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(h[:8], "big") >> 1
+
+
+@dataclass
+class Context:
+    """The environment one claim's checks run in.
+
+    Attributes:
+        claim_id: the claim being checked.
+        run_seed: the seed given to the run (``--seed``).
+        seed: this claim's seed, derived from ``run_seed`` and ``claim_id``.
+        profile: ``"quick"`` (CI, small sizes), ``"deep"`` (full sweeps, reproductions)
+            or ``"fuzz"`` (deep, with larger search budgets).
+        device: ``"cpu"`` or ``"cuda"``.
+        budget_s: the time budget of this claim in seconds.
+    """
+
+    claim_id: str
+    run_seed: int = 0
+    profile: str = "quick"
+    device: str = "cpu"
+    budget_s: float = 60.0
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def seed(self) -> int:
+        return derive_seed(self.run_seed, self.claim_id) % (2**31)
+
+    @property
+    def quick(self) -> bool:
+        return self.profile == "quick"
+
+    def pick(self, quick: T, deep: T, fuzz: T | None = None) -> T:
+        """The value for this profile: ``ctx.pick(quick=50, deep=2000)``."""
+        if self.profile == "quick":
+            return quick
+        if self.profile == "fuzz" and fuzz is not None:
+            return fuzz
+        return deep
+
+    def subseed(self, *names: Any) -> int:
+        """A seed for one named random stream of this claim (``ctx.subseed("weights")``)."""
+        return derive_seed(self.seed, *names) % (2**31)
+
+    def torch_generator(self, *names: Any, device: str | None = None):
+        """A ``torch.Generator`` on ``device`` (default: the run's) seeded from this claim."""
+        import torch
+
+        g = torch.Generator(device=device or self.device)
+        g.manual_seed(self.subseed(*names))
+        return g
+
+    def numpy_rng(self, *names: Any):
+        """A ``numpy.random.Generator`` seeded from this claim."""
+        import numpy as np
+
+        return np.random.default_rng(self.subseed(*names))
+
+    def time_left(self) -> float:
+        """Seconds left of this claim's budget (checks may scale their search to it)."""
+        return self.budget_s - (time.monotonic() - self.started)
+
+    def rerun_command(self) -> str:
+        """The command that re-runs this claim with the same seed and profile."""
+        return f"verify run --claim {self.claim_id} --seed {self.run_seed} --profile {self.profile}"

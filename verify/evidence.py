@@ -1,0 +1,106 @@
+"""Evidence: what one check computed about one claim, and why it supports a verdict.
+
+A check returns one or more :class:`Evidence` objects. Each carries its own verdict, a
+one-line summary, and the details a reader needs to trust it: the exact steps of a proof,
+the counterexample of a refutation, the numbers of a numeric search, the generality that
+was covered, and the dtype/device/seed it ran with.
+
+Two labels organise the evidence of a claim:
+
+``reading``  which reading of the paper's statement it is about. ``"A"`` is the statement
+             as printed and decides the claim's verdict; ``"B"``, ``"C"``, ... are other
+             reasonable readings, each reported beside it with its own verdict.
+``part``     which part of a multi-part statement it is about (``"action law"``,
+             ``"field identity"``). A claim holds only if every part holds; see
+             :mod:`verify.combine` for the rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from .jsonable import to_jsonable
+from .verdict import Verdict
+
+Method = Literal["symbolic", "numeric", "certificate", "experiment", "informal"]
+METHODS: tuple[str, ...] = ("symbolic", "numeric", "certificate", "experiment", "informal")
+
+
+@dataclass
+class Evidence:
+    """One piece of evidence about a claim.
+
+    Attributes:
+        verdict: what this piece alone supports.
+        summary: one line, readable in a table ("exact zero after expand, N=3..5").
+        method: how it was obtained: ``symbolic`` (SymPy, exact), ``numeric`` (torch /
+            hypothesis), ``certificate`` (cvxpy + exact re-check), ``experiment`` (a paper's
+            number re-measured) or ``informal`` (no checkable content).
+        reading: ``"A"`` for the statement as printed, other labels for other readings.
+        part: which part of a multi-part statement this piece is about.
+        steps: the chain of steps (LaTeX or plain text) a reader can follow.
+        counterexample: for REFUTED, the concrete input (sizes, values, seed, batch index).
+        numbers: named quantities: worst violation, inputs tried, tolerance, paper value,
+            measured value, spread, slope and interval...
+        generality: what was covered ("symbolic N", "N, K <= 4", "d = 1, 2, 3").
+        dtype, device, seed: how numeric evidence ran.
+        elapsed_s: time this piece took.
+        rerun: a command that re-runs it.
+        figures: plot data for the report (``{"kind": "rate", "x": [...], "y": [...], ...}``).
+    """
+
+    verdict: Verdict
+    summary: str
+    method: Method = "numeric"
+    reading: str = "A"
+    part: str = "main"
+    steps: list[str] = field(default_factory=list)
+    counterexample: dict[str, Any] | None = None
+    numbers: dict[str, Any] = field(default_factory=dict)
+    generality: str | None = None
+    dtype: str | None = None
+    device: str | None = None
+    seed: int | None = None
+    elapsed_s: float | None = None
+    rerun: str | None = None
+    figures: list[dict[str, Any]] = field(default_factory=list)
+    audit: str | None = None  # set by verify.combine when it demotes a piece
+
+    def __post_init__(self) -> None:
+        self.verdict = Verdict.parse(self.verdict)
+        if self.method not in METHODS:
+            raise ValueError(f"Evidence.method must be one of {METHODS}, got {self.method!r}")
+        if not isinstance(self.summary, str):
+            raise TypeError(f"Evidence.summary must be a string, got {type(self.summary).__name__}")
+        self.summary = " ".join(self.summary.split())
+        self.reading = str(self.reading)
+        self.part = str(self.part)
+        if self.dtype is not None:
+            self.dtype = str(self.dtype).replace("torch.", "")
+        if self.device is not None:
+            self.device = str(self.device)
+
+    # -- serialisation ---------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (exact numbers as strings, arrays as lists)."""
+        d = asdict(self)
+        d["verdict"] = self.verdict.value
+        return to_jsonable(d)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Evidence:
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+    # -- convenient constructors -------------------------------------------------------------
+    @classmethod
+    def undecided(cls, reason: str, **kw: Any) -> Evidence:
+        """UNDECIDED with its reason (``"timeout after 30 s"``, ``"not a checkable statement"``)."""
+        kw.setdefault("method", "informal")
+        return cls(Verdict.UNDECIDED, reason, **kw)
+
+    @classmethod
+    def informal(cls, reason: str = "not a checkable statement", **kw: Any) -> Evidence:
+        """An interpretive statement: UNDECIDED, never silently dropped."""
+        return cls(Verdict.UNDECIDED, reason, method="informal", **kw)

@@ -1,0 +1,126 @@
+"""Run one claim's checks in this process and turn what they return into a result.
+
+This is what a worker does for each claim; it never raises for a misbehaving check:
+an exception, a return value that is not evidence, or NaN in the numbers all become
+UNDECIDED evidence with the reason, while the claim's other checks still run.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import traceback
+from collections.abc import Iterable
+from typing import Any
+
+from .combine import AS_PRINTED, combine, readings_of
+from .context import Context
+from .evidence import Evidence
+from .registry import Claim
+from .results import ClaimResult
+from .verdict import Verdict
+
+log = logging.getLogger(__name__)
+
+
+def _name(fn: Any) -> str:
+    return getattr(fn, "__qualname__", repr(fn))
+
+
+def collect(fn: Any, ctx: Context) -> list[Evidence]:
+    """Call one check and return its evidence, converting every failure into UNDECIDED."""
+    t0 = time.perf_counter()
+    try:
+        out = fn(ctx)
+    except Exception as e:  # noqa: BLE001 - a crashing check must not take the claim down
+        tb = traceback.format_exc(limit=6)
+        log.debug("check %s raised:\n%s", _name(fn), tb)
+        return [
+            Evidence.undecided(
+                f"check {_name(fn)} raised {type(e).__name__}: {e}",
+                steps=[tb],
+                elapsed_s=time.perf_counter() - t0,
+            )
+        ]
+    items: list[Any]
+    if isinstance(out, Evidence):
+        items = [out]
+    elif isinstance(out, Iterable) and not isinstance(out, (str, bytes, dict)):
+        try:
+            items = list(out)
+        except Exception as e:  # noqa: BLE001 - a generator that fails half-way
+            return [Evidence.undecided(f"check {_name(fn)} raised {type(e).__name__}: {e}")]
+    else:
+        return [Evidence.undecided(f"check {_name(fn)} returned {_quote(out)}, not Evidence")]
+    good: list[Evidence] = []
+    for item in items:
+        if isinstance(item, Evidence):
+            if item.elapsed_s is None:
+                item.elapsed_s = time.perf_counter() - t0
+            good.append(item)
+        else:
+            good.append(Evidence.undecided(f"check {_name(fn)} yielded {_quote(item)}, not Evidence"))
+    if not good:
+        good.append(Evidence.undecided(f"check {_name(fn)} returned no evidence"))
+    return good
+
+
+def _quote(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def execute(claim: Claim, ctx: Context) -> ClaimResult:
+    """Run every check of ``claim`` with ``ctx`` and combine their evidence."""
+    t0 = time.perf_counter()
+    evidence: list[Evidence] = []
+    for fn in claim.checks:
+        evidence.extend(collect(fn, ctx))
+    for e in evidence:
+        if e.seed is None and e.method in ("numeric", "experiment"):
+            e.seed = ctx.seed
+        if e.rerun is None and e.verdict is Verdict.REFUTED:
+            e.rerun = ctx.rerun_command()
+    return build_result(claim, ctx, evidence, elapsed=time.perf_counter() - t0)
+
+
+def build_result(
+    claim: Claim, ctx: Context, evidence: list[Evidence], *, elapsed: float, error: str | None = None
+) -> ClaimResult:
+    """Combine evidence into a :class:`ClaimResult` (also used for crashed claims)."""
+    from .combine import audit
+
+    evidence = [audit(e) for e in evidence]
+    main = combine(evidence, AS_PRINTED)
+    readings = {
+        label: {"verdict": c.verdict.value, "summary": c.summary}
+        for label in readings_of(evidence)
+        if label != AS_PRINTED
+        for c in [combine(evidence, label)]
+    }
+    return ClaimResult(
+        id=claim.id,
+        paper=claim.paper,
+        verdict=main.verdict,
+        summary=main.summary,
+        expect=claim.expect,
+        elapsed_s=elapsed,
+        evidence=evidence,
+        readings=readings,
+        where=claim.where,
+        kind=claim.kind,
+        statement=claim.statement,
+        reading_statements=claim.readings,
+        seed=ctx.seed,
+        run_seed=ctx.run_seed,
+        profile=ctx.profile,
+        device=ctx.device,
+        error=error,
+        rerun=ctx.rerun_command(),
+    )
+
+
+def failed(claim: Claim, ctx: Context, reason: str, elapsed: float) -> ClaimResult:
+    """The result of a claim whose worker hung or died: UNDECIDED with the reason."""
+    ev = Evidence.undecided(reason, elapsed_s=elapsed)
+    return build_result(claim, ctx, [ev], elapsed=elapsed, error=reason)

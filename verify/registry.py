@@ -1,0 +1,296 @@
+"""Registering claims (``@verify.claim``) and discovering them in ``proofs/`` and ``numerics/``.
+
+A claim is registered once, under a stable id, by the decorator :func:`claim` on its
+check function. Further evidence for the same claim may come from another module
+(typically the numeric cross-check in ``numerics/`` of an identity proved in ``proofs/``),
+registered with :func:`evidence_for`. Mistakes are raised at import time, naming the
+claim and the file: a duplicate id, a missing or malformed field, an unknown kind.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib
+import inspect
+import pkgutil
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ClaimDefinitionError, DiscoveryError, DuplicateClaimError, UnknownClaimError
+from .verdict import Verdict
+
+#: The kinds of claims (DESIGN.md section 4), plus ``informal`` for interpretive statements.
+KINDS: tuple[str, ...] = ("identity", "property", "rate", "existence", "experiment", "informal")
+
+#: Packages searched for claims by default.
+DEFAULT_PACKAGES: tuple[str, ...] = ("proofs", "numerics")
+
+_ID_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[A-Za-z0-9_]+)+$")
+
+Check = Callable[..., Any]
+
+
+@dataclass
+class Claim:
+    """A registered claim: its metadata and the checks that produce its evidence."""
+
+    id: str
+    paper: str
+    where: str
+    statement: str
+    kind: str
+    expect: Verdict | None
+    checks: list[Check] = field(default_factory=list)
+    file: str = "?"
+    timeout: float | dict[str, float] | None = None
+    readings: dict[str, str] = field(default_factory=dict)
+    doc: str = ""
+
+    def timeout_for(self, profile: str) -> float | None:
+        """This claim's own time budget in ``profile``, if it set one."""
+        if isinstance(self.timeout, dict):
+            return self.timeout.get(profile)
+        return self.timeout
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "paper": self.paper,
+            "where": self.where,
+            "kind": self.kind,
+            "expect": self.expect.value if self.expect else None,
+        }
+
+
+class Registry:
+    """All claims known to this process, by id (insertion order = discovery order)."""
+
+    def __init__(self) -> None:
+        self._claims: dict[str, Claim] = {}
+        self._pending: list[tuple[str, Check, str]] = []  # evidence_for before its claim
+
+    # -- registration -------------------------------------------------------------------------
+    def add(self, c: Claim) -> None:
+        if c.id in self._claims:
+            other = self._claims[c.id]
+            raise DuplicateClaimError(
+                f"claim {c.id!r} is registered twice: in {other.file} and in {c.file}"
+            )
+        self._claims[c.id] = c
+        still = []
+        for cid, fn, file in self._pending:
+            if cid == c.id:
+                c.checks.append(fn)
+            else:
+                still.append((cid, fn, file))
+        self._pending = still
+
+    def add_evidence(self, claim_id: str, fn: Check, file: str) -> None:
+        if claim_id in self._claims:
+            self._claims[claim_id].checks.append(fn)
+        else:
+            self._pending.append((claim_id, fn, file))
+
+    def validate(self) -> None:
+        """Raise if some ``evidence_for`` names a claim nobody registered."""
+        if self._pending:
+            cid, _, file = self._pending[0]
+            raise ClaimDefinitionError(
+                f"{file}: evidence_for({cid!r}) names a claim that is not registered"
+            )
+
+    # -- lookup -------------------------------------------------------------------------------
+    def __contains__(self, claim_id: str) -> bool:
+        return claim_id in self._claims
+
+    def __getitem__(self, claim_id: str) -> Claim:
+        try:
+            return self._claims[claim_id]
+        except KeyError:
+            raise UnknownClaimError(f"no claim with id {claim_id!r}") from None
+
+    def __iter__(self):
+        return iter(self._claims.values())
+
+    def __len__(self) -> int:
+        return len(self._claims)
+
+    def select(
+        self, patterns: str | Sequence[str] | None = None, paper: str | Sequence[str] | None = None
+    ) -> list[Claim]:
+        """Claims whose id matches any glob in ``patterns`` and whose paper is in ``paper``.
+
+        A pattern that matches nothing is an error (a typo should not silently run nothing).
+        """
+        pats = [patterns] if isinstance(patterns, str) else list(patterns or [])
+        papers = [paper] if isinstance(paper, str) else list(paper or [])
+        known_papers = {c.paper for c in self}
+        for p in papers:
+            if p not in known_papers:
+                raise UnknownClaimError(
+                    f"no claims for paper {p!r}; papers: {', '.join(sorted(known_papers)) or 'none'}"
+                )
+        chosen = [c for c in self if not papers or c.paper in papers]
+        if pats:
+            for pat in pats:
+                if not any(fnmatch.fnmatchcase(c.id, pat) for c in chosen):
+                    raise UnknownClaimError(f"--claim {pat!r} matches no claim")
+            chosen = [c for c in chosen if any(fnmatch.fnmatchcase(c.id, p) for p in pats)]
+        return chosen
+
+    def clear(self) -> None:
+        self._claims.clear()
+        self._pending.clear()
+
+
+REGISTRY = Registry()
+
+
+def _caller_file(fn: Check) -> str:
+    try:
+        return inspect.getsourcefile(fn) or fn.__module__
+    except TypeError:
+        return getattr(fn, "__module__", "?")
+
+
+def claim(
+    id: str,
+    *,
+    paper: str,
+    where: str,
+    statement: str,
+    kind: str,
+    expect: Verdict | str | None = None,
+    timeout: float | dict[str, float] | None = None,
+    readings: dict[str, str] | None = None,
+    registry: Registry | None = None,
+) -> Callable[[Check], Check]:
+    """Register the decorated function as the check of claim ``id``.
+
+    Args:
+        id: stable dotted id, starting with the paper key (``"nfa.ag.linear_identity"``).
+        paper: the paper key (``"nfa"``).
+        where: where the claim stands in the paper (``"Theorem 3, l. 156-174"``).
+        statement: the statement as the paper gives it, in LaTeX.
+        kind: one of :data:`KINDS`.
+        expect: the verdict the evidence gave when the check was written (a regression
+            guard; the reason belongs in the docstring). ``verify run`` flags drift.
+        timeout: this claim's time budget in seconds, or ``{"quick": s, "deep": s}``.
+        readings: other readings of the statement, ``{"B": "...", ...}``; evidence with
+            ``reading="B"`` is reported against them.
+
+    The check is called as ``check(ctx)`` with a :class:`verify.Context` and returns one
+    :class:`verify.Evidence` or an iterable of them.
+    """
+    reg = registry or REGISTRY
+
+    def decorate(fn: Check) -> Check:
+        file = _caller_file(fn)
+        where_ = f"{file}: claim {id!r}"
+        if not isinstance(id, str) or not _ID_RE.match(id):
+            raise ClaimDefinitionError(
+                f"{file}: claim id {id!r} must be dotted lowercase words, e.g. 'nfa.ag.linear_identity'"
+            )
+        for name, value in (("paper", paper), ("where", where), ("statement", statement)):
+            if not isinstance(value, str) or not value.strip():
+                raise ClaimDefinitionError(f"{where_}: field {name!r} is missing or empty")
+        if not id.startswith(paper + "."):
+            raise ClaimDefinitionError(f"{where_}: id must start with its paper key {paper + '.'!r}")
+        if kind not in KINDS:
+            raise ClaimDefinitionError(
+                f"{where_}: kind {kind!r} is not one of {', '.join(KINDS)}"
+            )
+        try:
+            exp = Verdict.parse(expect) if expect is not None else None
+        except ValueError as e:
+            raise ClaimDefinitionError(f"{where_}: expect: {e}") from None
+        if not callable(fn):
+            raise ClaimDefinitionError(f"{where_}: @claim must decorate a function")
+        reg.add(
+            Claim(
+                id=id,
+                paper=paper,
+                where=where,
+                statement=statement,
+                kind=kind,
+                expect=exp,
+                checks=[fn],
+                file=file,
+                timeout=timeout,
+                readings=dict(readings or {}),
+                doc=inspect.getdoc(fn) or "",
+            )
+        )
+        return fn
+
+    return decorate
+
+
+def evidence_for(claim_id: str, *, registry: Registry | None = None) -> Callable[[Check], Check]:
+    """Register the decorated function as a further check of an existing claim.
+
+    Used for the numeric cross-check of an identity proved elsewhere: the claim is
+    registered once (``@claim``), and ``@evidence_for(id)`` adds evidence to it.
+    """
+    reg = registry or REGISTRY
+
+    def decorate(fn: Check) -> Check:
+        reg.add_evidence(claim_id, fn, _caller_file(fn))
+        return fn
+
+    return decorate
+
+
+_imported: set[str] = set()
+
+
+def discover(modules: Iterable[str] | None = None, registry: Registry | None = None) -> Registry:
+    """Import every module under ``modules`` (packages are walked) so their claims register.
+
+    Defaults to :data:`DEFAULT_PACKAGES` plus any module advertised under the entry-point
+    group ``verify.claims`` by an installed package (a user's own papers).
+    """
+    reg = registry or REGISTRY
+    names = list(modules) if modules is not None else [*DEFAULT_PACKAGES, *_entry_point_modules()]
+    for name in names:
+        for mod in _walk(name):
+            if mod in _imported:
+                continue
+            try:
+                importlib.import_module(mod)
+            except (ClaimDefinitionError, DiscoveryError):
+                raise
+            except Exception as e:  # noqa: BLE001 - report which file failed, then stop
+                raise DiscoveryError(f"cannot import claims module {mod!r}: {type(e).__name__}: {e}") from e
+            _imported.add(mod)
+    reg.validate()
+    return reg
+
+
+def _walk(name: str) -> list[str]:
+    try:
+        pkg = importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name == name:
+            raise DiscoveryError(f"no module named {name!r} to discover claims in") from None
+        raise DiscoveryError(f"cannot import claims module {name!r}: {e}") from e
+    except (ClaimDefinitionError, DiscoveryError):
+        raise
+    except Exception as e:  # noqa: BLE001
+        raise DiscoveryError(f"cannot import claims module {name!r}: {type(e).__name__}: {e}") from e
+    _imported.add(name)
+    out = [name]
+    if hasattr(pkg, "__path__"):
+        for info in sorted(pkgutil.walk_packages(pkg.__path__, prefix=name + "."), key=lambda i: i.name):
+            if info.name.rsplit(".", 1)[-1].startswith("_"):
+                continue  # private helpers (_impl, _common) hold no claims of their own
+            out.append(info.name)
+    return out
+
+
+def _entry_point_modules() -> list[str]:
+    from importlib.metadata import entry_points
+
+    return [ep.value for ep in entry_points(group="verify.claims")]
