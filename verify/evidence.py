@@ -47,7 +47,16 @@ class Evidence:
         dtype, device, seed: how numeric evidence ran.
         elapsed_s: time this piece took.
         rerun: a command that re-runs it.
-        figures: plot data for the report (``{"kind": "rate", "x": [...], "y": [...], ...}``).
+        figures: plot data the report draws (matplotlib), JSON-ready dicts, one of
+            ``{"kind": "rate", "x": [...], "y": [...], "slope": s, "ci": [lo, hi],
+            "claimed_slope": c, "xlabel": ..., "ylabel": ..., "title": ...}``;
+            ``{"kind": "histogram", "values": [...], "threshold": t, "xlabel": ..., "title": ...}``;
+            ``{"kind": "curve", "x": [...], "series": {name: [...]}, "paper": {name: [...]},
+            "xlabel": ..., "ylabel": ..., "title": ..., "logx": bool, "logy": bool}``.
+
+    Experiment evidence (REPRODUCED / NOT_REPRODUCED) puts ``paper_value``, ``measured``,
+    ``spread`` (std over seeds), ``n_seeds``, ``tolerance`` and ``metric`` in ``numbers``;
+    the report tabulates them beside the paper's numbers.
     """
 
     verdict: Verdict

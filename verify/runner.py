@@ -98,6 +98,11 @@ def run(
         if on_result:
             on_result(result)
 
+    import time
+
+    from . import provenance
+
+    t_run = time.monotonic()
     if jobs == 0:
         for c in todo:
             record(execute(c, context(c)))
@@ -121,5 +126,12 @@ def run(
     order = {c.id: i for i, c in enumerate(REGISTRY)}
     final = sorted(done.values(), key=lambda r: order.get(r.id, len(order)))
     write_all(path, final)  # claim order, so equal seeds give equal files
+    provenance.write(
+        path,
+        provenance.collect(
+            seed=seed, profile=profile, device=dev, jobs=jobs if jobs is not None else default_jobs(),
+            run_time_s=round(time.monotonic() - t_run, 2), claims=len(final),
+        ),
+    )
     selected = {c.id for c in claims}
     return Results([r for r in final if r.id in selected], path=path)
