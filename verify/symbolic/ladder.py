@@ -1,0 +1,215 @@
+"""The rungs of the proof ladder: exact rewritings of a difference ``lhs - rhs``.
+
+Each rung maps an expression to an equal expression (equal wherever both are defined) by
+an exact SymPy rewriting. The ladder succeeds only when a rung returns the structural zero
+``S.Zero`` (or a ``ZeroMatrix``): no numeric ``equals`` guess, no floating point.
+
+Rungs that introduce formal generators are sound in one direction only, which is the one
+used: :func:`exp_normal` replaces each ``exp(c*m)`` by ``E_m**k`` with a fresh symbol
+``E_m = exp(m/q)`` and an integer ``k``; if the resulting rational function is identically
+zero in the formal symbols, it is zero after substituting the exponentials back.
+:func:`to_noncommutative` maps a matrix expression of symbolic size to a polynomial in
+noncommutative symbols (transposes pushed down to the leaves, ``X.T`` and ``X**-1`` kept as
+fresh letters); a zero polynomial is a zero matrix for every size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import reduce
+from math import lcm
+from typing import Any
+
+import sympy as sp
+from sympy.matrices.expressions import (
+    Identity,
+    Inverse,
+    MatAdd,
+    MatMul,
+    MatPow,
+    MatrixExpr,
+    MatrixSymbol,
+    Transpose,
+    ZeroMatrix,
+)
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One exact rewriting: its name, the function, and a time cap in seconds."""
+
+    name: str
+    fn: Callable[[Any], Any]
+    cap_s: float
+    cheap: bool = False
+
+
+def is_zero(e: Any) -> bool:
+    """Structural zero only: ``S.Zero``, integer 0, or a ``ZeroMatrix``."""
+    if isinstance(e, ZeroMatrix):
+        return True
+    if isinstance(e, sp.MatrixBase):
+        return all(is_zero(x) for x in e)
+    try:
+        return e == 0 and not getattr(e, "is_Float", False)
+    except Exception:  # noqa: BLE001 - a comparison SymPy cannot make is not a zero
+        return False
+
+
+# -- individual rewritings -------------------------------------------------------------------
+
+
+def r_expand(e: sp.Expr) -> sp.Expr:
+    return sp.expand(e)
+
+
+def r_cancel(e: sp.Expr) -> sp.Expr:
+    return sp.cancel(sp.together(e))
+
+
+def r_numerator(e: sp.Expr) -> sp.Expr:
+    """Numerator of the combined fraction, expanded (zero numerator => zero where defined)."""
+    num, _ = sp.fraction(sp.together(sp.expand(e)))
+    return sp.expand(num)
+
+
+def r_doit(e: sp.Expr) -> sp.Expr:
+    return sp.expand(sp.expand(e).doit())
+
+
+def r_log(e: sp.Expr) -> sp.Expr:
+    """``expand_log`` / ``powsimp`` / ``powdenest`` under the symbols' assumptions (no ``force``)."""
+    e = sp.expand_log(sp.expand(e), force=False)
+    e = sp.powsimp(sp.powdenest(e), force=False)
+    e = sp.expand_log(sp.expand(e), force=False)
+    return sp.cancel(sp.together(sp.expand(e)))
+
+
+def exp_normal(e: sp.Expr) -> sp.Expr:
+    """Replace exponentials by integer powers of formal positive-free symbols (see module doc)."""
+    e = sp.expand(e, power_exp=True, mul=True, multinomial=True)
+    exps = [x for x in e.atoms(sp.exp)]
+    if not exps:
+        return e
+    terms: dict[sp.Expr, list[sp.Rational]] = {}
+    split: dict[sp.Expr, list[tuple[sp.Rational, sp.Expr]]] = {}
+    for x in exps:
+        parts = []
+        for t in sp.Add.make_args(sp.expand(x.args[0])):
+            c, m = t.as_coeff_Mul()
+            if not c.is_Rational:
+                c, m = sp.Integer(1), t
+            parts.append((c, m))
+            terms.setdefault(m, []).append(c)
+        split[x] = parts
+    gens: dict[sp.Expr, tuple[sp.Symbol, int]] = {}
+    for k, (m, cs) in enumerate(sorted(terms.items(), key=lambda kv: sp.default_sort_key(kv[0]))):
+        q = reduce(lcm, (int(c.q) for c in cs), 1)
+        gens[m] = (sp.Dummy(f"E{k}"), q)
+    rep = {}
+    for x, parts in split.items():
+        rep[x] = sp.Mul(*[gens[m][0] ** int(c * gens[m][1]) for c, m in parts])
+    return e.xreplace(rep)
+
+
+def r_exp(e: sp.Expr) -> sp.Expr:
+    """Rewrite trig/hyperbolic functions with ``exp``, then cancel in formal exponentials."""
+    e = sp.expand(e).rewrite(sp.exp)
+    return sp.cancel(sp.together(exp_normal(e)))
+
+
+def r_expand_trig(e: sp.Expr) -> sp.Expr:
+    return sp.cancel(sp.together(sp.expand(sp.expand_trig(sp.expand(e)))))
+
+
+def r_trigsimp(e: sp.Expr) -> sp.Expr:
+    return sp.expand(sp.trigsimp(e))
+
+
+def r_fu(e: sp.Expr) -> sp.Expr:
+    return sp.expand(sp.fu(e))
+
+
+def r_simplify(e: sp.Expr) -> sp.Expr:
+    return sp.simplify(e)
+
+
+def r_sum(e: sp.Expr) -> sp.Expr:
+    """Sums: linearity (``expand``), merging sums over the same range, then ``doit``."""
+    from sympy.simplify.simplify import sum_simplify
+
+    e = sp.expand(e)
+    e = sum_simplify(e)
+    return sp.expand(sp.expand(e).doit())
+
+
+SCALAR_RUNGS: tuple[Rung, ...] = (
+    Rung("as given", lambda e: e, 2.0, cheap=True),
+    Rung("expand", r_expand, 10.0, cheap=True),
+    Rung("together + cancel", r_cancel, 10.0, cheap=True),
+    Rung("expanded numerator of the common fraction", r_numerator, 10.0, cheap=True),
+    Rung("doit + expand", r_doit, 10.0),
+    Rung("sum linearity (expand, sum_simplify, doit)", r_sum, 10.0),
+    Rung("expand_log + powsimp + powdenest", r_log, 10.0),
+    Rung("rewrite(exp) + cancel in formal exponentials", r_exp, 15.0),
+    Rung("expand_trig + cancel", r_expand_trig, 10.0),
+    Rung("trigsimp", r_trigsimp, 15.0),
+    Rung("fu", r_fu, 15.0),
+    Rung("simplify", r_simplify, 20.0),
+)
+
+
+# -- matrix expressions of symbolic size -----------------------------------------------------
+
+
+def to_noncommutative(e: MatrixExpr) -> sp.Expr:
+    """A matrix expression as a polynomial in noncommutative letters (see the module doc)."""
+    letters: dict[str, sp.Symbol] = {}
+
+    def letter(name: str) -> sp.Symbol:
+        if name not in letters:
+            letters[name] = sp.Symbol(name, commutative=False)
+        return letters[name]
+
+    def go(x: Any, t: bool) -> sp.Expr:
+        if isinstance(x, MatrixSymbol):
+            return letter(x.name + ("^T" if t else ""))
+        if isinstance(x, Identity):
+            return sp.Integer(1)
+        if isinstance(x, ZeroMatrix):
+            return sp.Integer(0)
+        if isinstance(x, Transpose):
+            return go(x.arg, not t)
+        if isinstance(x, MatAdd):
+            return sp.Add(*[go(a, t) for a in x.args])
+        if isinstance(x, MatMul):
+            scal = [a for a in x.args if not isinstance(a, MatrixExpr)]
+            mats = [a for a in x.args if isinstance(a, MatrixExpr)]
+            if t:
+                mats = mats[::-1]
+            return sp.Mul(*scal) * sp.Mul(*[go(a, t) for a in mats])
+        if isinstance(x, MatPow) and x.exp.is_Integer and x.exp >= 0:
+            return go(x.base, t) ** int(x.exp)
+        if isinstance(x, Inverse) and isinstance(x.arg, MatrixSymbol):
+            return letter(x.arg.name + ("^{-T}" if t else "^{-1}"))
+        if not isinstance(x, MatrixExpr):
+            return x
+        raise NotImplementedError(f"no noncommutative form for {type(x).__name__}")
+
+    return go(e, False)
+
+
+def r_matrix_doit(e: MatrixExpr) -> Any:
+    return e.doit()
+
+
+def r_matrix_nc(e: MatrixExpr) -> Any:
+    return sp.expand(to_noncommutative(e.doit()))
+
+
+MATRIX_RUNGS: tuple[Rung, ...] = (
+    Rung("as given", lambda e: e, 2.0, cheap=True),
+    Rung("matrix doit (canonical MatAdd/MatMul)", r_matrix_doit, 10.0, cheap=True),
+    Rung("noncommutative polynomial in the matrix letters, expanded", r_matrix_nc, 10.0, cheap=True),
+)

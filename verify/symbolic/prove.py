@@ -1,0 +1,406 @@
+"""``prove_equal``: exact proof ladder, then witness search; PROVED / REFUTED / UNDECIDED.
+
+The flow for ``prove_equal(lhs, rhs)``:
+
+1. both sides are sympified (lists become matrices, Floats become the exact rationals of their
+   decimal text, noted in the steps) and the ``assumptions`` are attached to the symbols;
+2. the cheap rungs of the ladder (:mod:`.ladder`) run on ``d = lhs - rhs`` (entrywise for
+   explicit matrices; for matrix expressions of symbolic size, canonical ``doit`` and the
+   noncommutative-polynomial form);
+3. a short witness search (:mod:`.witness`); a confirmed nonzero difference is REFUTED;
+4. the remaining rungs (doit, sum linearity, exp/log rewriting, trig, simplify), each under a
+   time guard;
+5. a longer witness search;
+6. for identities in a symbolic dimension (matrix shapes, summation limits) that no rung
+   closed, the same at concrete sizes (default 1..4 for each dimension symbol): PROVED there
+   says so in ``generality``, a witness at a concrete size is REFUTED with the size.
+
+PROVED needs a structural zero (:func:`.ladder.is_zero`); REFUTED needs a witness confirmed
+exactly or at 100 digits; everything else, timeouts included, is UNDECIDED with the reason.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import sympy as sp
+from sympy.matrices.expressions import MatrixExpr
+
+from ..evidence import Evidence
+from ..verdict import Verdict
+from . import assume
+from ._guard import Deadline, RungTimeout, guarded
+from .ladder import MATRIX_RUNGS, SCALAR_RUNGS, Rung, is_zero
+from .witness import search
+
+log = logging.getLogger(__name__)
+
+#: Total time budget when ``timeout=None``: never wait forever on SymPy.
+DEFAULT_TIMEOUT_S = 60.0
+#: Default concrete sizes for dimension symbols.
+DEFAULT_SIZES = (1, 2, 3, 4)
+
+_LATEX_MAX = 240
+
+
+def _tex(e: Any) -> str:
+    try:
+        s = sp.latex(e)
+    except Exception:  # noqa: BLE001 - latex printing is decoration only
+        s = sp.sstr(e)
+    if len(s) > _LATEX_MAX:
+        ops = sp.count_ops(e) if isinstance(e, sp.Basic) else "?"
+        return f"(expression with {ops} operations)"
+    return f"${s}$"
+
+
+def _as_sympy(x: Any) -> Any:
+    if isinstance(x, (list, tuple)):
+        return sp.Matrix(x)
+    if isinstance(x, sp.MatrixBase):
+        return sp.Matrix(x)
+    return sp.sympify(x)
+
+
+def _exactify(x: Any, steps: list[str]) -> Any:
+    if not isinstance(x, (sp.Basic, sp.MatrixBase)):
+        return x
+    floats = x.atoms(sp.Float)
+    if not floats:
+        return x
+    rep = {f: sp.Rational(str(f)) for f in floats}
+    steps.append("Floats replaced by the exact rationals of their decimal text: " + ", ".join(f"{k} -> {v}" for k, v in list(rep.items())[:6]))
+    return x.xreplace(rep)
+
+
+def _shape(x: Any) -> tuple | None:
+    if isinstance(x, (sp.MatrixBase, MatrixExpr)):
+        return tuple(x.shape)
+    return None
+
+
+def dimension_symbols(*exprs: Any) -> list[sp.Symbol]:
+    """Symbols that act as sizes: in matrix-symbol shapes and in summation/product limits."""
+    dims: set[sp.Symbol] = set()
+    for e in exprs:
+        if not isinstance(e, sp.Basic):
+            continue
+        for m in e.atoms(sp.MatrixSymbol):
+            for s in m.shape:
+                dims |= {a for a in sp.sympify(s).free_symbols if isinstance(a, sp.Symbol)}
+        for s in list(e.atoms(sp.Sum)) + list(e.atoms(sp.Product)):
+            for lim in s.limits:
+                for b in lim[1:]:
+                    dims |= {a for a in sp.sympify(b).free_symbols if isinstance(a, sp.Symbol)}
+        if isinstance(e, MatrixExpr):
+            for s in e.shape:
+                dims |= {a for a in sp.sympify(s).free_symbols if isinstance(a, sp.Symbol)}
+    return sorted(dims, key=lambda s: s.name)
+
+
+class _Ladder:
+    """Runs rungs on a difference, entry by entry for explicit matrices, recording steps."""
+
+    def __init__(self, diff: Any, deadline: Deadline, steps: list[str]) -> None:
+        self.deadline = deadline
+        self.steps = steps
+        self.symbolic_matrix = isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase)
+        if isinstance(diff, sp.MatrixBase):
+            self.open = {(i, j): diff[i, j] for i in range(diff.rows) for j in range(diff.cols)}
+        else:
+            self.open = {None: diff}
+        self.closed_by: dict[Any, str] = {}
+        self.timed_out = False
+
+    @property
+    def rungs(self) -> tuple[Rung, ...]:
+        return MATRIX_RUNGS if self.symbolic_matrix else SCALAR_RUNGS
+
+    def run(self, cheap: bool | None) -> bool:
+        for rung in self.rungs:
+            if cheap is not None and rung.cheap != cheap:
+                continue
+            if self.climb(rung):
+                return True
+            if self.deadline.expired():
+                self.timed_out = True
+                return False
+        return False
+
+    def climb(self, rung: Rung) -> bool:
+        if not self.open:
+            return True
+        t0 = time.perf_counter()
+        for key, e in list(self.open.items()):
+            if key is not None and is_zero(e):
+                del self.open[key]
+                self.closed_by[key] = "as given"
+                continue
+            try:
+                out = guarded(rung.fn, e, seconds=self.deadline.budget(rung.cap_s))
+            except RungTimeout:
+                self.steps.append(f"{rung.name}: time guard ({rung.cap_s:g} s or the deadline) exceeded, skipped")
+                if self.deadline.expired():
+                    self.timed_out = True
+                return False
+            except Exception as exc:  # noqa: BLE001 - a rung that does not apply is skipped
+                self.steps.append(f"{rung.name}: not applicable ({type(exc).__name__}: {str(exc)[:80]})")
+                return False
+            if is_zero(out):
+                del self.open[key]
+                self.closed_by[key] = rung.name
+            elif key is None:
+                self.steps.append(f"{rung.name}: {_tex(out)} ({time.perf_counter() - t0:.2f} s)")
+                return False
+            else:
+                self.open[key] = e  # keep the original entry for the next rung
+        if self.open:
+            n = len(self.open)
+            self.steps.append(f"{rung.name}: {n} matrix entr{'y' if n == 1 else 'ies'} not yet zero")
+            return False
+        self.steps.append(f"{rung.name}: exact zero ({time.perf_counter() - t0:.2f} s)")
+        return True
+
+    def proof_methods(self) -> str:
+        used = sorted(set(self.closed_by.values()))
+        return ", ".join(used) if used else "?"
+
+
+def prove_equal(
+    lhs: Any,
+    rhs: Any,
+    *,
+    assumptions: assume.Assumptions = None,
+    timeout: float | None = None,
+    seed: int = 0,
+    points: int = 24,
+    sizes: Mapping[Any, Iterable[int]] | None = None,
+    reading: str = "A",
+    part: str = "main",
+) -> Evidence:
+    """Prove ``lhs == rhs`` exactly, refute it with a checked witness, or say why neither.
+
+    Args:
+        lhs, rhs: SymPy expressions, explicit matrices (``sympy.Matrix`` or nested lists),
+            matrix expressions (``MatrixSymbol`` arithmetic, symbolic shapes allowed), sums
+            over ``Idx``/``IndexedBase``.
+        assumptions: facts about the symbols, see :mod:`verify.symbolic.assume`
+            (``"real"``, ``{x: "positive"}``, ``[Q.positive(x)]``). Unassumed symbols are
+            complex, as in SymPy; witnesses try real points first, then complex ones.
+        timeout: total seconds (default :data:`DEFAULT_TIMEOUT_S`); running out is UNDECIDED.
+        seed: seed of the witness search (deterministic).
+        points: how many random points the witness search tries.
+        sizes: concrete values for dimension symbols when the symbolic-size proof fails,
+            e.g. ``{N: range(1, 5)}``; default 1..4 for each dimension symbol.
+        reading, part: copied into the Evidence.
+
+    Returns:
+        Evidence with ``method="symbolic"``: PROVED (exact structural zero, ``generality``
+        says "symbolic" or the concrete sizes), REFUTED (``counterexample`` holds the point,
+        both sides' values, and how it was checked) or UNDECIDED (the reason).
+    """
+    t0 = time.perf_counter()
+    deadline = Deadline(DEFAULT_TIMEOUT_S if timeout is None else timeout)
+    steps: list[str] = []
+
+    def ev(verdict: Verdict, summary: str, **kw: Any) -> Evidence:
+        return Evidence(verdict, summary, method="symbolic", reading=reading, part=part,
+                        steps=steps, seed=seed, elapsed_s=time.perf_counter() - t0, **kw)
+
+    L, R = _exactify(_as_sympy(lhs), steps), _exactify(_as_sympy(rhs), steps)
+    (L, R), back = assume.apply([L, R], assumptions)
+    if back:
+        steps.append("assumptions: " + ", ".join(f"{s.name} {assume.describe(s)}" for s in back))
+    steps.append(f"claim: {_tex(L)} = {_tex(R)}")
+    sL, sR = _shape(L), _shape(R)
+    if sL != sR and (sL is None or sR is None):
+        return ev(Verdict.REFUTED, f"one side is a matrix of shape {sL or sR}, the other a scalar",
+                  counterexample={"lhs_shape": str(sL), "rhs_shape": str(sR)})
+    if sL is not None and sL != sR and all(sp.sympify(v).is_Integer for v in (*sL, *sR)):
+        return ev(Verdict.REFUTED, f"shapes differ: {sL} vs {sR}",
+                  counterexample={"lhs_shape": str(sL), "rhs_shape": str(sR)})
+    dims = dimension_symbols(L, R)
+    symbolic_size = isinstance(L, MatrixExpr) or isinstance(R, MatrixExpr) or bool(dims)
+    generality = "symbolic" + (f" ({', '.join(s.name for s in dims)} symbolic)" if dims else "")
+
+    try:
+        diff = L - R
+        if sL is not None and sL != sR:
+            raise ValueError("symbolic shapes differ")
+    except Exception as exc:  # noqa: BLE001 - e.g. shape mismatch of matrix expressions
+        steps.append(f"lhs - rhs not formed ({type(exc).__name__}: {exc}); trying concrete sizes")
+        diff = None
+
+    if diff is not None:
+        ladder = _Ladder(diff, deadline, steps)
+        if ladder.run(cheap=True):
+            return ev(Verdict.PROVED, f"exact zero after {ladder.proof_methods()}; {generality}",
+                      generality=generality)
+        if not ladder.symbolic_matrix:
+            found = _witness(L, R, seed, min(points, 8), deadline, steps)
+            if found is not None:
+                return _refuted(ev, found)
+        if ladder.run(cheap=False):
+            return ev(Verdict.PROVED, f"exact zero after {ladder.proof_methods()}; {generality}",
+                      generality=generality)
+        if deadline.expired():
+            return ev(Verdict.UNDECIDED, f"timeout after {time.perf_counter() - t0:.1f} s: no rung gave an exact zero and no witness was found")
+        if not ladder.symbolic_matrix:
+            found = _witness(L, R, seed + 1, points, deadline, steps)
+            if found is not None:
+                return _refuted(ev, found)
+
+    if symbolic_size and dims:
+        return _concrete_sizes(L, R, dims, sizes, deadline, seed, points, steps, ev)
+    if deadline.expired():
+        return ev(Verdict.UNDECIDED, f"timeout after {time.perf_counter() - t0:.1f} s")
+    return ev(Verdict.UNDECIDED, "no rung of the ladder gave an exact zero and no witness was found")
+
+
+def _witness(L: Any, R: Any, seed: int, points: int, deadline: Deadline, steps: list[str],
+             extra: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    res = search(L, R, seed=seed, points=points, deadline=deadline, extra=extra)
+    if res.counterexample is not None:
+        pt = ", ".join(f"{k}={v}" for k, v in res.counterexample["point"].items())
+        steps.append(f"witness search (seed {seed}): sides differ at {pt or 'every point'} "
+                     f"({res.counterexample['check']})")
+        return res.counterexample
+    note = f"; {res.notes[0]}" if res.notes else ""
+    steps.append(f"witness search (seed {seed}): {res.tried} points, {res.agreed} agree, "
+                 f"{res.undefined} undefined, {res.unconfirmed} unconfirmed{note}")
+    return None
+
+
+def _refuted(ev: Callable[..., Evidence], cex: dict[str, Any]) -> Evidence:
+    pt = ", ".join(f"{k}={v}" for k, v in cex["point"].items())
+    where = f"entry {tuple(cex['entry'])} " if "entry" in cex else ""
+    sz = ""
+    if "sizes" in cex:
+        sz = " at size " + ", ".join(f"{k}={v}" for k, v in cex["sizes"].items())
+    return ev(Verdict.REFUTED,
+              f"counterexample{sz}: {where}lhs={cex['lhs']} vs rhs={cex['rhs']} at {pt or 'any point'}",
+              counterexample=cex, generality="a single point suffices")
+
+
+def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol], sizes: Mapping[Any, Iterable[int]] | None,
+                    deadline: Deadline, seed: int, points: int, steps: list[str],
+                    ev: Callable[..., Evidence]) -> Evidence:
+    by_name = {str(k): list(v) for k, v in (sizes or {}).items()}
+    ranges = [by_name.get(d.name, list(DEFAULT_SIZES)) for d in dims]
+    proved: list[str] = []
+    for combo in itertools.product(*ranges):
+        if deadline.expired():
+            break
+        sub = dict(zip(dims, (sp.Integer(c) for c in combo), strict=True))
+        label = ", ".join(f"{d.name}={c}" for d, c in zip(dims, combo, strict=True))
+        try:
+            Lc, Rc = (_explicit(x.xreplace(sub)) for x in (L, R))
+        except Exception as exc:  # noqa: BLE001
+            steps.append(f"[{label}] could not instantiate ({type(exc).__name__}: {exc})")
+            return ev(Verdict.UNDECIDED, f"could not instantiate at {label}")
+        if _shape(Lc) != _shape(Rc):
+            return ev(Verdict.REFUTED, f"shapes differ at {label}: {_shape(Lc)} vs {_shape(Rc)}",
+                      counterexample={"sizes": {d.name: c for d, c in zip(dims, combo, strict=True)},
+                                      "lhs_shape": str(_shape(Lc)), "rhs_shape": str(_shape(Rc))})
+        sub_steps: list[str] = []
+        extra = {"sizes": {d.name: c for d, c in zip(dims, combo, strict=True)}}
+        ladder = _Ladder(Lc - Rc, deadline, sub_steps)
+        if not ladder.run(cheap=True):
+            cex = _witness(Lc, Rc, seed, min(points, 6), deadline, sub_steps, extra=extra)
+            if cex is None and not ladder.run(cheap=False):
+                cex = _witness(Lc, Rc, seed + 1, points, deadline, sub_steps, extra=extra)
+                if cex is None:
+                    steps.extend(f"[{label}] {s}" for s in sub_steps)
+                    return ev(Verdict.UNDECIDED, f"no exact zero and no witness at {label}")
+            if cex is not None:
+                steps.extend(f"[{label}] {s}" for s in sub_steps)
+                return _refuted(ev, cex)
+        proved.append(label)
+        steps.append(f"[{label}] exact zero after {ladder.proof_methods()}")
+    total = 1
+    for r in ranges:
+        total *= len(r)
+    if len(proved) == total:
+        gen = ", ".join(f"{d.name} in {{{', '.join(map(str, r))}}}" for d, r in zip(dims, ranges, strict=True))
+        return ev(Verdict.PROVED, f"exact zero at every concrete size, {gen} (not in symbolic size)",
+                  generality=gen)
+    return ev(Verdict.UNDECIDED, f"timeout after concrete sizes {proved}")
+
+
+def _explicit(x: Any) -> Any:
+    """Instantiate sums and matrix expressions at concrete sizes as explicit objects.
+
+    Every matrix symbol of integer shape becomes its explicit matrix of entries ``A[i, j]``,
+    so traces, transposes and products evaluate entrywise.
+    """
+    if isinstance(x, sp.MatrixBase):
+        return x.applyfunc(lambda e: _explicit(e))
+    if not isinstance(x, sp.Basic):
+        return x
+    rep = {m: m.as_explicit() for m in x.atoms(sp.MatrixSymbol)
+           if all(sp.sympify(s).is_Integer for s in m.shape)}
+    y = x.xreplace(rep) if rep else x
+    y = y.doit()
+    if isinstance(y, MatrixExpr) and not isinstance(y, sp.MatrixBase):
+        y = y.as_explicit()
+    if isinstance(y, sp.MatrixBase):
+        return sp.Matrix(y).applyfunc(lambda e: e.doit())
+    return y
+
+
+def prove_for_sizes(
+    builder: Callable[..., tuple[Any, Any]],
+    sizes: Mapping[str, Iterable[int]],
+    *,
+    assumptions: assume.Assumptions = None,
+    timeout: float | None = None,
+    seed: int = 0,
+    points: int = 24,
+    reading: str = "A",
+    part: str = "main",
+) -> Evidence:
+    """Prove an identity built at concrete sizes: ``builder(**size) -> (lhs, rhs)`` for each size.
+
+    ``sizes`` maps a keyword of ``builder`` to the values to try (``{"N": range(1, 5),
+    "K": range(1, 5)}``). PROVED when every size is PROVED (``generality`` lists the sizes,
+    e.g. ``"N in {1, 2, 3, 4}, K in {1, 2, 3, 4}"``); REFUTED at the first refuted size (the
+    counterexample carries ``sizes``); UNDECIDED otherwise.
+    """
+    t0 = time.perf_counter()
+    deadline = Deadline(DEFAULT_TIMEOUT_S if timeout is None else timeout)
+    names = list(sizes)
+    ranges = [list(sizes[n]) for n in names]
+    steps: list[str] = []
+    undecided: list[str] = []
+    for combo in itertools.product(*ranges):
+        kw = dict(zip(names, combo, strict=True))
+        label = ", ".join(f"{k}={v}" for k, v in kw.items())
+        if deadline.expired():
+            undecided.append(label + " (timeout)")
+            break
+        lhs, rhs = builder(**kw)
+        e = prove_equal(lhs, rhs, assumptions=assumptions, timeout=deadline.budget(None),
+                        seed=seed, points=points)
+        if e.verdict is Verdict.REFUTED:
+            cex = dict(e.counterexample or {})
+            cex["sizes"] = kw
+            steps.append(f"[{label}] REFUTED: {e.summary}")
+            return Evidence(Verdict.REFUTED, f"at {label}: {e.summary}", method="symbolic",
+                            reading=reading, part=part, steps=steps + [f"[{label}] {s}" for s in e.steps],
+                            counterexample=cex, seed=seed, generality="a single size and point suffice",
+                            elapsed_s=time.perf_counter() - t0)
+        steps.append(f"[{label}] {e.verdict.value}: {e.summary}")
+        if e.verdict is not Verdict.PROVED:
+            undecided.append(label)
+    gen = ", ".join(f"{n} in {{{', '.join(map(str, r))}}}" for n, r in zip(names, ranges, strict=True))
+    if not undecided:
+        return Evidence(Verdict.PROVED, f"exact zero at every size, {gen}", method="symbolic",
+                        reading=reading, part=part, steps=steps, generality=gen, seed=seed,
+                        elapsed_s=time.perf_counter() - t0)
+    return Evidence(Verdict.UNDECIDED, f"not proved at {', '.join(undecided[:4])}", method="symbolic",
+                    reading=reading, part=part, steps=steps, seed=seed,
+                    elapsed_s=time.perf_counter() - t0)
