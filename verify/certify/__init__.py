@@ -1,0 +1,43 @@
+"""Certificates from cvxpy, re-checked in exact rational arithmetic (DESIGN.md section 3).
+
+The solver's answer is never trusted alone. Each engine solves with cvxpy, rounds the
+primal point and the dual multipliers to rationals, and re-checks them with Fractions:
+primal feasibility, the dual bound (weak duality), a Farkas certificate of infeasibility,
+a PSD matrix by exact LDL^T. Only what passes is CERTIFIED (``method="certificate"``);
+a claim contradicted by an exactly checked certificate is REFUTED, with that certificate
+as counterexample; anything else is UNDECIDED with the reason.
+
+Public names::
+
+    lp(c, A_ub, b_ub, A_eq, b_eq, bounds, *, sense, claim_bound, claim_value, tol,
+       claim_feasible) -> Evidence
+    sdp(C, A, b, *, sense, claim_bound, claim_value, tol, claim_feasible) -> Evidence
+    lmi(F0, F, *, strict) -> Evidence        # find y with F0 + sum y_i F_i PSD
+    check_certificate(problem, certificate) -> (ok, reason)
+    is_psd_exact(M, strict=False), psd_witness(M), min_eig_lower_bound_holds(M, t)
+
+See docs/engines/certify.md for a worked example.
+"""
+
+from __future__ import annotations
+
+from .certificate import Certificate, Claim, Outcome
+from .check import check_certificate
+from .exact import is_psd_exact, min_eig_lower_bound_holds, psd_witness, to_fraction, to_matrix
+from .lp import LPProblem, certify_lp, check_lp_certificate, lp
+
+__all__ = [
+    "lp",
+    "check_certificate",
+    "Certificate",
+    "Claim",
+    "Outcome",
+    "LPProblem",
+    "certify_lp",
+    "check_lp_certificate",
+    "is_psd_exact",
+    "psd_witness",
+    "min_eig_lower_bound_holds",
+    "to_fraction",
+    "to_matrix",
+]
