@@ -184,7 +184,7 @@ def claim(
     The check is called as ``check(ctx)`` with a :class:`verify.Context` and returns one
     :class:`verify.Evidence` or an iterable of them.
     """
-    reg = registry or REGISTRY
+    reg = registry if registry is not None else REGISTRY
 
     def decorate(fn: Check) -> Check:
         file = _caller_file(fn)
@@ -234,7 +234,7 @@ def evidence_for(claim_id: str, *, registry: Registry | None = None) -> Callable
     Used for the numeric cross-check of an identity proved elsewhere: the claim is
     registered once (``@claim``), and ``@evidence_for(id)`` adds evidence to it.
     """
-    reg = registry or REGISTRY
+    reg = registry if registry is not None else REGISTRY
 
     def decorate(fn: Check) -> Check:
         reg.add_evidence(claim_id, fn, _caller_file(fn))
@@ -252,8 +252,8 @@ def discover(modules: Iterable[str] | None = None, registry: Registry | None = N
     Defaults to :data:`DEFAULT_PACKAGES` plus any module advertised under the entry-point
     group ``verify.claims`` by an installed package (a user's own papers).
     """
-    reg = registry or REGISTRY
-    names = list(modules) if modules is not None else [*DEFAULT_PACKAGES, *_entry_point_modules()]
+    reg = registry if registry is not None else REGISTRY
+    names = list(modules) if modules is not None else default_modules()
     for name in names:
         for mod in _walk(name):
             if mod in _imported:
@@ -267,6 +267,12 @@ def discover(modules: Iterable[str] | None = None, registry: Registry | None = N
             _imported.add(mod)
     reg.validate()
     return reg
+
+
+def default_modules() -> list[str]:
+    """Where claims are discovered by default: ``proofs``, ``numerics``, and the modules that
+    installed packages advertise under the entry-point group ``verify.claims``."""
+    return [*DEFAULT_PACKAGES, *_entry_point_modules()]
 
 
 def _walk(name: str) -> list[str]:

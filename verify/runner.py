@@ -11,7 +11,7 @@ from .context import PROFILES, Context
 from .errors import UsageError
 from .execute import execute, failed
 from .pool import Outcome, Task, run_tasks
-from .registry import REGISTRY, Claim, discover
+from .registry import REGISTRY, Claim, default_modules, discover
 from .results import ClaimResult, Results, append, load, write_all
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,8 @@ def run(
     from .devices import resolve_device
 
     dev = resolve_device(device)
-    discover(modules)
+    modules = list(modules) if modules is not None else default_modules()
+    discover(modules)  # workers import exactly these modules too
     claims = REGISTRY.select(select, paper)
     path = Path(results_path) if results_path is not None else DEFAULT_RESULTS
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -29,7 +29,7 @@ class Verdict(str, Enum):
         return self.value
 
     @classmethod
-    def parse(cls, value: "Verdict | str") -> "Verdict":
+    def parse(cls, value: Verdict | str) -> Verdict:
         """Accept a Verdict or its name in any case (``"proved"``, ``"PROVED"``)."""
         if isinstance(value, Verdict):
             return value

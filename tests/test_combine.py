@@ -1,0 +1,76 @@
+"""The verdict-combination rule of verify/combine.py, case by case."""
+
+from __future__ import annotations
+
+import pytest
+
+from verify import Evidence, Verdict
+from verify.combine import audit, combine
+
+P, C, S, R = Verdict.PROVED, Verdict.CERTIFIED, Verdict.SUPPORTED, Verdict.REFUTED
+U, RP, NR = Verdict.UNDECIDED, Verdict.REPRODUCED, Verdict.NOT_REPRODUCED
+
+
+def ev(verdict, method=None, part="main", reading="A", **kw):
+    method = method or {P: "symbolic", C: "certificate", RP: "experiment", NR: "experiment"}.get(verdict, "numeric")
+    if verdict is R:
+        kw.setdefault("counterexample", {"x": 1})
+    if verdict in (RP, NR):
+        kw.setdefault("numbers", {"paper_value": 1.0, "measured": 1.0})
+    return Evidence(verdict, f"{verdict.value} piece", method=method, part=part, reading=reading, **kw)
+
+
+@pytest.mark.parametrize(
+    "pieces, expected",
+    [
+        ([ev(P), ev(S)], P),  # a proof plus its numeric cross-check is a proof
+        ([ev(S), ev(R)], R),  # a confirmed counterexample beats passing inputs
+        ([ev(U), ev(S)], S),  # a failed attempt is superseded by positive evidence
+        ([ev(RP), ev(NR)], NR),  # every number must reproduce
+        ([ev(C), ev(S)], C),
+        ([ev(U)], U),
+    ],
+)
+def test_within_a_part_the_strongest_wins(pieces, expected):
+    assert combine(pieces).verdict is expected
+
+
+def test_proof_against_refutation_is_a_conflict():
+    c = combine([ev(P), ev(R)])
+    assert c.verdict is U and "conflicting evidence" in c.summary
+
+
+def test_parts_conjoin_weakest_wins():
+    c = combine([ev(P, part="law"), ev(S, part="field")])
+    assert c.verdict is S and c.summary.startswith("field:")
+    assert combine([ev(P, part="a"), ev(U, part="b")]).verdict is U
+    assert combine([ev(P, part="a"), ev(R, part="b")]).verdict is R
+    assert combine([ev(RP, part="row1"), ev(NR, part="row2")]).verdict is NR
+
+
+def test_numeric_evidence_cannot_prove():
+    piece = audit(Evidence(P, "agrees on 10^6 inputs", method="numeric"))
+    assert piece.verdict is U and "PROVED needs symbolic evidence" in piece.audit
+    assert combine([Evidence(P, "agrees", method="numeric")]).verdict is U
+
+
+@pytest.mark.parametrize(
+    "piece, problem",
+    [
+        (Evidence(R, "false", method="numeric"), "needs a counterexample"),
+        (Evidence(C, "solver says so", method="numeric"), "re-checked certificate"),
+        (Evidence(RP, "matches", method="experiment"), "needs numbers paper_value, measured"),
+        (Evidence(RP, "matches", method="numeric", numbers={"paper_value": 1, "measured": 1}), "experiment evidence"),
+        (Evidence(S, "worst NaN", numbers={"worst": float("nan")}), "NaN"),
+    ],
+)
+def test_audit_demotes_unsupported_verdicts(piece, problem):
+    assert problem in audit(piece).audit
+    assert combine([piece]).verdict is U
+
+
+def test_only_the_printed_reading_decides():
+    pieces = [ev(P), ev(R, reading="B")]
+    assert combine(pieces).verdict is P
+    assert combine(pieces, reading="B").verdict is R
+    assert combine([ev(R, reading="B")]).verdict is U

@@ -1,0 +1,88 @@
+"""Registration errors are raised at import, naming the claim and the file."""
+
+from __future__ import annotations
+
+import pytest
+
+import verify
+from verify.errors import ClaimDefinitionError, DuplicateClaimError, UnknownClaimError
+from verify.registry import Registry
+
+
+def _register(reg: Registry, id: str = "pp.a", **kw):
+    fields = dict(paper="pp", where="l. 1", statement="x = x", kind="identity")
+    fields.update(kw)
+    return verify.claim(id, registry=reg, **fields)(lambda ctx: None)
+
+
+def test_duplicate_id_names_both_files():
+    reg = Registry()
+    _register(reg)
+    with pytest.raises(DuplicateClaimError, match=r"'pp.a' is registered twice.*test_registry.py"):
+        _register(reg)
+
+
+@pytest.mark.parametrize("field", ["paper", "where", "statement"])
+def test_missing_field_is_named(field):
+    reg = Registry()
+    with pytest.raises(ClaimDefinitionError, match=rf"test_registry.py: claim 'pp.a'.*{field!r}"):
+        _register(reg, **{field: ""})
+
+
+def test_unknown_kind_lists_the_kinds():
+    with pytest.raises(ClaimDefinitionError, match=r"kind 'lemma' is not one of identity, property"):
+        _register(Registry(), kind="lemma")
+
+
+def test_bad_id_and_paper_prefix():
+    with pytest.raises(ClaimDefinitionError, match="dotted lowercase"):
+        _register(Registry(), id="NoDots")
+    with pytest.raises(ClaimDefinitionError, match="must start with its paper key 'pp.'"):
+        _register(Registry(), id="qq.a")
+
+
+def test_bad_expect():
+    with pytest.raises(ClaimDefinitionError, match="unknown verdict 'TRUE'"):
+        _register(Registry(), expect="TRUE")
+
+
+def test_expect_accepts_names_in_any_case():
+    reg = Registry()
+    _register(reg, expect="proved")
+    assert reg["pp.a"].expect is verify.Verdict.PROVED
+
+
+def test_evidence_for_unknown_claim_fails_validation():
+    reg = Registry()
+    verify.evidence_for("pp.missing", registry=reg)(lambda ctx: None)
+    with pytest.raises(ClaimDefinitionError, match=r"evidence_for\('pp.missing'\) names a claim that is not registered"):
+        reg.validate()
+
+
+def test_evidence_for_before_and_after_the_claim_both_attach():
+    reg = Registry()
+    early = verify.evidence_for("pp.a", registry=reg)(lambda ctx: "early")
+    _register(reg)
+    late = verify.evidence_for("pp.a", registry=reg)(lambda ctx: "late")
+    reg.validate()
+    assert reg["pp.a"].checks[1:] == [early, late]
+
+
+def test_select_globs_and_papers():
+    reg = Registry()
+    _register(reg, "pp.ag.one")
+    _register(reg, "pp.ag.two")
+    _register(reg, "pp.eq.one")
+    assert [c.id for c in reg.select("pp.ag.*")] == ["pp.ag.one", "pp.ag.two"]
+    assert [c.id for c in reg.select(["*.one"], paper="pp")] == ["pp.ag.one", "pp.eq.one"]
+    with pytest.raises(UnknownClaimError, match="'zz.*' matches no claim"):
+        reg.select("zz.*")
+    with pytest.raises(UnknownClaimError, match="no claims for paper 'zz'"):
+        reg.select(None, paper="zz")
+
+
+def test_timeout_per_profile():
+    reg = Registry()
+    _register(reg, timeout={"quick": 5, "deep": 50})
+    assert reg["pp.a"].timeout_for("quick") == 5
+    assert reg["pp.a"].timeout_for("deep") == 50

@@ -1,0 +1,302 @@
+"""The ``verify`` command line: list, run, show, report, fuzz.
+
+Exit status of ``run`` (DESIGN.md section 4): 0 when every verdict matches its ``expect``
+(or no claim has one), 1 when some verdict differs, 2 on usage errors. Errors in the
+user's arguments are one clear line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .errors import VerifyError
+from .verdict import Verdict
+
+USAGE_ERROR = 2
+
+STYLE = {
+    Verdict.PROVED: "bold green",
+    Verdict.CERTIFIED: "bold green",
+    Verdict.SUPPORTED: "green",
+    Verdict.REFUTED: "bold red",
+    Verdict.REPRODUCED: "cyan",
+    Verdict.NOT_REPRODUCED: "bold magenta",
+    Verdict.UNDECIDED: "yellow",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"verify: error: {message}\n")
+        raise SystemExit(USAGE_ERROR)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="verify",
+        description="Check the claims of ML-theory papers: proved, certified, supported, refuted, reproduced.",
+    )
+    p.add_argument("--version", action="version", version=f"verify {__version__}")
+    p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def selection(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--paper", action="append", help="paper key (nfa, gda, ...); repeatable")
+        sp.add_argument("--claim", action="append", help="claim id or glob ('nfa.ag.*'); repeatable")
+
+    ls = sub.add_parser("list", help="list the registered claims")
+    selection(ls)
+    ls.add_argument("--json", action="store_true", help="print a JSON array of {id, paper, where, kind, expect}")
+
+    def running(sp: argparse.ArgumentParser) -> None:
+        selection(sp)
+        sp.add_argument("--device", choices=["cpu", "cuda"], help="default: cuda when present, else cpu")
+        sp.add_argument("--jobs", type=int, help="worker processes (default: the number of cores, at most 8)")
+        sp.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+        sp.add_argument("--timeout", type=float, help="seconds per claim, overriding the profile's budget")
+        sp.add_argument("--json", metavar="FILE", default="results.jsonl",
+                        help="JSON-lines results file (default: results.jsonl)")
+        sp.add_argument("--resume", action="store_true", help="skip claims already in the results file")
+        sp.add_argument("--quiet", action="store_true", help="no progress bar, only the final table")
+        sp.add_argument("--report", metavar="DIR", help="then write the LaTeX/PDF report into DIR")
+
+    rn = sub.add_parser("run", help="run claims and print a verdict table")
+    running(rn)
+    rn.add_argument("--profile", choices=["quick", "deep"], default="quick")
+
+    fz = sub.add_parser("fuzz", help="search longer for counterexamples (the 'fuzz' profile)")
+    running(fz)
+
+    sh = sub.add_parser("show", help="print the evidence of one claim in full")
+    sh.add_argument("id", help="claim id")
+    sh.add_argument("--from", dest="source", default="results.jsonl",
+                    help="results file to read (default: results.jsonl); the claim is run if absent")
+    sh.add_argument("--seed", type=int, default=0)
+    sh.add_argument("--profile", choices=["quick", "deep"], default="quick")
+    sh.add_argument("--rerun", action="store_true", help="run the claim again instead of reading it")
+
+    rp = sub.add_parser("report", help="write the LaTeX/PDF report from saved results")
+    rp.add_argument("--from", dest="source", default="results.jsonl", help="results file")
+    rp.add_argument("--out", default="docs/report", help="output directory (default: docs/report)")
+    rp.add_argument("--paper", action="append", help="only these papers; repeatable")
+    rp.add_argument("--no-pdf", action="store_true", help="write .tex only")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        if args.command == "list":
+            return _cmd_list(args)
+        if args.command in ("run", "fuzz"):
+            return _cmd_run(args)
+        if args.command == "show":
+            return _cmd_show(args)
+        if args.command == "report":
+            return _cmd_report(args)
+    except VerifyError as e:
+        sys.stderr.write(f"verify: error: {e}\n")
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        sys.stderr.write("verify: interrupted; finished claims are saved (use --resume)\n")
+        return 130
+    return USAGE_ERROR  # pragma: no cover - argparse requires a command
+
+
+# -- list -----------------------------------------------------------------------------------------
+def _cmd_list(args: argparse.Namespace) -> int:
+    from .registry import REGISTRY, discover
+
+    discover()
+    claims = REGISTRY.select(args.claim, args.paper)
+    if args.json:
+        print(json.dumps([c.to_dict() for c in claims], indent=1))
+        return 0
+    from rich.table import Table
+
+    table = Table(title=f"{len(claims)} claims", show_lines=False)
+    for col in ("id", "paper", "kind", "where", "expect"):
+        table.add_column(col, overflow="fold")
+    for c in claims:
+        exp = c.expect.value if c.expect else "-"
+        table.add_row(c.id, c.paper, c.kind, c.where, f"[{STYLE[c.expect]}]{exp}[/]" if c.expect else exp)
+    _console().print(table)
+    return 0
+
+
+# -- run --------------------------------------------------------------------------------------
+def _cmd_run(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .runner import run
+
+    console = _console()
+    profile = getattr(args, "profile", None) or "fuzz"
+    progress = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console, disable=args.quiet or not console.is_terminal,
+    )
+    state: dict = {}
+
+    def on_start(todo: list) -> None:
+        state["task"] = progress.add_task(f"{profile} run", total=len(todo))
+        progress.start()
+
+    def on_result(r) -> None:
+        progress.advance(state["task"])
+        if not args.quiet:
+            mark = " [red](expected " + r.expect.value + ")[/]" if r.drift else ""
+            progress.console.print(
+                f"[{STYLE[r.verdict]}]{r.verdict.value:<15}[/] {r.id} [dim]{r.elapsed_s:.1f}s[/]{mark}",
+                highlight=False,
+            )
+
+    try:
+        results = run(
+            args.claim, paper=args.paper, profile=profile, device=args.device, jobs=args.jobs,
+            seed=args.seed, timeout=args.timeout, results_path=args.json, resume=args.resume,
+            on_start=on_start, on_result=on_result,
+        )
+    finally:
+        progress.stop()
+    console.print(results_table(results))
+    counts = ", ".join(f"{n} {v.value}" for v, n in results.counts().items() if n)
+    console.print(f"{len(results)} claims: {counts or 'none'}. Results in [bold]{args.json}[/].")
+    if results.drifted:
+        console.print(f"[red]{len(results.drifted)} verdict(s) differ from their expect=:[/] "
+                      + ", ".join(r.id for r in results.drifted))
+    status = results.exit_code
+    if args.report:
+        report_status = _build_report(args.json, args.report, args.paper, pdf=True)
+        status = status or report_status
+    return status
+
+
+def results_table(results) -> object:
+    """The final verdict table (rich)."""
+    from rich.table import Table
+
+    table = Table(show_lines=False)
+    table.add_column("claim", overflow="fold", no_wrap=False)
+    table.add_column("kind")
+    table.add_column("verdict")
+    table.add_column("expect")
+    table.add_column("time", justify="right")
+    table.add_column("summary", overflow="fold", max_width=70)
+    for r in results:
+        exp = "-" if r.expect is None else ("[red]" + r.expect.value + "[/]" if r.drift else "ok")
+        table.add_row(r.id, r.kind, f"[{STYLE[r.verdict]}]{r.verdict.value}[/]", exp,
+                      f"{r.elapsed_s:.1f}s", _short(r.summary, 140))
+    return table
+
+
+def _short(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+# -- show -------------------------------------------------------------------------------------
+def _cmd_show(args: argparse.Namespace) -> int:
+    from .results import load
+
+    result = None
+    src = Path(args.source)
+    if src.exists() and not args.rerun:
+        results = load(src)
+        if args.id in results:
+            result = results[args.id]
+    if result is None:
+        from .runner import run
+
+        tmp = Path(".verify-show.jsonl")
+        try:
+            result = run([args.id], profile=args.profile, seed=args.seed, results_path=tmp, jobs=1)[args.id]
+        finally:
+            for p in (tmp, tmp.with_name(tmp.stem + ".meta.json")):
+                p.unlink(missing_ok=True)
+    _console().print(render_result(result))
+    return 0
+
+
+def render_result(r) -> object:
+    """Everything known about one claim's result, for the terminal."""
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
+    head = Text()
+    head.append(f"{r.id}", style="bold")
+    head.append(f"  ({r.paper}, {r.where}, {r.kind})\n")
+    head.append("verdict: ")
+    head.append(r.verdict.value, style=STYLE[r.verdict])
+    if r.expect is not None:
+        head.append(f"   expect: {r.expect.value}" + ("  DRIFT" if r.drift else ""),
+                    style="red" if r.drift else "dim")
+    head.append(f"\n{r.summary}\n")
+    head.append(f"seed {r.run_seed} (claim seed {r.seed}), profile {r.profile}, device {r.device}, "
+                f"{r.elapsed_s:.2f} s\nre-run: {r.rerun}\n", style="dim")
+    head.append("\nStatement (as printed): ", style="bold")
+    head.append(r.statement + "\n")
+    for label, st in r.reading_statements.items():
+        rv = r.readings.get(label, {})
+        head.append(f"Reading {label}: ", style="bold")
+        head.append(f"{st}\n  -> {rv.get('verdict', 'no evidence')}: {rv.get('summary', '')}\n")
+    panels = [head]
+    for i, e in enumerate(r.evidence, 1):
+        t = Text()
+        t.append(f"[{i}] ")
+        t.append(e.verdict.value, style=STYLE[e.verdict])
+        t.append(f"  {e.method}, reading {e.reading}, part {e.part}\n")
+        t.append(e.summary + "\n")
+        if e.audit:
+            t.append(f"audit: {e.audit}\n", style="red")
+        if e.generality:
+            t.append(f"generality: {e.generality}\n")
+        meta = ", ".join(f"{k} {v}" for k, v in (("dtype", e.dtype), ("device", e.device), ("seed", e.seed)) if v is not None)
+        if meta:
+            t.append(meta + "\n", style="dim")
+        if e.counterexample:
+            t.append("counterexample:\n", style="bold red")
+            t.append(json.dumps(e.counterexample, indent=2, default=str) + "\n")
+        if e.numbers:
+            t.append("numbers: " + json.dumps(e.numbers, default=str) + "\n")
+        for s in e.steps:
+            t.append("  " + s + "\n", style="dim")
+        if e.rerun:
+            t.append(f"re-run: {e.rerun}\n", style="dim")
+        panels.append(Panel(t, expand=True))
+    return Group(*panels)
+
+
+# -- report -----------------------------------------------------------------------------------
+def _cmd_report(args: argparse.Namespace) -> int:
+    return _build_report(args.source, args.out, args.paper, pdf=not args.no_pdf)
+
+
+def _build_report(source: str, out_dir: str, papers: list[str] | None, *, pdf: bool) -> int:
+    from . import report
+
+    out = report.build(source, out_dir, papers=papers, compile=pdf)
+    console = _console()
+    for p in getattr(out, "tex", []):
+        console.print(f"wrote {p}")
+    for p in getattr(out, "pdf", []):
+        console.print(f"built {p}")
+    for err in getattr(out, "errors", []):
+        console.print(f"[red]{err}[/]")
+    return 1 if getattr(out, "errors", None) else 0
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False, width=None)
