@@ -1,0 +1,130 @@
+"""verify.numeric.falsify: finds planted bugs, shrinks, confirms in float64, is deterministic."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+import torch
+from hypothesis import strategies as st
+
+from verify import Verdict
+from verify.combine import audit
+from verify.numeric import default_tol, falsify, randn
+
+
+def _no_time(ev) -> str:
+    d = ev.to_dict()
+    d.pop("elapsed_s")
+    return json.dumps(d, sort_keys=True)
+
+
+def sum_order(generator, batch, dtype, device, n):
+    """Summation is order-independent (up to rounding): relative error of sum vs reversed sum."""
+    x = randn(batch, n, generator=generator, dtype=dtype, device=device)
+    return (x.sum(1) - x.flip(1).sum(1)).abs() / x.abs().sum(1)
+
+
+def corner_bug(generator, batch, dtype, device, n, s):
+    """Holds except when n == 5, s > 0.8 and the first coordinate exceeds 2 (a corner)."""
+    x = randn(batch, n, generator=generator, dtype=dtype, device=device)
+    bad = (n == 5) & (s > 0.8) & (x[:, 0] > 2.0)
+    return bad.to(dtype) * 0.25
+
+
+def test_supported_on_true_property_reports_numbers():
+    ev = falsify(sum_order, {"n": st.integers(1, 30)}, budget=20, batch=256, device="cpu")
+    assert ev.verdict is Verdict.SUPPORTED
+    assert ev.method == "numeric"
+    n = ev.numbers
+    assert n["inputs_tried"] == n["examples"] * 256 > 0
+    assert 0 <= n["worst_violation"] <= n["tol"]
+    assert n["worst_in_eps"] == pytest.approx(n["worst_violation"] / torch.finfo(torch.float64).eps)
+    assert n["tol"] == default_tol(torch.float64)
+    assert ev.dtype == "float64" and ev.device == "cpu"
+    assert audit(ev) is ev
+
+
+def test_planted_corner_bug_is_found_shrunk_and_confirmed():
+    ev = falsify(corner_bug, {"n": st.integers(1, 10), "s": st.floats(0, 1)}, budget=80, batch=256, device="cpu")
+    assert ev.verdict is Verdict.REFUTED
+    ce = ev.counterexample
+    assert ce["params"]["n"] == 5 and ce["params"]["s"] > 0.8
+    assert ce["violation_float64"] == pytest.approx(0.25)
+    # the counterexample re-runs: same params, seed and index give the same violation
+    g = torch.Generator().manual_seed(ce["torch_seed"])
+    v = corner_bug(generator=g, batch=ce["batch"], dtype=torch.float64, device="cpu", **ce["params"])
+    assert float(v[ce["batch_index"]]) == ce["violation_float64"]
+    assert "manual_seed" in ce["rerun"]
+    assert audit(ev) is ev
+
+
+def test_same_seed_same_evidence_and_seed_matters():
+    params = {"n": st.integers(1, 10), "s": st.floats(0, 1)}
+    a = falsify(corner_bug, params, budget=40, batch=64, device="cpu", seed=3)
+    b = falsify(corner_bug, params, budget=40, batch=64, device="cpu", seed=3)
+    assert _no_time(a) == _no_time(b)
+    c = falsify(sum_order, {"n": st.integers(1, 30)}, budget=15, batch=64, device="cpu", seed=1)
+    d = falsify(sum_order, {"n": st.integers(1, 30)}, budget=15, batch=64, device="cpu", seed=2)
+    assert c.numbers["worst_example"] != d.numbers["worst_example"]
+
+
+def float32_only(generator, batch, dtype, device):
+    """(1 + x) - 1 == x: exact in float64 for |x| ~ 1e-4 up to 1e-12 relative, not in float32."""
+    x = 1e-4 * randn(batch, generator=generator, dtype=torch.float64, device=device).abs() + 1e-5
+    xd = x.to(dtype)
+    got = (1 + xd) - 1
+    return ((got - xd).abs() / xd).to(torch.float64)
+
+
+def test_float32_only_violation_is_not_a_refutation():
+    ev = falsify(float32_only, {}, budget=5, batch=128, dtype=torch.float32, device="cpu", tol=1e-6)
+    assert ev.verdict is Verdict.SUPPORTED
+    assert ev.numbers["worst_violation"] > 1e-6  # float32 saw it...
+    assert ev.numbers["cleared_by_float64"] >= 1  # ...float64 cleared it
+
+
+def nan_prop(generator, batch, dtype, device, k):
+    randn(batch, generator=generator, dtype=dtype, device=device)
+    v = torch.zeros(batch, dtype=dtype)
+    if k >= 3:
+        v[0] = math.nan
+    return v
+
+
+def test_nan_is_never_silently_zero():
+    ev = falsify(nan_prop, {"k": st.integers(0, 5)}, budget=30, batch=16, device="cpu")
+    assert ev.verdict is Verdict.UNDECIDED
+    assert "NaN" in ev.summary
+    assert ev.numbers["nan_example"]["params"] == {"k": 3}  # shrunk
+
+
+def test_violation_wins_over_nan():
+    def both(generator, batch, dtype, device, k):
+        v = torch.zeros(batch, dtype=dtype)
+        v[1] = math.nan
+        if k > 2:
+            v[2] = 1.0
+        return v
+
+    ev = falsify(both, {"k": st.integers(0, 5)}, budget=30, batch=8, device="cpu")
+    assert ev.verdict is Verdict.REFUTED
+    assert ev.counterexample["batch_index"] == 2
+
+
+def test_contract_errors():
+    with pytest.raises(ValueError, match="non-negative"):
+        falsify(lambda **kw: -torch.ones(kw["batch"]), {}, budget=2, batch=4, device="cpu")
+    with pytest.raises(ValueError, match="violations for batch"):
+        falsify(lambda **kw: torch.zeros(3), {}, budget=2, batch=4, device="cpu")
+
+
+def test_inputs_appear_in_counterexample():
+    def with_inputs(generator, batch, dtype, device):
+        x = randn(batch, 2, generator=generator, dtype=dtype, device=device)
+        return (x[:, 0] > 1.5).to(dtype), {"x": x}
+
+    ev = falsify(with_inputs, {}, budget=5, batch=64, device="cpu")
+    assert ev.verdict is Verdict.REFUTED
+    assert ev.counterexample["inputs"]["x"][0] > 1.5

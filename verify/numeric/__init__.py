@@ -1,0 +1,30 @@
+"""The numeric engine: torch + hypothesis falsification, equivariance, injectivity, margins, rates.
+
+Public names (DESIGN.md section 4)::
+
+    from verify.numeric import falsify, check_equivariance, check_injective, check_margin
+    from verify.numeric import fit_rate, RateFit, rate_evidence, default_device
+
+Every function returns a :class:`verify.Evidence` (``fit_rate`` returns a :class:`RateFit`
+whose ``.evidence(claimed_slope)`` does). A float32 finding is a refutation only after a
+float64 re-check confirms it; tolerances are relative and scaled by the dtype's eps.
+See ``docs/engines/numeric.md`` for worked examples.
+"""
+
+from __future__ import annotations
+
+from .devices import default_device
+from .falsify import default_tol, falsify
+from .rates import RateFit, fit_rate, rate_evidence
+from .sampling import rand, randn
+
+__all__ = [
+    "falsify",
+    "default_tol",
+    "fit_rate",
+    "RateFit",
+    "rate_evidence",
+    "default_device",
+    "randn",
+    "rand",
+]

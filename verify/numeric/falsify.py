@@ -1,0 +1,380 @@
+"""The falsifier: hypothesis searches, torch evaluates a batch, float64 confirms.
+
+One hypothesis example draws the parameters (``params``: sizes, group elements, scales...)
+and a torch seed; the property evaluates ``batch`` random inputs made from a
+``torch.Generator`` seeded with it, as one tensor operation, and returns their violations
+(non-negative, dimensionless, 0 where the property holds). hypothesis ``target()``s the
+worst violation of each batch, and when a violation above ``tol`` is confirmed it shrinks the
+example to a minimal one. See :func:`falsify` for the exact rules.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky
+from hypothesis.strategies import SearchStrategy
+
+from ..evidence import Evidence
+from ..jsonable import to_jsonable
+from ..verdict import Verdict
+from .devices import dtype_name, eps, prepare_device, recheck_dtype
+
+if sys.version_info < (3, 11):  # pragma: no cover - hypothesis depends on the backport there
+    from exceptiongroup import BaseExceptionGroup
+
+log = logging.getLogger(__name__)
+
+#: ``tol=None``: ``max(DEFAULT_TOL_EPS * eps(dtype), DEFAULT_TOL_FLOOR)``.
+DEFAULT_TOL_EPS = 64
+#: sqrt(eps(float64)): the float64 re-check must sit well above float64 rounding noise.
+DEFAULT_TOL_FLOOR = math.sqrt(float(torch.finfo(torch.float64).eps))
+
+_MAX_TORCH_SEED = 2**32 - 1
+_TARGET_CAP = 1e300
+
+Prop = Callable[..., Any]
+
+
+def default_tol(dtype: torch.dtype) -> float:
+    """The tolerance ``tol=None`` stands for: ``max(64 * eps(dtype), sqrt(eps(float64)))``.
+
+    Violations are relative (dimensionless), so the tolerance is a multiple of eps. Every
+    refutation is confirmed in float64 against the *same* tolerance, and float64 has nothing
+    more precise to be checked against, so the floor ``sqrt(eps64) ~ 1.5e-8`` keeps honest
+    float64 rounding of moderately ill-conditioned computations (a RoPE phase at position
+    1e4 loses ~1e4 eps) from being called a counterexample. For float32 this gives
+    ``64 * eps32 ~ 7.6e-6``; for float64 ``1.5e-8``. Pass ``tol`` to be stricter.
+    """
+    return max(DEFAULT_TOL_EPS * eps(dtype), DEFAULT_TOL_FLOOR)
+
+
+@dataclass
+class Finding:
+    """One evaluated example that broke the property (as seen in float64)."""
+
+    drawn: dict[str, Any]
+    torch_seed: int
+    index: int
+    violation: float  # in the re-check dtype (float64); NaN for a NaN finding
+    violation_dtype: float  # at the same index, in the searched dtype
+    inputs: dict[str, Any] | None = None
+
+    def as_counterexample(self, batch: int, device: str, prop_name: str) -> dict[str, Any]:
+        ce: dict[str, Any] = {
+            "params": to_jsonable(self.drawn),
+            "torch_seed": self.torch_seed,
+            "batch": batch,
+            "batch_index": self.index,
+            "violation_float64": self.violation,
+            "violation_searched_dtype": self.violation_dtype,
+            "device": device,
+            "rerun": rerun_snippet(prop_name, self.drawn, self.torch_seed, batch, device, self.index),
+        }
+        if self.inputs is not None:
+            ce["inputs"] = to_jsonable(self.inputs)
+        return ce
+
+
+class _Confirmed(Exception):
+    """Raised inside the hypothesis test so that hypothesis shrinks the example."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(f"violation {finding.violation!r} at {finding.drawn!r}")
+        self.finding = finding
+
+
+class _NaNFound(Exception):
+    """The property is NaN in float64 (and nowhere above tol) on this example."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(f"NaN violation at {finding.drawn!r}")
+        self.finding = finding
+
+
+@dataclass
+class _State:
+    evaluations: int = 0
+    rechecks: int = 0
+    cleared: int = 0  # dtype exceedances (or NaNs) that float64 did not confirm
+    nan_in_dtype: int = 0
+    worst: float = 0.0
+    worst_at: dict[str, Any] = field(default_factory=dict)
+
+
+def rerun_snippet(
+    prop_name: str, drawn: Mapping[str, Any], torch_seed: int, batch: int, device: str, index: int
+) -> str:
+    """Python that re-evaluates one example in float64 and prints the violation found."""
+    args = ", ".join(f"{k}={v!r}" for k, v in drawn.items())
+    sep = ", " if args else ""
+    return (
+        f"g = torch.Generator(device={device!r}).manual_seed({torch_seed}); "
+        f"v = {prop_name}(generator=g, batch={batch}, dtype=torch.float64, device={device!r}{sep}{args}); "
+        f"print(v[{index}])"
+    )
+
+
+def _evaluate(
+    prop: Prop,
+    drawn: Mapping[str, Any],
+    torch_seed: int,
+    batch: int,
+    dtype: torch.dtype,
+    device: str,
+) -> tuple[np.ndarray, Mapping[str, Any] | None]:
+    """Run ``prop`` on one example; violations as a float64 numpy vector of length ``batch``."""
+    g = torch.Generator(device=device)
+    g.manual_seed(torch_seed)
+    with torch.no_grad():
+        out = prop(generator=g, batch=batch, dtype=dtype, device=device, **drawn)
+    inputs = None
+    if isinstance(out, tuple):
+        out, inputs = out
+    v = torch.as_tensor(out).detach()
+    if v.is_complex():
+        raise TypeError("falsify: a property must return real violations, got a complex tensor")
+    v = v.reshape(-1).to("cpu", torch.float64).numpy()
+    if v.shape[0] != batch:
+        raise ValueError(f"falsify: the property returned {v.shape[0]} violations for batch={batch}")
+    if np.any(v < 0):
+        raise ValueError(f"falsify: violations must be non-negative, got min {np.nanmin(v)!r}")
+    return v, inputs
+
+
+def _worst(v: np.ndarray) -> tuple[float, int]:
+    """Largest non-NaN violation and its index (0.0, -1 when all are NaN)."""
+    finite = np.where(np.isnan(v), -np.inf, v)
+    i = int(np.argmax(finite))
+    w = float(finite[i])
+    return (w, i) if w > -np.inf else (0.0, -1)
+
+
+def _inputs_at(inputs: Mapping[str, Any] | None, index: int) -> dict[str, Any] | None:
+    if inputs is None:
+        return None
+    out = {}
+    for k, x in inputs.items():
+        out[k] = x[index] if hasattr(x, "__getitem__") and not isinstance(x, (str, bytes)) else x
+    return out
+
+
+def falsify(
+    prop: Prop,
+    params: Mapping[str, SearchStrategy[Any]] | None = None,
+    *,
+    budget: int = 100,
+    batch: int = 1024,
+    dtype: torch.dtype = torch.float64,
+    device: str | torch.device | None = None,
+    tol: float | None = None,
+    seed: int = 0,
+) -> Evidence:
+    """Search for an input on which ``prop`` is violated by more than ``tol``.
+
+    Args:
+        prop: ``prop(generator=, batch=, dtype=, device=, **drawn)`` evaluates ``batch``
+            random inputs made from ``generator`` (use :func:`verify.numeric.randn` /
+            :func:`verify.numeric.rand` so float32 and float64 see the same inputs) and
+            returns a tensor of ``batch`` non-negative, dimensionless violations (0 where
+            the property holds). It may instead return ``(violations, inputs)`` with
+            ``inputs`` a dict of batched tensors: the counterexample then shows the input.
+        params: names -> hypothesis strategies, drawn once per example and passed to ``prop``.
+        budget: number of hypothesis examples (each evaluates a whole batch).
+        batch: random inputs per example.
+        dtype: the dtype searched in; findings are re-checked in float64 (complex128).
+        device: ``None`` = CUDA when present (TF32 off), else CPU.
+        tol: refutation threshold on the violation; ``None`` = :func:`default_tol`.
+        seed: seeds hypothesis; the torch seeds are drawn by hypothesis from it. The same
+            seed gives the same Evidence (up to ``elapsed_s``).
+
+    Returns:
+        REFUTED (method ``numeric``) when a violation above ``tol`` is confirmed by a float64
+        re-evaluation of the same example; hypothesis has shrunk it to a minimal example, and
+        the counterexample holds the drawn params, the torch seed, the batch index of the
+        worst input, its float64 violation and a re-run snippet.
+
+        SUPPORTED otherwise, with the inputs tried, the worst violation seen (also in units of
+        eps), tol, dtype and device. A float32 violation that float64 does not confirm is not a
+        refutation (it is counted in ``numbers["cleared_by_float64"]``).
+
+        UNDECIDED when the property is NaN in float64 (and exceeds ``tol`` nowhere): a NaN is
+        never read as 0, nor as a counterexample; the example is reported so a reader can
+        look. A NaN seen only in float32 that float64 resolves to a finite value is judged by
+        that value.
+
+    Errors raised by ``prop`` itself propagate (after hypothesis has shrunk them).
+    """
+    t0 = time.monotonic()
+    params = dict(params or {})
+    dev = prepare_device(device)
+    tol_ = default_tol(dtype) if tol is None else float(tol)
+    if not tol_ >= 0:
+        raise ValueError(f"falsify: tol must be >= 0, got {tol!r}")
+    hi = recheck_dtype(dtype)
+    state = _State()
+    name = getattr(prop, "__qualname__", None) or getattr(prop, "__name__", None) or "prop"
+
+    def check_example(drawn: dict[str, Any], torch_seed: int) -> None:
+        state.evaluations += 1
+        v, inputs = _evaluate(prop, drawn, torch_seed, batch, dtype, dev)
+        w, i = _worst(v)
+        n_nan = int(np.isnan(v).sum())
+        if w > state.worst or not state.worst_at:
+            state.worst = w
+            state.worst_at = {"params": to_jsonable(drawn), "torch_seed": torch_seed, "batch_index": i}
+        target(min(w, _TARGET_CAP), label="worst violation")
+        if w <= tol_ and n_nan == 0:
+            return
+        if n_nan:
+            state.nan_in_dtype += 1
+        state.rechecks += 1
+        v_hi, inputs_hi = (v, inputs) if hi == dtype else _evaluate(prop, drawn, torch_seed, batch, hi, dev)
+        w_hi, i_hi = _worst(v_hi)
+        if w_hi > tol_:
+            raise _Confirmed(
+                Finding(dict(drawn), torch_seed, i_hi, w_hi, float(v[i_hi]), _inputs_at(inputs_hi, i_hi))
+            )
+        nan_hi = np.flatnonzero(np.isnan(v_hi))
+        if nan_hi.size:
+            j = int(nan_hi[0])
+            raise _NaNFound(
+                Finding(dict(drawn), torch_seed, j, math.nan, float(v[j]), _inputs_at(inputs_hi, j))
+            )
+        state.cleared += 1
+
+    test = given(drawn=st.fixed_dictionaries(params), torch_seed=st.integers(0, _MAX_TORCH_SEED))(
+        check_example
+    )
+    test = settings(
+        max_examples=max(1, int(budget)),
+        database=None,
+        deadline=None,
+        derandomize=False,
+        verbosity=Verbosity.quiet,
+        phases=[Phase.generate, Phase.target, Phase.shrink],
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=True,
+        print_blob=False,
+    )(test)
+    test = hypothesis_seed(int(seed))(test)
+
+    finding: Finding | None = None
+    nan_finding: Finding | None = None
+    flaky: BaseException | None = None
+    try:
+        test()
+    except _Confirmed as e:
+        finding = e.finding
+    except _NaNFound as e:
+        nan_finding = e.finding
+    except Flaky as e:  # a failure that did not replay: not a reproducible counterexample
+        flaky = e
+    except BaseExceptionGroup as group:  # several distinct failures, or hypothesis's Flaky
+        conf = [x for x in _leaves(group) if isinstance(x, _Confirmed)]
+        nans = [x for x in _leaves(group) if isinstance(x, _NaNFound)]
+        others = [x for x in _leaves(group) if not isinstance(x, (_Confirmed, _NaNFound))]
+        if conf:
+            finding = conf[0].finding
+        elif nans:
+            nan_finding = nans[0].finding
+        if others and not (conf or nans):
+            raise others[0] from group
+
+    eps_ = eps(dtype)
+    common: dict[str, Any] = dict(method="numeric", dtype=dtype_name(dtype), device=dev, seed=int(seed))
+    numbers: dict[str, Any] = {
+        "examples": state.evaluations,
+        "batch": batch,
+        "inputs_tried": state.evaluations * batch,
+        "worst_violation": state.worst,
+        "worst_in_eps": state.worst / eps_,
+        "tol": tol_,
+        "tol_in_eps": tol_ / eps_,
+        "eps": eps_,
+        "dtype": dtype_name(dtype),
+        "device": dev,
+        "budget": int(budget),
+        "float64_rechecks": state.rechecks,
+        "cleared_by_float64": state.cleared,
+        "nan_batches_in_dtype": state.nan_in_dtype,
+        "worst_example": state.worst_at,
+    }
+    elapsed = time.monotonic() - t0
+
+    if finding is not None:
+        ce = finding.as_counterexample(batch, dev, name)
+        numbers["violation_float64"] = finding.violation
+        return Evidence(
+            Verdict.REFUTED,
+            f"violation {finding.violation:.3g} > tol {tol_:.2g} (float64 re-check) at "
+            f"params {to_jsonable(finding.drawn)}, torch seed {finding.torch_seed}, "
+            f"batch index {finding.index} (hypothesis-shrunk, {state.evaluations} examples)",
+            counterexample=ce,
+            numbers=numbers,
+            rerun=ce["rerun"],
+            elapsed_s=elapsed,
+            steps=[
+                f"hypothesis searched {state.evaluations} examples x {batch} inputs in {dtype_name(dtype)}",
+                f"found a violation above tol = {tol_:.3g}, shrank the example, re-evaluated it in {dtype_name(hi)}",
+                f"{dtype_name(hi)} violation {finding.violation:.6g} at batch index {finding.index}",
+            ],
+            **common,
+        )
+    if flaky is not None:
+        return Evidence(
+            Verdict.UNDECIDED,
+            f"a violation above tol {tol_:.2g} was seen but did not reproduce on replay "
+            f"(non-deterministic property?): {str(flaky)[:200]}",
+            numbers=numbers,
+            elapsed_s=elapsed,
+            **common,
+        )
+    if nan_finding is not None:
+        ce = nan_finding.as_counterexample(batch, dev, name)
+        ce.pop("violation_float64")
+        numbers["nan_example"] = ce
+        return Evidence(
+            Verdict.UNDECIDED,
+            f"the property is NaN in {dtype_name(hi)} at params {to_jsonable(nan_finding.drawn)}, "
+            f"torch seed {nan_finding.torch_seed}, batch index {nan_finding.index}; a NaN is "
+            f"neither a pass nor a counterexample (worst finite violation {state.worst:.3g})",
+            numbers=numbers,
+            rerun=ce["rerun"],
+            elapsed_s=elapsed,
+            **common,
+        )
+    if state.evaluations == 0:
+        return Evidence(Verdict.UNDECIDED, "hypothesis ran no example", numbers=numbers, **common)
+    return Evidence(
+        Verdict.SUPPORTED,
+        f"no violation above tol {tol_:.2g} in {state.evaluations * batch} inputs "
+        f"({state.evaluations} examples x {batch}, {dtype_name(dtype)}, {dev}); worst "
+        f"{state.worst:.3g} = {state.worst / eps_:.3g} eps",
+        numbers=numbers,
+        elapsed_s=elapsed,
+        generality=f"{state.evaluations * batch} random inputs, {dtype_name(dtype)}",
+        **common,
+    )
+
+
+def _leaves(group: BaseException) -> list[BaseException]:
+    subs = getattr(group, "exceptions", None)
+    if subs is None:
+        return [group]
+    out: list[BaseException] = []
+    for s in subs:
+        out.extend(_leaves(s))
+    return out
+
