@@ -233,7 +233,7 @@ def routing_gradient(ctx):
             B = h.b()
             lab = f"T={T} causal={causal}"
             dL = sp.Matrix(T, T, lambda i, k: h.d_ds(h.L, i, k))
-            e19 = sp.Matrix(T, T, lambda i, k: sum(B[i, j] * h.d_ds(h.alpha[i, j], i, k) for j in range(T))  # (19) with dL/dalpha_ij = b_ij (17))
+            e19 = sp.Matrix(T, T, lambda i, k: sum(B[i, j] * h.d_ds(h.alpha[i, j], i, k) for j in range(T)))  # (19), dL/dalpha_ij = b_ij (17)
             e20 = sp.Matrix(T, T, lambda i, k: sum(B[i, j] * h.alpha[i, j] * ((1 if j == k else 0) - h.alpha[i, k]) for j in range(T)) if visible(i, k, causal) else 0)
             e21 = sp.Matrix(T, T, lambda i, k: (h.alpha[i, k] * B[i, k] - h.alpha[i, k] * sum(h.alpha[i, j] * B[i, j] for j in range(T))) if visible(i, k, causal) else 0)
             e22 = sp.Matrix(T, T, lambda i, k: h.alpha[i, k] * (B[i, k] - h.Eb(i)))
