@@ -3,11 +3,35 @@
 Public names::
 
     prove_equal(lhs, rhs, *, assumptions=None, timeout=None, seed=0) -> Evidence
-    prove_for_sizes(builder, sizes, ...) -> Evidence
+    prove_for_sizes(builder, sizes, ...) -> Evidence       # identities at concrete N, K
+    wirtinger(expr, z), wirtinger_conj(expr, z), torch_grad(loss, z)
+    bch(order), bch_words(order), to_commutators(poly), expand_commutator(expr)
+    trig_interpolate(L, points, values, freqs), check_trig_interpolation(...)
+
+See ``docs/engines/symbolic.md`` for worked examples.
 """
 
 from __future__ import annotations
 
+from .bch import X, Y, bch, bch_words, expand_commutator, lyndon_coordinates, to_commutators
 from .prove import prove_equal, prove_for_sizes
+from .trig import TrigInterpolation, check_trig_interpolation, trig_interpolate
+from .wirtinger import torch_grad, wirtinger, wirtinger_conj
 
-__all__ = ["prove_equal", "prove_for_sizes"]
+__all__ = [
+    "prove_equal",
+    "prove_for_sizes",
+    "wirtinger",
+    "wirtinger_conj",
+    "torch_grad",
+    "bch",
+    "bch_words",
+    "to_commutators",
+    "expand_commutator",
+    "lyndon_coordinates",
+    "X",
+    "Y",
+    "trig_interpolate",
+    "check_trig_interpolation",
+    "TrigInterpolation",
+]

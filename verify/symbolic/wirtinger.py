@@ -1,0 +1,86 @@
+"""Wirtinger calculus: derivatives with ``z`` and ``conj(z)`` as independent variables.
+
+For ``f(z, conj z)`` the Wirtinger derivatives are
+
+    df/dz     = (df/dx - i df/dy) / 2,
+    df/dzbar  = (df/dx + i df/dy) / 2,     z = x + i y,
+
+computed here by treating ``conjugate(z)`` as an independent symbol: ``Abs(a)`` is written
+``sqrt(a*conj(a))``, ``re``/``im`` as ``(a +- conj(a))/2(i)``, SymPy pushes ``conjugate``
+through analytic functions, ``conjugate(z)`` is replaced by a fresh symbol ``zb``, the
+derivative is taken, and ``zb`` becomes ``conjugate(z)`` again.
+
+PyTorch convention (checked in ``tests/test_symbolic_wirtinger.py``): for a *real* loss
+``L`` of a complex leaf ``z``, ``z.grad`` equals ``2 * dL/dzbar`` = ``conj(2 * dL/dz)``, the
+direction of steepest ascent ``dL/dx + i dL/dy``; :func:`torch_grad` returns exactly that.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+
+
+def _open(expr: sp.Expr) -> sp.Expr:
+    """Rewrite Abs, re, im, arg-free forms in terms of the argument and its conjugate."""
+    expr = sp.sympify(expr)
+    expr = expr.replace(sp.Abs, lambda a: sp.sqrt(a * sp.conjugate(a)))
+    expr = expr.replace(sp.re, lambda a: (a + sp.conjugate(a)) / 2)
+    expr = expr.replace(sp.im, lambda a: (a - sp.conjugate(a)) / (2 * sp.I))
+    return expr
+
+
+def _check_var(z: Any) -> sp.Symbol:
+    if not isinstance(z, sp.Symbol):
+        raise TypeError(f"Wirtinger derivative needs a symbol, got {z!r}")
+    if z.is_real:
+        raise ValueError(f"{z} is declared real: its Wirtinger derivatives are not independent")
+    return z
+
+
+def _scalar(expr: sp.Expr, z: sp.Symbol, conj: bool) -> sp.Expr:
+    z = _check_var(z)
+    zb = sp.Dummy(f"{z.name}_bar")
+    e = _open(expr).xreplace({sp.conjugate(z): zb})
+    if e.has(sp.conjugate(z)):  # conjugate not pushed through an unknown function
+        raise ValueError(f"cannot separate conjugate({z}) in {expr}")
+    d = sp.diff(e, zb if conj else z)
+    return d.xreplace({zb: sp.conjugate(z)})
+
+
+def _apply(expr: Any, z: Any, conj: bool) -> Any:
+    if isinstance(z, (sp.MatrixBase, list, tuple)):
+        Z = sp.Matrix(z)
+        if isinstance(expr, sp.MatrixBase):
+            raise ValueError("matrix-valued expression and matrix variable: take entries one by one")
+        return Z.applyfunc(lambda zij: _scalar(expr, zij, conj))
+    if isinstance(expr, sp.MatrixBase):
+        return expr.applyfunc(lambda e: _scalar(e, z, conj))
+    return _scalar(sp.sympify(expr), z, conj)
+
+
+def wirtinger(expr: Any, z: Any) -> Any:
+    """``d expr / dz`` with ``conj(z)`` held fixed.
+
+    ``expr`` a scalar expression or a Matrix (entrywise); ``z`` a symbol or a Matrix of
+    symbols. Layout for a Matrix ``z``: ``result[i, j] = d expr / d z[i, j]`` (same shape as
+    ``z``), for a scalar ``expr`` only.
+    """
+    return _apply(expr, z, conj=False)
+
+
+def wirtinger_conj(expr: Any, z: Any) -> Any:
+    """``d expr / d conj(z)`` with ``z`` held fixed; same layout as :func:`wirtinger`."""
+    return _apply(expr, z, conj=True)
+
+
+def torch_grad(loss: Any, z: Any) -> Any:
+    """What ``torch`` stores in ``z.grad`` after ``loss.backward()`` for a real ``loss``: ``2 dL/dzbar``."""
+    g = _apply(loss, z, conj=True)
+    return g.applyfunc(lambda e: 2 * e) if isinstance(g, sp.MatrixBase) else 2 * g
+
+
+def check_cauchy_riemann(expr: Any, z: sp.Symbol) -> bool:
+    """True when ``d expr / d conj(z)`` is an exact zero after ``expand`` (``expr`` holomorphic in z)."""
+    return sp.expand(_scalar(sp.sympify(expr), z, conj=True)) == 0
