@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import factorial
 from typing import Any
 
@@ -42,7 +42,7 @@ def _exp_letter(letter: str, order: int) -> Poly:
     return {(letter,) * k: Fraction(1, factorial(k)) for k in range(order + 1)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _bch_words(order: int) -> tuple[tuple[Word, Fraction], ...]:
     ex = _exp_letter("X", order)
     ey = _exp_letter("Y", order)
@@ -178,7 +178,7 @@ def _is_lyndon(w: Word) -> bool:
     return all(w < w[i:] + w[:i] for i in range(1, len(w)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lyndon_bracket(w: Word) -> tuple[Any, tuple[tuple[Word, Fraction], ...]]:
     """(nested bracket as a tree, its expansion as words) of a Lyndon word."""
     if len(w) == 1:
