@@ -36,7 +36,7 @@ import math
 import torch
 from torch import Tensor, nn
 
-__all__ = ["Siren", "siren_param_count"]
+__all__ = ["Siren", "SirenField", "siren_param_count"]
 
 
 def siren_param_count(in_dim: int, hidden: int = 64, num_layers: int = 3, out_dim: int = 1) -> int:
@@ -143,3 +143,41 @@ class Siren(nn.Module):
 def _uniform_(t: Tensor, bound: float, generator: torch.Generator | None) -> None:
     u = torch.rand(t.shape, generator=generator, dtype=t.dtype, device=t.device)
     t.copy_((2.0 * u - 1.0) * bound)
+
+
+class SirenField(nn.Module):
+    """A SIREN as a *field decoder* for an operator: ``forward(theta (..., P), x (..., M, d)) -> (..., M)``.
+
+    This is the decoder interface of :mod:`numerics.nfa.field_operator` (``num_params`` and
+    ``__call__(theta, x)``). With ``residual=True`` (default) the operator's output is an offset
+    to a fixed Table 3 initialisation, ``theta_full = theta_0 + theta`` (a hypernetwork that
+    predicts weight *updates* from a SIREN at its Table 3 init -- our stated choice; the paper
+    does not say how the operator's output parametrises the SIREN). With ``residual=False``
+    ``theta`` is the SIREN's parameter vector itself.
+    """
+
+    def __init__(
+        self,
+        in_dim: int = 2,
+        hidden: int = 64,
+        num_layers: int = 3,
+        *,
+        omega_0: float = 30.0,
+        hidden_omega: float = 1.0,
+        residual: bool = True,
+        generator: torch.Generator | None = None,
+        dtype: torch.dtype = torch.float64,
+    ) -> None:
+        super().__init__()
+        self.siren = Siren(in_dim, hidden, num_layers, 1, omega_0=omega_0, hidden_omega=hidden_omega,
+                           generator=generator, dtype=dtype)
+        self.residual = residual
+        self.register_buffer("theta0", self.siren.flat_params().detach().clone())
+
+    @property
+    def num_params(self) -> int:
+        return self.siren.num_params
+
+    def forward(self, theta: Tensor, x: Tensor) -> Tensor:
+        full = theta + self.theta0.to(theta.dtype) if self.residual else theta
+        return self.siren(x, full)[..., 0]

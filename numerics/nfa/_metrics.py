@@ -1,0 +1,111 @@
+"""Metrics and side-by-side rules for the nfa experiments (private helper).
+
+Equivariance metrics (Sec. 4.1 L188, App. E L807, Table 5 L858) for the difference
+``e_q = f_{O(gS)}(x_q) - f_{O(S)}(g^{-1} x_q)`` over ``M`` query points:
+
+* ``l2``      ``||e||_2`` (the paper's metric, L188);
+* ``mse``     ``mean_q e_q^2`` (App. E, L807; Fig. 7/8 "MSE");
+* ``rms``     ``sqrt(mse)``;
+* ``maxabs``  ``max_q |e_q|`` (the pointwise "within 1e-6" of Fig. 1, L193);
+* ``relmax``  ``max_q |e_q| / max_q |f_{O(S)}(g^{-1} x_q)|`` -- the scale-free metric of our
+  float64 equivariance checks (0 for an exactly equivariant operator up to round-off).
+
+Reproduction rules (stated with each Evidence; decided from the paper's printed precision):
+
+* error levels: **same order of magnitude**, ``|log10(measured / paper)| <= 1``;
+* correlations: ``|measured - paper| <= 2 sqrt(std_paper^2 + std_measured^2)``;
+* MSE values without spread (Table 2): within a factor 2;
+* printed exponents (Table 2 "Empirical scaling"): within 0.1.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import torch
+from torch import Tensor
+
+METRICS: tuple[str, ...] = ("l2", "mse", "rms", "maxabs", "relmax")
+
+
+def equivariance_metrics(f_new: Tensor, f_ref: Tensor) -> dict[str, Tensor]:
+    """All metrics over the last axis (query points); inputs (..., M) -> dict of (...,)."""
+    e = (f_new - f_ref).to(torch.float64)
+    mse = e.pow(2).mean(-1)
+    maxabs = e.abs().amax(-1)
+    scale = f_ref.to(torch.float64).abs().amax(-1).clamp_min(torch.finfo(torch.float64).tiny)
+    return {"l2": e.pow(2).sum(-1).sqrt(), "mse": mse, "rms": mse.sqrt(), "maxabs": maxabs, "relmax": maxabs / scale}
+
+
+def mean_std(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
+    """Mean and sample std (ddof=1; 0 for one value)."""
+    v = np.asarray(values, dtype=np.float64).reshape(-1)
+    return float(v.mean()), float(v.std(ddof=1)) if v.size > 1 else 0.0
+
+
+def t_ci95(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
+    """Mean and 95% half-width via the t-distribution (Table 5, L859)."""
+    from scipy import stats
+
+    v = np.asarray(values, dtype=np.float64).reshape(-1)
+    m = float(v.mean())
+    if v.size < 2:
+        return m, float("inf")
+    return m, float(stats.t.ppf(0.975, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size))
+
+
+def same_order(measured: float, paper: float) -> bool:
+    """``|log10(measured / paper)| <= 1`` (both positive)."""
+    if not (measured > 0 and paper > 0):
+        return False
+    return abs(math.log10(measured / paper)) <= 1.0
+
+
+def log10_ratio(measured: float, paper: float) -> float:
+    """``log10(measured / paper)`` (-inf for an exact zero)."""
+    if measured <= 0:
+        return float("-inf")
+    return math.log10(measured / paper)
+
+
+def within_2sigma(measured: float, m_std: float, paper: float, p_std: float) -> bool:
+    """``|measured - paper| <= 2 sqrt(p_std^2 + m_std^2)`` (the recipe's per-cell rule)."""
+    return abs(measured - paper) <= 2.0 * math.hypot(p_std, m_std)
+
+
+def within_factor(measured: float, paper: float, factor: float = 2.0) -> bool:
+    """``paper / factor <= measured <= paper * factor``."""
+    return measured > 0 and paper / factor <= measured <= paper * factor
+
+
+def fmt(x: float) -> str:
+    """Compact number for summaries."""
+    if x == 0 or not math.isfinite(x):
+        return str(x)
+    return f"{x:.3g}" if 1e-3 <= abs(x) < 1e4 else f"{x:.2e}"
+
+
+def exp_numbers(
+    paper_value: Any,
+    measured: Any,
+    spread: Any,
+    n_seeds: int,
+    tolerance: str,
+    metric: str,
+    settings: dict[str, Any],
+    **extra: Any,
+) -> dict[str, Any]:
+    """The ``numbers`` dict of experiment Evidence (the schema of verify.Evidence)."""
+    return {
+        "paper_value": paper_value,
+        "measured": measured,
+        "spread": spread,
+        "n_seeds": n_seeds,
+        "tolerance": tolerance,
+        "metric": metric,
+        "settings": settings,
+        **extra,
+    }
