@@ -148,11 +148,11 @@ def dumps(result: ClaimResult) -> str:
 
 
 def append(path: Path, result: ClaimResult) -> None:
-    """Append one record and make it durable before returning."""
+    """Append one record and hand it to the OS before returning, so that it survives the
+    runner being killed. (No fsync per line: it cost ~50 ms a claim here and protects only
+    against a power cut; the final rewrite in claim order is synced.)"""
     with open(path, "a", encoding="utf-8") as f:
         f.write(dumps(result) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
 
 
 def write_all(path: Path, results: Iterable[ClaimResult]) -> None:
