@@ -25,9 +25,25 @@ from .certificate import Certificate, Claim, Outcome
 from .check import check_certificate
 from .exact import is_psd_exact, min_eig_lower_bound_holds, psd_witness, to_fraction, to_matrix
 from .lp import LPProblem, certify_lp, check_lp_certificate, lp
+from .sdp import (
+    LMIProblem,
+    SDPProblem,
+    certify_sdp,
+    check_lmi_certificate,
+    check_sdp_certificate,
+    lmi,
+    sdp,
+)
 
 __all__ = [
     "lp",
+    "sdp",
+    "lmi",
+    "SDPProblem",
+    "LMIProblem",
+    "certify_sdp",
+    "check_sdp_certificate",
+    "check_lmi_certificate",
     "check_certificate",
     "Certificate",
     "Claim",

@@ -74,9 +74,9 @@ class Claim:
     def describe(self, sense: str) -> str:
         parts = []
         if self.bound is not None:
-            parts.append(f"opt {'>=' if sense == 'min' else '<='} {self.bound}")
+            parts.append(f"opt {'>=' if sense == 'min' else '<='} {short(self.bound)}")
         if self.value is not None:
-            parts.append(f"opt = {self.value}" + (f" +- {self.tol}" if self.tol else ""))
+            parts.append(f"opt = {short(self.value)}" + (f" +- {short(self.tol)}" if self.tol else ""))
         if self.feasible is not None:
             parts.append("feasible" if self.feasible else "infeasible")
         return " and ".join(parts) or "optimum pinned down"
@@ -183,35 +183,37 @@ def decide(out: Outcome, claim: Claim, *, gap_tol: float, what: str) -> Evidence
 
     if claim.bound is not None:
         v = claim.bound
+        vs = short(v)
         rel = ">=" if sense == "min" else "<="
         if infeasible:
-            return ev(Verdict.CERTIFIED, f"{what} infeasible (Farkas, exact), so opt {rel} {v} holds vacuously")
+            return ev(Verdict.CERTIFIED, f"{what} infeasible (Farkas, exact), so opt {rel} {vs} holds vacuously")
         if unbounded:
-            return ev(Verdict.REFUTED, f"{what} unbounded: exact improving ray contradicts opt {rel} {v}", out.get("ray"))
+            return ev(Verdict.REFUTED, f"{what} unbounded: exact improving ray contradicts opt {rel} {vs}", out.get("ray"))
         if primal is not None and better(primal.value, v):
             return ev(Verdict.REFUTED, f"feasible rational point with objective {short(primal.value)} "
-                      f"contradicts opt {rel} {v}", primal)
+                      f"contradicts opt {rel} {vs}", primal)
         if dual is not None and not better(dual.value, v):
             return ev(Verdict.CERTIFIED, f"dual certificate proves opt {rel} {short(dual.value)}, "
-                      f"which implies opt {rel} {v}")
-        return undecided(f"neither a dual bound {rel} {v} nor a better point was certified")
+                      f"which implies opt {rel} {vs}")
+        return undecided(f"neither a dual bound {rel} {vs} nor a better point was certified")
 
     if claim.value is not None:
         v, t = claim.value, claim.tol
+        vs, ts = short(v), short(t)
         if infeasible:
-            return ev(Verdict.REFUTED, f"{what} infeasible (Farkas, exact): no optimum {v}", out.get("farkas"))
+            return ev(Verdict.REFUTED, f"{what} infeasible (Farkas, exact): no optimum {vs}", out.get("farkas"))
         if unbounded:
-            return ev(Verdict.REFUTED, f"{what} unbounded (exact ray): no optimum {v}", out.get("ray"))
+            return ev(Verdict.REFUTED, f"{what} unbounded (exact ray): no optimum {vs}", out.get("ray"))
         if hi is not None and hi < v - t:
             cex = primal if sense == "min" else dual
-            return ev(Verdict.REFUTED, f"certified opt <= {short(hi)} < {v} - {t}", cex)
+            return ev(Verdict.REFUTED, f"certified opt <= {short(hi)} < {vs} - {ts}", cex)
         if lo is not None and lo > v + t:
             cex = dual if sense == "min" else primal
-            return ev(Verdict.REFUTED, f"certified opt >= {short(lo)} > {v} + {t}", cex)
+            return ev(Verdict.REFUTED, f"certified opt >= {short(lo)} > {vs} + {ts}", cex)
         if lo is not None and hi is not None and lo >= v - t and hi <= v + t:
-            return ev(Verdict.CERTIFIED, f"opt in [{short(lo)}, {short(hi)}] within {v} +- {t} (exact certificates)")
+            return ev(Verdict.CERTIFIED, f"opt in [{short(lo)}, {short(hi)}] within {vs} +- {ts} (exact certificates)")
         if lo is not None and hi is not None:
-            return undecided(f"certified opt in [{float(lo):.9g}, {float(hi):.9g}], not inside {v} +- {t}")
+            return undecided(f"certified opt in [{float(lo):.9g}, {float(hi):.9g}], not inside {vs} +- {ts}")
         return undecided("no two-sided bound on the optimum survived the exact check")
 
     # no claim: pin the optimum down
