@@ -21,7 +21,7 @@ See docs/engines/certify.md for a worked example.
 
 from __future__ import annotations
 
-from .certificate import Certificate, Claim, Outcome
+from .certificate import Certificate, ClaimSpec, Outcome
 from .check import check_certificate
 from .exact import is_psd_exact, min_eig_lower_bound_holds, psd_witness, to_fraction, to_matrix
 from .lp import LPProblem, certify_lp, check_lp_certificate, lp
@@ -46,7 +46,7 @@ __all__ = [
     "check_lmi_certificate",
     "check_certificate",
     "Certificate",
-    "Claim",
+    "ClaimSpec",
     "Outcome",
     "LPProblem",
     "certify_lp",

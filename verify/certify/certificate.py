@@ -49,7 +49,7 @@ class Certificate:
 
 
 @dataclass
-class Claim:
+class ClaimSpec:
     """What the caller asserts about the optimum ``opt`` (user's sense).
 
     ``bound``     min: ``opt >= bound``; max: ``opt <= bound`` (the direction a dual proves).
@@ -63,7 +63,7 @@ class Claim:
     feasible: bool | None = None
 
     @classmethod
-    def make(cls, bound: Any = None, value: Any = None, tol: Any = 0, feasible: bool | None = None) -> Claim:
+    def make(cls, bound: Any = None, value: Any = None, tol: Any = 0, feasible: bool | None = None) -> ClaimSpec:
         return cls(
             None if bound is None else to_fraction(bound),
             None if value is None else to_fraction(value),
@@ -137,7 +137,7 @@ def _numbers(out: Outcome) -> dict[str, Any]:
     return nums
 
 
-def decide(out: Outcome, claim: Claim, *, gap_tol: float, what: str) -> Evidence:
+def decide(out: Outcome, claim: ClaimSpec, *, gap_tol: float, what: str) -> Evidence:
     """The verdict that the exactly checked certificates in ``out`` support for ``claim``.
 
     CERTIFIED when the certificates prove the claim; REFUTED when they prove its negation

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..evidence import Evidence
-from .certificate import Certificate, Claim, Outcome, decide
+from .certificate import Certificate, ClaimSpec, Outcome, decide
 from .exact import Matrix, Vector, dot, matvec, rmatvec, to_fraction, to_matrix, to_vector
 from .rounding import DENOMINATORS, candidates, project_affine, round_vector, scale_of
 
@@ -510,7 +510,7 @@ def lp(
         certificates themselves, as exact strings, are in ``numbers["certificates"]``.
     """
     p = LPProblem.make(c, A_ub, b_ub, A_eq, b_eq, bounds, sense)
-    claim = Claim.make(claim_bound, claim_value, tol, claim_feasible)
+    claim = ClaimSpec.make(claim_bound, claim_value, tol, claim_feasible)
     out = certify_lp(p, solver=solver)
     for cert in out.certificates.values():  # belt and braces: every kept certificate re-checked
         ok, why = check_lp_certificate(p, cert)

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..evidence import Evidence
 from ..verdict import Verdict
-from .certificate import Certificate, Claim, Outcome, decide, short
+from .certificate import Certificate, ClaimSpec, Outcome, decide, short
 from .exact import (
     Matrix,
     Vector,
@@ -354,7 +354,11 @@ def sdp(
     """
     p = SDPProblem.make(C, A, b, sense)
     out = certify_sdp(p, solver=solver)
-    return decide(out, Claim.make(claim_bound, claim_value, tol, claim_feasible), gap_tol=gap_tol, what="SDP")
+    for cert in out.certificates.values():  # belt and braces: every kept certificate re-checked
+        ok, why = check_sdp_certificate(p, cert)
+        if not ok:
+            raise AssertionError(f"internal error: kept a certificate that fails its check: {why}")
+    return decide(out, ClaimSpec.make(claim_bound, claim_value, tol, claim_feasible), gap_tol=gap_tol, what="SDP")
 
 
 # -- LMI feasibility -------------------------------------------------------------------------
