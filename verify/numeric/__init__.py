@@ -14,12 +14,18 @@ See ``docs/engines/numeric.md`` for worked examples.
 from __future__ import annotations
 
 from .devices import default_device
+from .equivariance import check_equivariance
 from .falsify import default_tol, falsify
+from .injective import check_injective
+from .margin import check_margin
 from .rates import RateFit, fit_rate, rate_evidence
 from .sampling import rand, randn
 
 __all__ = [
     "falsify",
+    "check_equivariance",
+    "check_injective",
+    "check_margin",
     "default_tol",
     "fit_rate",
     "RateFit",

@@ -1,0 +1,291 @@
+"""Injectivity: exact collisions on a finite domain, collisions and gaps on a sampled one.
+
+Finite domain (a tensor whose first dimension enumerates it, or a sequence of inputs): every
+output is keyed by its exact bytes (``-0.0`` read as ``0.0``) and grouped; two distinct inputs
+with one key are a collision. A collision seen in a dtype below float64 is re-evaluated in
+float64 (inputs and module converted) and only counts if it persists. Without a collision the
+smallest gap between outputs is reported with its pair; a gap at rounding level (below ``tol``
+relative to the outputs) is UNDECIDED, since rounding cannot tell it from a collision.
+
+Sampled domain (``domain(generator=, batch=, dtype=, device=, **drawn) -> x``): the falsifier
+looks, in every batch, for pairs of inputs that differ (relatively, by more than
+``sqrt(eps)``) and whose outputs are bitwise equal; the smallest gap ``||f(x)-f(y)||`` and the
+smallest ratio ``||f(x)-f(y)|| / ||x-y||`` seen are reported with their pairs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import torch
+from hypothesis.strategies import SearchStrategy
+
+from ..evidence import Evidence
+from ..jsonable import to_jsonable
+from ..verdict import Verdict
+from .batching import InDtype, cast, flat
+from .devices import dtype_name, eps, prepare_device
+from .falsify import default_tol, falsify
+
+_EXACT = "donot_use_mm_for_euclid_dist"  # the matmul shortcut of cdist is not exact
+
+
+def _key(y: Any) -> Any:
+    """An exact, hashable key of one output."""
+    if isinstance(y, torch.Tensor):
+        t = y.detach().cpu().contiguous()
+        if t.is_floating_point() or t.is_complex():
+            t = t + 0  # -0.0 -> 0.0, so that equal values share a key
+        return (str(t.dtype), tuple(t.shape), t.numpy().tobytes())
+    if isinstance(y, (tuple, list)):
+        return tuple(_key(v) for v in y)
+    if isinstance(y, float) and y == 0:
+        return 0.0
+    return y
+
+
+def _is_nan(y: Any) -> bool:
+    if isinstance(y, torch.Tensor):
+        return bool(torch.isnan(y).any()) if (y.is_floating_point() or y.is_complex()) else False
+    if isinstance(y, (tuple, list)):
+        return any(_is_nan(v) for v in y)
+    return isinstance(y, float) and math.isnan(y)
+
+
+def _low_precision(y: Any) -> bool:
+    if isinstance(y, torch.Tensor):
+        return (y.is_floating_point() or y.is_complex()) and eps(y.dtype) > eps(torch.float64)
+    if isinstance(y, (tuple, list)):
+        return any(_low_precision(v) for v in y)
+    return False
+
+
+def check_injective(
+    f: Callable[[Any], Any],
+    domain: torch.Tensor | Sequence[Any] | Callable[..., Any],
+    *,
+    batched: bool = True,
+    params: Mapping[str, SearchStrategy[Any]] | None = None,
+    budget: int = 100,
+    batch: int = 512,
+    dtype: torch.dtype = torch.float64,
+    device: str | torch.device | None = None,
+    tol: float | None = None,
+    seed: int = 0,
+    gap_limit: int = 4096,
+) -> Evidence:
+    """Search for two distinct inputs with the same output.
+
+    Args:
+        f: the map (batch first when ``batched``; a ``torch.nn.Module`` is converted to the
+            dtype of the float64 re-check).
+        domain: a finite domain (tensor, first dim enumerates; or a sequence of inputs) checked
+            exhaustively, or a sampler ``(generator=, batch=, dtype=, device=, **drawn)``.
+        batched: finite tensor domains: call ``f`` on chunks of ``batch`` rows at once.
+        params, budget, batch, dtype, device, tol, seed: as for
+            :func:`~verify.numeric.falsify` (sampled domains; ``batch`` also chunks a finite
+            one; ``tol`` is the relative gap below which a finite domain is UNDECIDED).
+        gap_limit: finite domains larger than this skip the O(n^2) smallest-gap search.
+
+    Returns:
+        REFUTED with the colliding pair, SUPPORTED with the smallest gap, or UNDECIDED (NaN
+        outputs, or a gap at rounding level).
+    """
+    if callable(domain) and not isinstance(domain, (torch.Tensor, Sequence)):
+        return _sampled(f, domain, params, budget, batch, dtype, device, tol, seed)
+    return _finite(f, domain, batched, batch, device, tol, gap_limit)
+
+
+# -- finite domains -----------------------------------------------------------------------
+
+
+def _outputs(fn: Callable[[Any], Any], xs: Any, batched: bool, chunk: int) -> list[Any]:
+    if isinstance(xs, torch.Tensor) and batched:
+        out: list[Any] = []
+        with torch.no_grad():
+            for i in range(0, xs.shape[0], chunk):
+                y = fn(xs[i : i + chunk])
+                out.extend(y[k] for k in range(y.shape[0]))
+        return out
+    with torch.no_grad():
+        return [fn(xs[i]) for i in range(len(xs))]
+
+
+def _collisions(xs: Any, ys: list[Any], skip: set[int]) -> list[tuple[int, int]]:
+    """Pairs (first index, later index) of distinct inputs whose outputs are exactly equal."""
+    seen: dict[Any, int] = {}
+    input_keys: dict[int, Any] = {}
+    found: list[tuple[int, int]] = []
+    for j, y in enumerate(ys):
+        if j in skip:
+            continue
+        i = seen.setdefault(_key(y), j)
+        if i == j:
+            continue
+        if input_keys.setdefault(i, _key(xs[i])) == _key(xs[j]):
+            continue  # the same input listed twice: not a collision
+        found.append((i, j))
+    return found
+
+
+def _finite(f, domain, batched, chunk, device, tol, gap_limit) -> Evidence:
+    dev = prepare_device(device)
+    xs = domain.to(dev) if isinstance(domain, torch.Tensor) else list(domain)
+    n = xs.shape[0] if isinstance(xs, torch.Tensor) else len(xs)
+    ys = _outputs(f, xs, batched, chunk)
+    numbers: dict[str, Any] = {"domain_size": n, "exhaustive": True}
+    if any(_low_precision(y) for y in ys):
+        # judge the function, not its float32 rounding: re-evaluate everything in float64
+        low = _collisions(xs, ys, {i for i, y in enumerate(ys) if _is_nan(y)})
+        numbers["collisions_in_output_dtype"] = len(low)
+        xs = cast(xs, torch.float64)
+        ys = _outputs(InDtype(f)(torch.float64, dev), xs, batched, chunk)
+        numbers["evaluated_in"] = "float64 (outputs were below float64)"
+    common: dict[str, Any] = {"method": "numeric", "device": dev}
+    nan_at = [i for i, y in enumerate(ys) if _is_nan(y)]
+    numbers["nan_outputs"] = len(nan_at)
+    collisions = _collisions(xs, ys, set(nan_at))
+    numbers["collisions"] = len(collisions)
+    if collisions:
+        i, j = collisions[0]
+        ce = {
+            "indices": [i, j],
+            "inputs": [to_jsonable(xs[i]), to_jsonable(xs[j])],
+            "output": to_jsonable(ys[i]),
+            "collisions_found": len(collisions),
+        }
+        return Evidence(
+            Verdict.REFUTED,
+            f"not injective: inputs #{i} and #{j} of the {n}-element domain have the same output "
+            f"({len(collisions)} collision(s) in all)",
+            counterexample=ce,
+            numbers=numbers,
+            generality=f"exhaustive over {n} elements",
+            steps=["evaluated f on every element", "grouped the outputs by exact equality"],
+            **common,
+        )
+    if nan_at:
+        return Evidence(
+            Verdict.UNDECIDED,
+            f"no collision, but {len(nan_at)} output(s) are NaN (first at input #{nan_at[0]}); "
+            "NaN outputs cannot be compared",
+            numbers=numbers,
+            **common,
+        )
+    gap = _smallest_gap(ys, gap_limit)
+    if gap is not None:
+        i, j, d, rel = gap
+        numbers |= {"min_gap": d, "min_gap_relative": rel, "min_gap_pair": [i, j]}
+        numbers["min_gap_inputs"] = [to_jsonable(xs[i]), to_jsonable(xs[j])]
+        y_dtype = ys[0].dtype if isinstance(ys[0], torch.Tensor) else torch.float64
+        exact = not (y_dtype.is_floating_point or y_dtype.is_complex)
+        tol_ = 0.0 if exact else (default_tol(y_dtype) if tol is None else float(tol))
+        numbers["tol"] = tol_
+        if rel <= tol_:
+            return Evidence(
+                Verdict.UNDECIDED,
+                f"no exact collision among {n} elements, but outputs #{i} and #{j} differ only by "
+                f"{rel:.3g} (relative), at rounding level (tol {tol_:.2g})",
+                numbers=numbers,
+                **common,
+            )
+    gap_txt = f"; smallest output gap {gap[2]:.3g} (#{gap[0]}, #{gap[1]})" if gap else ""
+    return Evidence(
+        Verdict.SUPPORTED,
+        f"injective on all {n} elements of the domain (no exact collision){gap_txt}",
+        numbers=numbers,
+        generality=f"exhaustive over {n} elements",
+        **common,
+    )
+
+
+def _smallest_gap(ys: list[Any], limit: int) -> tuple[int, int, float, float] | None:
+    """(i, j, ||y_i - y_j||, relative) of the closest pair of tensor outputs, or None."""
+    n = len(ys)
+    if n < 2 or n > limit or not all(isinstance(y, torch.Tensor) for y in ys):
+        return None
+    try:
+        Y = torch.stack([y.reshape(-1) for y in ys]).cpu()
+    except RuntimeError:  # outputs of different shapes cannot collide anyway
+        return None
+    Y = torch.view_as_real(Y.to(torch.complex128)).reshape(n, -1) if Y.is_complex() else Y.to(torch.float64)
+    best = (math.inf, 0, 1)
+    for s in range(0, n, 512):
+        d = torch.cdist(Y[s : s + 512], Y, compute_mode=_EXACT)
+        rows = torch.arange(s, min(s + 512, n))
+        d[rows - s, rows] = math.inf
+        v, flat_idx = d.reshape(-1).min(0)
+        if float(v) < best[0]:
+            r, c = divmod(int(flat_idx), n)
+            best = (float(v), s + r, c)
+    d, i, j = best
+    i, j = min(i, j), max(i, j)
+    mag = max(float(Y[i].norm()), float(Y[j].norm()))
+    rel = d / mag if mag > 0 else (0.0 if d == 0 else math.inf)
+    return i, j, d, rel
+
+
+# -- sampled domains ----------------------------------------------------------------------
+
+
+def _sampled(f, domain, params, budget, batch, dtype, device, tol, seed) -> Evidence:
+    in_dtype = InDtype(f)
+    track: dict[str, Any] = {"min_gap": math.inf, "min_ratio": math.inf}
+
+    def collision_violation(generator, batch, dtype, device, **drawn):
+        x = cast(domain(generator=generator, batch=batch, dtype=torch.float64, device=device, **drawn), dtype)
+        y = in_dtype(dtype, device)(x)
+        X, Y = flat(x, batch), flat(y, batch)
+        X = torch.view_as_real(X).reshape(batch, -1) if X.is_complex() else X
+        Y = torch.view_as_real(Y).reshape(batch, -1) if Y.is_complex() else Y
+        X64, Y64 = X.to(torch.float64), Y.to(torch.float64)
+        dx = torch.cdist(X64, X64, compute_mode=_EXACT)
+        dy = torch.cdist(Y64, Y64, compute_mode=_EXACT)
+        mag = X64.norm(dim=1)
+        sep = dx > math.sqrt(eps(dtype)) * torch.maximum(mag[:, None], mag[None, :])
+        ids = torch.unique(Y, dim=0, return_inverse=True)[1]  # exact equality of output rows
+        both = (ids[:, None] == ids[None, :]) & sep
+        hit = both.any(dim=1)
+        partner = both.to(torch.int8).argmax(dim=1)
+        off = ~torch.eye(batch, dtype=torch.bool, device=dx.device) & sep
+        if off.any():
+            gaps = torch.where(off, dy, torch.full_like(dy, math.inf))
+            ratio = torch.where(off, dy / dx, torch.full_like(dy, math.inf))
+            _record(track, "min_gap", gaps, X, drawn)
+            _record(track, "min_ratio", ratio, X, drawn)
+        return hit.to(torch.float64), {"x": x, "partner": x[partner]}
+
+    ev = falsify(
+        collision_violation, params, budget=budget, batch=batch, dtype=dtype, device=device, tol=tol, seed=seed
+    )
+    for k in ("min_gap", "min_ratio"):
+        if math.isfinite(track[k]):
+            ev.numbers[k] = track[k]
+            ev.numbers[f"{k}_pair"] = track[f"{k}_pair"]
+    ev.numbers["violation_definition"] = "1 where x has a distinct partner with a bitwise-equal output"
+    if ev.verdict is Verdict.REFUTED:
+        ev.summary = f"not injective: two distinct sampled inputs with equal outputs; {ev.summary}"
+        ev.counterexample["rerun"] = (
+            f"evaluate f in float64 at counterexample['inputs']['x'] and ['partner'] (equal outputs); "
+            f"or re-run check_injective(..., seed={seed}, dtype=torch.float64)"
+        )
+        ev.rerun = ev.counterexample["rerun"]
+    else:
+        gap = f"; smallest output gap {track['min_gap']:.3g}, smallest ratio {track['min_ratio']:.3g}"
+        ev.summary = f"injectivity ({dtype_name(dtype)}): {ev.summary}" + (
+            gap if math.isfinite(track["min_gap"]) else ""
+        )
+    return ev
+
+
+def _record(track: dict[str, Any], name: str, m: torch.Tensor, X: torch.Tensor, drawn: dict[str, Any]) -> None:
+    v, idx = m.reshape(-1).min(0)
+    if float(v) < track[name]:
+        i, j = divmod(int(idx), m.shape[1])
+        track[name] = float(v)
+        track[f"{name}_pair"] = {
+            "params": to_jsonable(drawn),
+            "x": [to_jsonable(X[i]), to_jsonable(X[j])],
+        }
