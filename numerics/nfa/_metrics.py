@@ -7,6 +7,7 @@ Equivariance metrics (Sec. 4.1 L188, App. E L807, Table 5 L858) for the differen
 * ``mse``     ``mean_q e_q^2`` (App. E, L807; Fig. 7/8 "MSE");
 * ``rms``     ``sqrt(mse)``;
 * ``maxabs``  ``max_q |e_q|`` (the pointwise "within 1e-6" of Fig. 1, L193);
+* ``mae``     ``mean_q |e_q|`` (the "mean equivariance error" of Fig. 2, L196);
 * ``relmax``  ``max_q |e_q| / max_q |f_{O(S)}(g^{-1} x_q)|`` -- the scale-free metric of our
   float64 equivariance checks (0 for an exactly equivariant operator up to round-off).
 
@@ -28,7 +29,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-METRICS: tuple[str, ...] = ("l2", "mse", "rms", "maxabs", "relmax")
+METRICS: tuple[str, ...] = ("l2", "mse", "rms", "maxabs", "mae", "relmax")
 
 
 def equivariance_metrics(f_new: Tensor, f_ref: Tensor) -> dict[str, Tensor]:
@@ -37,7 +38,8 @@ def equivariance_metrics(f_new: Tensor, f_ref: Tensor) -> dict[str, Tensor]:
     mse = e.pow(2).mean(-1)
     maxabs = e.abs().amax(-1)
     scale = f_ref.to(torch.float64).abs().amax(-1).clamp_min(torch.finfo(torch.float64).tiny)
-    return {"l2": e.pow(2).sum(-1).sqrt(), "mse": mse, "rms": mse.sqrt(), "maxabs": maxabs, "relmax": maxabs / scale}
+    return {"l2": e.pow(2).sum(-1).sqrt(), "mse": mse, "rms": mse.sqrt(), "maxabs": maxabs,
+            "mae": e.abs().mean(-1), "relmax": maxabs / scale}
 
 
 def mean_std(values: Sequence[float] | np.ndarray) -> tuple[float, float]:

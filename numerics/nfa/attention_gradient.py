@@ -27,7 +27,7 @@ Public API (stable; imported by the experiments module):
 :func:`residual`, :func:`squared_loss`, :func:`negative_gradient`,
 :func:`attention_inputs`, :class:`AttentionGradientHead` (``mode="linear" | "softmax"``,
 ``tau``), :class:`MultiHeadAttentionGradient`, :class:`ResidualKeyedHead`,
-:func:`softmax_first_order`, :func:`softmax_weights`.
+:func:`softmax_first_order`, :func:`softmax_weights`, :func:`random_sinusoid_problem`.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ __all__ = [
     "MultiHeadAttentionGradient",
     "ResidualKeyedHead",
     "softmax_first_order",
+    "random_sinusoid_problem",
 ]
 
 
@@ -166,3 +167,38 @@ def softmax_first_order(logits: Tensor, values: Tensor, tau: float | Tensor) -> 
     sc = logits - logits.mean(-1, keepdim=True)
     v = values.unsqueeze(-2)
     return v.sum(-1) / N + (sc * v).sum(-1) / (N * tau)
+
+
+def random_sinusoid_problem(
+    batch: int,
+    N: int = 100,
+    K: int = 50,
+    d: int = 2,
+    *,
+    generator: torch.Generator,
+    omega_scale: float = 3.0,
+    noise: float = 0.1,
+    centred: bool = False,
+    dtype: torch.dtype = torch.float64,
+) -> tuple[Tensor, Tensor, Tensor]:
+    """A batch of Exp.-2-style problems (L209): ``f = sum_k c_k sin(omega_k^T x)``, no phases.
+
+    ``x ~ U[-1, 1]^d``, ``omega_k ~ N(0, omega_scale^2 I)``, current coefficients
+    ``c ~ N(0, 1/K)``, target ``y`` = a different random sinusoid field (20 terms) plus
+    ``noise`` Gaussian noise. Returns ``Phi`` (batch, N, K), residuals ``r`` (batch, N)
+    (mean-removed if ``centred``) and ``g = Phi^T r`` (batch, K). The paper leaves these
+    distributions open; this is the claims list's stated setup.
+    """
+    x = 2 * torch.rand(batch, N, d, generator=generator, dtype=dtype) - 1
+    om = omega_scale * torch.randn(batch, K, d, generator=generator, dtype=dtype)
+    Phi = torch.sin(x @ om.transpose(-1, -2))
+    c = torch.randn(batch, K, generator=generator, dtype=dtype) / K**0.5
+    om_t = omega_scale * torch.randn(batch, 20, d, generator=generator, dtype=dtype)
+    a_t = torch.randn(batch, 20, generator=generator, dtype=dtype) / 20**0.5
+    y = (torch.sin(x @ om_t.transpose(-1, -2)) * a_t.unsqueeze(-2)).sum(-1)
+    y = y + noise * torch.randn(batch, N, generator=generator, dtype=dtype)
+    r = residual(Phi, y, c)
+    if centred:
+        r = r - r.mean(-1, keepdim=True)
+    g = (Phi.transpose(-1, -2) @ r.unsqueeze(-1)).squeeze(-1)
+    return Phi, r, g

@@ -13,7 +13,14 @@ import verify
 from verify import Evidence, Verdict
 from verify.symbolic import prove_equal, prove_for_sizes
 
-from ._common import PAPER, exact_witness, softmax_weights, symbol_matrix, symbols_vec, taylor_coeffs
+from ._common import (
+    PAPER,
+    exact_witness,
+    softmax_weights,
+    symbol_matrix,
+    symbols_vec,
+    taylor_coeffs,
+)
 
 # ----------------------------------------------------------------------------------------
 # Thm 3 / Thm 6: linear attention = negative gradient
