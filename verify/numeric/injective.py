@@ -2,10 +2,13 @@
 
 Finite domain (a tensor whose first dimension enumerates it, or a sequence of inputs): every
 output is keyed by its exact bytes (``-0.0`` read as ``0.0``) and grouped; two distinct inputs
-with one key are a collision. A collision seen in a dtype below float64 is re-evaluated in
-float64 (inputs and module converted) and only counts if it persists. Without a collision the
-smallest gap between outputs is reported with its pair; a gap at rounding level (below ``tol``
-relative to the outputs) is UNDECIDED, since rounding cannot tell it from a collision.
+with one key are a collision. When the outputs come out below float64 (float32...), the whole
+domain is re-evaluated in float64 (floating inputs and a module's parameters converted) and
+judged there: a float32 rounding merge is not a collision. Without a collision the smallest
+gap between outputs is reported with its pair; a gap at rounding level (below ``tol`` relative
+to the outputs) is UNDECIDED, since rounding cannot tell it from a collision. Bitwise-equal
+float64 outputs are taken as a collision: a map whose float evaluation absorbs its input (e.g.
+``x + 1e20``) would be reported, so the counterexample shows both inputs for a reader to judge.
 
 Sampled domain (``domain(generator=, batch=, dtype=, device=, **drawn) -> x``): the falsifier
 looks, in every batch, for pairs of inputs that differ (relatively, by more than
@@ -27,7 +30,7 @@ from ..jsonable import to_jsonable
 from ..verdict import Verdict
 from .batching import InDtype, cast, flat
 from .devices import dtype_name, eps, prepare_device
-from .falsify import default_tol, falsify
+from .falsify import falsify
 
 _EXACT = "donot_use_mm_for_euclid_dist"  # the matmul shortcut of cdist is not exact
 
@@ -86,7 +89,8 @@ def check_injective(
         batched: finite tensor domains: call ``f`` on chunks of ``batch`` rows at once.
         params, budget, batch, dtype, device, tol, seed: as for
             :func:`~verify.numeric.falsify` (sampled domains; ``batch`` also chunks a finite
-            one; ``tol`` is the relative gap below which a finite domain is UNDECIDED).
+            one; ``tol`` is the relative gap below which a finite domain is UNDECIDED,
+            default ``64 * eps`` of the outputs' dtype).
         gap_limit: finite domains larger than this skip the O(n^2) smallest-gap search.
 
     Returns:
@@ -181,7 +185,8 @@ def _finite(f, domain, batched, chunk, device, tol, gap_limit) -> Evidence:
         numbers["min_gap_inputs"] = [to_jsonable(xs[i]), to_jsonable(xs[j])]
         y_dtype = ys[0].dtype if isinstance(ys[0], torch.Tensor) else torch.float64
         exact = not (y_dtype.is_floating_point or y_dtype.is_complex)
-        tol_ = 0.0 if exact else (default_tol(y_dtype) if tol is None else float(tol))
+        # two computed outputs closer than 64 eps cannot be told apart from a collision
+        tol_ = 0.0 if exact else (64 * eps(y_dtype) if tol is None else float(tol))
         numbers["tol"] = tol_
         if rel <= tol_:
             return Evidence(
@@ -204,13 +209,22 @@ def _finite(f, domain, batched, chunk, device, tol, gap_limit) -> Evidence:
 def _smallest_gap(ys: list[Any], limit: int) -> tuple[int, int, float, float] | None:
     """(i, j, ||y_i - y_j||, relative) of the closest pair of tensor outputs, or None."""
     n = len(ys)
-    if n < 2 or n > limit or not all(isinstance(y, torch.Tensor) for y in ys):
+    if n < 2 or not all(isinstance(y, torch.Tensor) for y in ys):
         return None
     try:
         Y = torch.stack([y.reshape(-1) for y in ys]).cpu()
     except RuntimeError:  # outputs of different shapes cannot collide anyway
         return None
     Y = torch.view_as_real(Y.to(torch.complex128)).reshape(n, -1) if Y.is_complex() else Y.to(torch.float64)
+    if Y.shape[1] == 1:  # scalar outputs: neighbours after sorting, O(n log n)
+        v, order = Y[:, 0].sort()
+        k = int((v[1:] - v[:-1]).argmin())
+        i, j = sorted((int(order[k]), int(order[k + 1])))
+        d = float(v[k + 1] - v[k])
+        mag = max(abs(float(v[k])), abs(float(v[k + 1])))
+        return i, j, d, (d / mag if mag > 0 else (0.0 if d == 0 else math.inf))
+    if n > limit:
+        return None
     best = (math.inf, 0, 1)
     for s in range(0, n, 512):
         d = torch.cdist(Y[s : s + 512], Y, compute_mode=_EXACT)
