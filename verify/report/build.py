@@ -1,0 +1,345 @@
+"""Build the proof report from a saved results file: one document per paper and a summary.
+
+``build(results_path, out_dir)`` writes ``out_dir/summary.tex``, ``out_dir/<paper>.tex`` and
+their figures (``out_dir/figures/*.pdf``), then compiles each document to PDF when a TeX
+engine is installed. No claim is re-run: everything comes from the results file and its
+provenance sidecar (:mod:`verify.provenance`).
+
+A TeX error is mapped back to the claim whose section holds the offending line; that claim
+is re-rendered in *safe mode* (its math shown as escaped text) and the document compiled
+again, so one broken statement cannot cost the other claims their pages. The error, with
+the claim's id and the log excerpt, is reported either way, and the ``.tex`` is written.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import provenance
+from ..errors import ReportError
+from ..results import ClaimResult, load
+from . import compile as tex_compile
+from . import figures as figs
+from . import view
+from .latex import Tex, code, escape_text
+from .papers import order, title
+from .render import render
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 3
+_SAFE_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+_CLAIM_MARK = re.compile(r"^%% vf-claim-(begin|end) (\d+)$")
+
+
+@dataclass
+class ReportIssue:
+    """A problem met while building: which document, which claim, what, and the TeX log."""
+
+    document: str
+    message: str
+    claim: str | None = None
+    log: str = ""
+
+    def __str__(self) -> str:
+        where = f"{self.document}" + (f", claim {self.claim}" if self.claim else "")
+        text = f"{where}: {self.message}"
+        return text + ("\n" + self.log if self.log else "")
+
+
+@dataclass
+class ReportOutput:
+    """What :func:`build` wrote.
+
+    ``errors`` are problems that leave a document wrong or missing (a TeX error, even if
+    recovered by showing a claim's math as text; a missing engine is *not* an error, see
+    ``compiled``); ``warnings`` are lesser problems (a figure whose data cannot be drawn).
+    """
+
+    out_dir: Path
+    tex: list[Path] = field(default_factory=list)
+    pdf: list[Path] = field(default_factory=list)
+    figures: list[Path] = field(default_factory=list)
+    errors: list[ReportIssue] = field(default_factory=list)
+    warnings: list[ReportIssue] = field(default_factory=list)
+    compiled: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def latex_engine_available() -> bool:
+    """True when latexmk or pdflatex is installed (the PDF can be built here)."""
+    return tex_compile.latex_engine_available()
+
+
+def file_key(paper: str) -> str:
+    """The file name of a paper's document: the key when it is a plain name, else a safe one."""
+    if _SAFE_KEY.match(paper) and paper != "summary":
+        return paper
+    import hashlib
+
+    base = re.sub(r"[^A-Za-z0-9_-]+", "-", paper).strip("-")[:40] or "paper"
+    return f"{base}-{hashlib.sha1(paper.encode('utf-8')).hexdigest()[:8]}"
+
+
+class _Document:
+    """One document being built: its claims (by index into the run) and safe-mode set."""
+
+    def __init__(
+        self, name: str, template: str, context: dict[str, Any], claims: list[int]
+    ) -> None:
+        self.name = name
+        self.template = template
+        self.context = context
+        self.claims = claims
+        self.safe: set[int] = set()
+
+
+def build(
+    results_path: str | Path,
+    out_dir: str | Path,
+    *,
+    papers: list[str] | None = None,
+    compile: bool = True,
+) -> ReportOutput:
+    """Write the report of ``results_path`` into ``out_dir``; compile it when possible.
+
+    Args:
+        results_path: a JSON-lines file written by ``verify run`` (its ``.meta.json``
+            provenance sidecar is read when present).
+        out_dir: the directory to write ``summary.tex``, ``<paper>.tex``, ``figures/`` and
+            the PDFs into (created if needed).
+        papers: restrict to these paper keys (the summary then covers only them).
+        compile: build PDFs (when a TeX engine is installed); ``False`` writes ``.tex`` only.
+
+    Raises:
+        ResultsFileError: the results file is missing or malformed.
+        ReportError: a selected paper has no results.
+    """
+    results_path = Path(results_path)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    results = list(load(results_path))
+    meta = provenance.read(results_path)
+    present = order([r.paper for r in results])
+    if papers:
+        missing = [p for p in papers if p not in present]
+        if missing:
+            raise ReportError(
+                f"no results for paper(s) {', '.join(missing)} in {results_path.name}"
+                f" (papers present: {', '.join(present) or 'none'})"
+            )
+        selected = [p for p in present if p in papers]
+        results = [r for r in results if r.paper in selected]
+    else:
+        selected = present
+    output = ReportOutput(out_dir=out)
+    fig_map = _draw_figures(results, out, output)
+    prov = view.provenance_view(meta, results)
+    shown_out = str(out_dir) if not Path(out_dir).is_absolute() else "DIR"  # no absolute paths
+    rebuild = code(f"verify report --from {results_path.name} --out {shown_out}")
+    subtitle_run = _run_line(meta, results)
+
+    docs: list[_Document] = []
+    for p in selected:
+        idx = [i for i, r in enumerate(results) if r.paper == p]
+        sub = [results[i] for i in idx]
+        docs.append(
+            _Document(
+                file_key(p),
+                "paper.tex.j2",
+                {
+                    "pdf_title": escape_text(f"Proof report: {title(p)}"),
+                    "header": escape_text(f"{title(p)} ({p})"),
+                    "kicker": Tex("Proof report \\,\\textperiodcentered\\, paper ") + code(p),
+                    "paper_title": escape_text(title(p)),
+                    "subtitle": subtitle_run,
+                    "counts": view.counts_view(sub, [p]),
+                    "provenance": prov,
+                    "rebuild": rebuild,
+                    "experiments": [
+                        view._experiment_row(r, e)
+                        for r in sub
+                        for e in r.evidence
+                        if e.method == "experiment"
+                    ],
+                },
+                idx,
+            )
+        )
+    docs.append(
+        _Document(
+            "summary",
+            "summary.tex.j2",
+            {
+                "pdf_title": Tex("Proof report: summary"),
+                "header": Tex("Summary"),
+                "kicker": Tex("Proof report \\,\\textperiodcentered\\, summary"),
+                "doc_title": Tex(
+                    f"{len(results)} claims from {len(selected)} paper{'' if len(selected) == 1 else 's'}"
+                ),
+                "subtitle": subtitle_run,
+                "counts": view.counts_view(results, selected),
+                "provenance": prov,
+                "rebuild": rebuild,
+                "documents": Tex(", ".join(code(file_key(p) + ".pdf") for p in selected)),
+            },
+            list(range(len(results))),
+        )
+    )
+
+    engine_ok = compile and latex_engine_available()
+    output.compiled = engine_ok
+    if compile and not engine_ok:
+        log.info("no TeX engine found: writing .tex only")
+    for doc in docs:
+        _build_document(doc, results, fig_map, out, output, engine_ok)
+    return output
+
+
+def _run_line(meta: dict[str, Any], results: list[ClaimResult]) -> Tex:
+    parts = []
+    if meta.get("date"):
+        parts.append(escape_text(f"run of {meta['date']}"))
+    seed = meta.get("seed", results[0].run_seed if results else None)
+    if seed is not None:
+        parts.append(escape_text(f"seed {seed}"))
+    profile = meta.get("profile", results[0].profile if results else None)
+    if profile:
+        parts.append(escape_text(f"profile {profile}"))
+    if meta.get("git_revision"):
+        parts.append(escape_text("revision ") + code(meta["git_revision"]))
+    return Tex(" \\,\\textperiodcentered\\, ".join(parts))
+
+
+def _render(doc: _Document, results: list[ClaimResult], fig_map: dict) -> str:
+    sub = [results[i] for i in doc.claims]
+    ranked = [doc.claims[j] for j in view.sort_for_table(sub, order([r.paper for r in sub]))]
+    rows = [view.table_row(results[i], i, i in doc.safe) for i in ranked]
+    ctx = dict(doc.context)
+    ctx["rows"] = rows
+    if doc.template == "paper.tex.j2":
+        ctx["claims"] = [
+            view.claim_view(results[i], i, fig_map, safe=i in doc.safe) for i in doc.claims
+        ]
+    return render(doc.template, **ctx)
+
+
+def _claim_at(tex: str, line: int | None) -> int | None:
+    """The index of the claim whose section holds ``line`` (1-based) of ``tex``."""
+    if line is None:
+        return None
+    current = None
+    for n, text in enumerate(tex.splitlines(), 1):
+        m = _CLAIM_MARK.match(text)
+        if m:
+            current = int(m.group(2)) if m.group(1) == "begin" else None
+        if n >= line:
+            return current
+    return None
+
+
+def _row_claim_at(tex: str, line: int | None, results: list[ClaimResult]) -> int | None:
+    """For a table row (summary): the claim whose id appears on ``line``."""
+    if line is None:
+        return None
+    lines = tex.splitlines()
+    if not 0 < line <= len(lines):
+        return None
+    text = lines[line - 1]
+    for i, r in enumerate(results):
+        if str(code(r.id)) in text:
+            return i
+    return None
+
+
+def _build_document(
+    doc: _Document,
+    results: list[ClaimResult],
+    fig_map: dict,
+    out: Path,
+    output: ReportOutput,
+    engine_ok: bool,
+) -> None:
+    tex_path = out / f"{doc.name}.tex"
+    assets = {f"figures/{p.name}": p for p in output.figures if p.exists()}
+    for attempt in range(MAX_RETRIES + 1):
+        tex = _render(doc, results, fig_map)
+        tex_path.write_text(tex, encoding="utf-8")
+        if not engine_ok:
+            break
+        res = tex_compile.compile_tex(tex, doc.name, assets)
+        if res.ok:
+            _keep_pdf(res.pdf, out / f"{doc.name}.pdf", output)
+            break
+        culprits: set[int] = set()
+        for err in res.errors:
+            i = _claim_at(tex, err.line)
+            if i is None:
+                i = _row_claim_at(tex, err.line, results)
+            claim = results[i].id if i is not None else None
+            output.errors.append(ReportIssue(f"{doc.name}.tex", err.message, claim, err.excerpt))
+            if i is not None and i not in doc.safe:
+                culprits.add(i)
+        if not culprits or attempt == MAX_RETRIES:
+            if res.pdf is not None:  # nonstop mode often still gives a usable PDF
+                _keep_pdf(res.pdf, out / f"{doc.name}.pdf", output)
+            elif res.pdf is None:
+                output.errors.append(ReportIssue(f"{doc.name}.tex", "no PDF was produced"))
+            break
+        if res.pdf is not None:
+            res.pdf.unlink(missing_ok=True)
+        doc.safe |= culprits
+        log.warning(
+            "%s: TeX failed on claim(s) %s; retrying with their math shown as text",
+            doc.name,
+            ", ".join(results[i].id for i in sorted(culprits)),
+        )
+    output.tex.append(tex_path)
+
+
+def _keep_pdf(src: Path | None, dst: Path, output: ReportOutput) -> None:
+    if src is None:
+        return
+    shutil.move(str(src), dst)
+    output.pdf.append(dst)
+
+
+def _draw_figures(results: list[ClaimResult], out: Path, output: ReportOutput) -> dict:
+    """Draw every figure of every evidence into ``out/figures``; key (claim index, evidence k)."""
+    fig_map: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    fig_dir = out / "figures"
+    for i, r in enumerate(results):
+        for k, e in enumerate(r.evidence):
+            for j, spec in enumerate(e.figures or []):
+                stem = figs.file_stem(r.id, j, (f"e{k}",))
+                path = fig_dir / f"{stem}.pdf"
+                try:
+                    figs.draw(spec, path)
+                except figs.FigureDataError as err:
+                    output.warnings.append(
+                        ReportIssue(f"figures/{stem}.pdf", f"not drawn: {err}", r.id)
+                    )
+                    continue
+                except Exception as err:  # noqa: BLE001 - matplotlib on odd data: keep going
+                    output.warnings.append(
+                        ReportIssue(f"figures/{stem}.pdf", f"not drawn: {err!r}", r.id)
+                    )
+                    continue
+                output.figures.append(path)
+                caption = spec.get("title") or {
+                    "rate": "fitted rate (log-log) beside the claimed slope",
+                    "histogram": "distribution of errors",
+                    "curve": "our curves beside the paper's numbers",
+                }.get(spec.get("kind"), "")
+                fig_map.setdefault((i, k), []).append(
+                    {"path": Tex(f"figures/{stem}.pdf"), "caption": escape_text(caption)}
+                )
+    return fig_map

@@ -1,0 +1,232 @@
+"""Draw the figures an Evidence asks for (``Evidence.figures``) as PDF files.
+
+Three kinds (schema in :mod:`verify.evidence`):
+
+``rate``       measured points on log-log axes, the fitted power law and, beside it, the
+               slope the paper claims (drawn through the same centre of mass), with the
+               fitted slope's interval in the legend;
+``histogram``  a distribution of errors (equivariance, margins), on a log axis when it
+               spans decades, with the tolerance drawn as a vertical line;
+``curve``      experiment curves (ours: lines) beside the paper's numbers (markers).
+
+matplotlib's object API is used directly (no pyplot, no global backend), with its bundled
+DejaVu fonts embedded as TrueType, and without a creation date so that equal data give
+equal files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+KINDS = ("rate", "histogram", "curve")
+
+_RC = {
+    "font.family": "DejaVu Sans",
+    "font.size": 8.5,
+    "axes.titlesize": 9,
+    "axes.labelsize": 8.5,
+    "legend.fontsize": 7.5,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "grid.linewidth": 0.5,
+    "pdf.fonttype": 42,
+    "svg.fonttype": "none",
+    "text.usetex": False,
+    "axes.unicode_minus": True,
+}
+OURS = "#1f5fa8"
+PAPER = "#c0392b"
+NEUTRAL = "#555555"
+
+
+class FigureDataError(ValueError):
+    """A figure's data is missing or not plottable."""
+
+
+def _floats(values: Any, name: str) -> list[float]:
+    if not isinstance(values, (list, tuple)) or not values:
+        raise FigureDataError(f"{name}: expected a non-empty list of numbers")
+    out = []
+    for v in values:
+        try:
+            out.append(float(v))
+        except (TypeError, ValueError):
+            raise FigureDataError(f"{name}: {v!r} is not a number") from None
+    return out
+
+
+def _label(fig: dict[str, Any], key: str, default: str = "") -> str:
+    """Labels are shown as text: mathtext ($...$) is kept only when it parses."""
+    value = str(fig.get(key) or default)
+    return value.replace("\n", " ")[:120]
+
+
+def _safe_text(s: str) -> str:
+    """matplotlib mathtext may reject a label; escape the dollars then."""
+    from matplotlib.mathtext import MathTextParser
+
+    if s.count("$") >= 2 and s.count("$") % 2 == 0:
+        try:
+            parser = MathTextParser("agg")
+            for part in re.findall(r"\$([^$]*)\$", s):
+                parser.parse("$" + part + "$")
+            return s
+        except Exception:  # noqa: BLE001 - any parse failure: show it literally
+            pass
+    return s.replace("$", r"\$")
+
+
+def _new_figure(width: float = 4.6, height: float = 2.9):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def _save(fig: Any, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="pdf", metadata={"CreationDate": None, "Creator": "verify"})
+
+
+def _rate(spec: dict[str, Any], ax: Any) -> None:
+    x = _floats(spec.get("x"), "rate.x")
+    y = _floats(spec.get("y"), "rate.y")
+    if len(x) != len(y):
+        raise FigureDataError("rate: x and y differ in length")
+    pts = [
+        (a, b)
+        for a, b in zip(x, y, strict=True)
+        if a > 0 and b > 0 and math.isfinite(a) and math.isfinite(b)
+    ]
+    if len(pts) < 2:
+        raise FigureDataError("rate: fewer than two positive points to draw on log-log axes")
+    lx = [math.log(a) for a, _ in pts]
+    ly = [math.log(b) for _, b in pts]
+    mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
+    ax.loglog([a for a, _ in pts], [b for _, b in pts], "o", color=OURS, ms=4, label="measured")
+    xs = [min(a for a, _ in pts), max(a for a, _ in pts)]
+
+    def line(slope: float) -> list[float]:
+        return [math.exp(my + slope * (math.log(v) - mx)) for v in xs]
+
+    slope = spec.get("slope")
+    if slope is not None:
+        slope = float(slope)
+        ci = spec.get("ci")
+        text = f"fitted slope {slope:.3g}"
+        if isinstance(ci, (list, tuple)) and len(ci) == 2:
+            text += f"  [{float(ci[0]):.3g}, {float(ci[1]):.3g}]"
+        ax.loglog(xs, line(slope), "-", color=OURS, lw=1.4, label=text)
+    claimed = spec.get("claimed_slope")
+    if claimed is not None:
+        claimed = float(claimed)
+        ax.loglog(
+            xs, line(claimed), "--", color=PAPER, lw=1.4, label=f"claimed slope {claimed:.3g}"
+        )
+    ax.legend(frameon=False)
+
+
+def _histogram(spec: dict[str, Any], ax: Any) -> None:
+    values = [v for v in _floats(spec.get("values"), "histogram.values") if math.isfinite(v)]
+    if not values:
+        raise FigureDataError("histogram: no finite values")
+    threshold = spec.get("threshold")
+    positive = [v for v in values if v > 0]
+    logscale = len(positive) == len(values) and max(values) / min(values) > 100
+    if logscale:
+        lo, hi = math.log10(min(values)), math.log10(max(values))
+        if threshold is not None and float(threshold) > 0:
+            lo, hi = min(lo, math.log10(float(threshold))), max(hi, math.log10(float(threshold)))
+        bins = [10 ** (lo + (hi - lo) * k / 30) for k in range(31)] if hi > lo else 30
+        ax.set_xscale("log")
+    else:
+        bins = 30
+    ax.hist(values, bins=bins, color=OURS, alpha=0.85, edgecolor="white", linewidth=0.4)
+    if threshold is not None:
+        ax.axvline(
+            float(threshold),
+            color=PAPER,
+            ls="--",
+            lw=1.3,
+            label=f"tolerance {float(threshold):.3g}",
+        )
+        ax.legend(frameon=False)
+    ax.set_ylabel("count")
+
+
+def _curve(spec: dict[str, Any], ax: Any) -> None:
+    x = _floats(spec.get("x"), "curve.x")
+    series = spec.get("series") or {}
+    paper = spec.get("paper") or {}
+    if not isinstance(series, dict) or not isinstance(paper, dict) or not (series or paper):
+        raise FigureDataError("curve: needs 'series' and/or 'paper' as {name: [values]}")
+    colors = [OURS, "#2e8b57", "#8e44ad", "#d4a017", "#16a085", NEUTRAL]
+    for k, (name, ys) in enumerate(series.items()):
+        ys = _floats(ys, f"curve.series[{name}]")
+        if len(ys) != len(x):
+            raise FigureDataError(f"curve: series {name!r} has {len(ys)} values for {len(x)} x")
+        ax.plot(x, ys, "-", color=colors[k % len(colors)], lw=1.4, label=f"ours: {name}")
+    for k, (name, ys) in enumerate(paper.items()):
+        ys = _floats(ys, f"curve.paper[{name}]")
+        xs = x if len(ys) == len(x) else None
+        if xs is None:
+            raise FigureDataError(
+                f"curve: paper values {name!r} have {len(ys)} values for {len(x)} x"
+            )
+        ax.plot(
+            xs,
+            ys,
+            "s",
+            mfc="none",
+            color=[PAPER, "#e67e22", "#7f8c8d"][k % 3],
+            ms=5,
+            label=f"paper: {name}",
+        )
+    if spec.get("logx"):
+        ax.set_xscale("log")
+    if spec.get("logy"):
+        ax.set_yscale("log")
+    ax.legend(frameon=False)
+
+
+_DRAW = {"rate": _rate, "histogram": _histogram, "curve": _curve}
+
+
+def draw(spec: dict[str, Any], path: str | Path) -> Path:
+    """Draw one figure ``spec`` (an ``Evidence.figures`` entry) into the PDF ``path``.
+
+    Raises :class:`FigureDataError` when the data cannot be drawn.
+    """
+    import matplotlib
+
+    if not isinstance(spec, dict):
+        raise FigureDataError("a figure must be a dict")
+    kind = spec.get("kind")
+    if kind not in _DRAW:
+        raise FigureDataError(f"unknown figure kind {kind!r}; expected one of {', '.join(KINDS)}")
+    with matplotlib.rc_context(_RC):
+        fig, ax = _new_figure()
+        _DRAW[kind](spec, ax)
+        if spec.get("title"):
+            ax.set_title(_safe_text(_label(spec, "title")))
+        if spec.get("xlabel"):
+            ax.set_xlabel(_safe_text(_label(spec, "xlabel")))
+        if spec.get("ylabel"):
+            ax.set_ylabel(_safe_text(_label(spec, "ylabel")))
+        _save(fig, Path(path))
+    return Path(path)
+
+
+def file_stem(claim_id: str, k: int, parts: Sequence[str] = ()) -> str:
+    """A file name safe for LaTeX's ``\\includegraphics`` (letters, digits, ``-``)."""
+    base = re.sub(r"[^A-Za-z0-9]+", "-", claim_id).strip("-")[:60] or "claim"
+    tag = hashlib.sha1(claim_id.encode("utf-8")).hexdigest()[:6]  # "a.b" and "a-b" differ
+    extra = "-".join(re.sub(r"[^A-Za-z0-9]+", "", p)[:12] for p in parts if p)
+    return f"{base}-{tag}-{extra}-{k}" if extra else f"{base}-{tag}-{k}"

@@ -1,0 +1,375 @@
+"""Turn results into what the templates show: every value already safe LaTeX (:class:`Tex`).
+
+The templates only lay things out; all decisions about how a value is typeset (text,
+math, a number, a command) are made here, so that escaping is in one place. A claim can be
+rendered in *safe mode*: every string meant as math is then shown as escaped text, which
+is how a claim whose math broke the TeX run is isolated from the others.
+"""
+
+# ruff: noqa: UP031 - %-formatting keeps LaTeX's braces readable (no {{ }} doubling)
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..evidence import Evidence
+from ..results import ClaimResult
+from ..verdict import Verdict
+from . import latex
+from .latex import Tex, code, escape_text
+from .papers import title
+
+# The order a reader wants problems in: refuted first, then not reproduced (DESIGN.md 6).
+SEVERITY = {Verdict.REFUTED: 0, Verdict.NOT_REPRODUCED: 1}
+EPS = {"float64": 2.0**-52, "float32": 2.0**-23, "float16": 2.0**-10, "bfloat16": 2.0**-7}
+_VIOLATION_KEY = re.compile(r"(worst|violation|max_err|max_rel|rel_err|error)", re.I)
+EXPERIMENT_KEYS = ("paper_value", "measured", "spread", "n_seeds", "tolerance", "metric")
+MAX_REASON = 220
+MAX_LIST = 8
+
+
+def badge(v: Verdict) -> Tex:
+    """A coloured verdict badge."""
+    return Tex(r"\vfbadge{vf%s}{%s}" % (v.value.replace("_", ""), v.value.replace("_", " ")))
+
+
+def fmt_number(x: float) -> Tex:
+    """A float, readable: 4 significant digits, powers of ten in math."""
+    if math.isnan(x):
+        return Tex("NaN")
+    if math.isinf(x):
+        return Tex(r"$\infty$" if x > 0 else r"$-\infty$")
+    if x == 0:
+        return Tex("0")
+    if 1e-3 <= abs(x) < 1e5:
+        return Tex("%.4g" % x)
+    mant, exp = ("%.3e" % x).split("e")
+    mant = mant.rstrip("0").rstrip(".")
+    return Tex(r"$%s\times10^{%d}$" % (mant, int(exp)))
+
+
+def fmt_value(v: Any, depth: int = 0) -> Tex:
+    """Any JSON value from evidence, as short safe LaTeX (lists and dicts abbreviated)."""
+    if v is None:
+        return Tex(r"--")
+    if isinstance(v, bool):
+        return Tex("yes" if v else "no")
+    if isinstance(v, int):
+        return Tex(str(v))
+    if isinstance(v, float):
+        return fmt_number(v)
+    if isinstance(v, str):
+        if v in ("nan", "inf", "-inf"):
+            return fmt_number(float(v))
+        if re.fullmatch(r"-?\d+/\d+", v):  # an exact rational from jsonable
+            num, den = v.split("/")
+            return Tex(
+                r"$%s\frac{%s}{%s}$" % ("-" if num.startswith("-") else "", num.lstrip("-"), den)
+            )
+        if len(v) > 160:
+            v = v[:157] + "..."
+        return escape_text(v, breakable=True)
+    if depth >= 2:
+        return Tex(r"\dots")
+    if isinstance(v, list):
+        items = [fmt_value(x, depth + 1) for x in v[:MAX_LIST]]
+        more = r", \dots{} (%d in all)" % len(v) if len(v) > MAX_LIST else ""
+        return Tex("[" + ", ".join(items) + more + "]")
+    if isinstance(v, dict):
+        keys = list(v)[:MAX_LIST]
+        items = [escape_text(k) + " = " + fmt_value(v[k], depth + 1) for k in keys]
+        more = r", \dots" if len(v) > MAX_LIST else ""
+        return Tex(r"\{" + ", ".join(items) + more + r"\}")
+    return escape_text(repr(v))
+
+
+def fmt_seconds(s: Any) -> Tex:
+    try:
+        s = float(s)
+    except (TypeError, ValueError):
+        return escape_text(s)
+    if s < 1:
+        return Tex("%.2f\\,s" % s)
+    if s < 120:
+        return Tex("%.1f\\,s" % s)
+    return Tex("%d\\,min %d\\,s" % (int(s // 60), int(s % 60)))
+
+
+def eps_units(value: Any, dtype: str | None) -> Tex | None:
+    """A violation in units of the dtype's machine epsilon (``3.2 eps (float64)``)."""
+    if dtype not in EPS:
+        return None
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        return None
+    if not math.isfinite(x):
+        return None
+    return Tex(r"%s\,$\varepsilon_{\mathrm{%s}}$" % (fmt_number(x / EPS[dtype]), dtype))
+
+
+@dataclass
+class Renderers:
+    """How a claim's strings are typeset: normally, or in safe mode (all as text)."""
+
+    statement: Callable[[object], Tex]
+    step: Callable[[object], Tex]
+    prose: Callable[[object], Tex]
+
+    @classmethod
+    def for_mode(cls, safe: bool) -> Renderers:
+        if safe:
+            return cls(
+                statement=lambda s: Tex(r"\vfdisplaytext{%s}" % latex.as_text(s)),
+                step=lambda s: Tex(r"\vfprose{%s}" % latex.as_text(s)),
+                prose=lambda s: escape_text(s),
+            )
+        return cls(statement=latex.statement, step=latex.step, prose=latex.text_with_math)
+
+
+def one_line(s: str, limit: int = MAX_REASON) -> str:
+    s = " ".join(str(s).split())
+    return s if len(s) <= limit else s[: limit - 3].rstrip() + "..."
+
+
+def rerun_command(r: ClaimResult, e: Evidence | None = None) -> str:
+    if e is not None and e.rerun:
+        return e.rerun
+    if r.rerun:
+        return r.rerun
+    return f"verify run --claim {r.id} --seed {r.run_seed} --profile {r.profile}"
+
+
+def _rows(d: dict[str, Any], skip: Iterable[str] = ()) -> list[dict[str, Tex]]:
+    skip = set(skip)
+    return [
+        {"key": escape_text(k, breakable=True), "value": fmt_value(v)}
+        for k, v in d.items()
+        if k not in skip
+    ]
+
+
+def evidence_view(
+    r: ClaimResult, e: Evidence, k: int, fig_paths: list[dict[str, Any]], rend: Renderers
+) -> dict[str, Any]:
+    """One piece of evidence, laid out by its verdict and method."""
+    numbers = dict(e.numbers or {})
+    violations = []
+    refuted = e.verdict is Verdict.REFUTED
+    for key, val in numbers.items():
+        if (
+            _VIOLATION_KEY.search(key)
+            and isinstance(val, (int, float))
+            and not isinstance(val, bool)
+        ):
+            # A refutation's violation is a size, not a rounding error: no eps units there.
+            units = None if refuted else eps_units(val, e.dtype)
+            if refuted or units is not None:
+                violations.append(
+                    {"key": escape_text(key, breakable=True), "value": fmt_value(val), "eps": units}
+                )
+    details = []
+    for label, value in (
+        ("generality", e.generality),
+        ("dtype", e.dtype),
+        ("device", e.device),
+        ("seed", e.seed),
+    ):
+        if value not in (None, ""):
+            details.append({"key": Tex(label), "value": escape_text(value)})
+    if e.elapsed_s:
+        details.append({"key": Tex("time"), "value": fmt_seconds(e.elapsed_s)})
+    symbolic = e.method in ("symbolic", "certificate")
+    is_experiment = e.method == "experiment"
+    return {
+        "n": k,
+        "verdict": badge(e.verdict),
+        "verdict_name": e.verdict.value,
+        "method": escape_text(e.method),
+        "reading": escape_text(e.reading),
+        "part": escape_text(e.part) if e.part != "main" else None,
+        "summary": rend.prose(e.summary),
+        "details": details,
+        "steps": [rend.step(s) for s in e.steps],
+        "steps_title": Tex(
+            {"symbolic": "Exact steps", "certificate": "Certificate and its exact re-check"}.get(
+                e.method, "Steps"
+            )
+        ),
+        "symbolic": symbolic,
+        "counterexample": _rows(e.counterexample or {}),
+        "refuted": e.verdict is Verdict.REFUTED,
+        "violations": violations,
+        "numbers": _rows(numbers, EXPERIMENT_KEYS if is_experiment else ()),
+        "experiment": _experiment_row(r, e) if is_experiment else None,
+        "figures": fig_paths,
+        "rerun": code(rerun_command(r, e)) if (e.verdict is Verdict.REFUTED or e.rerun) else None,
+        "audit": escape_text(e.audit) if e.audit else None,
+    }
+
+
+def _experiment_row(r: ClaimResult, e: Evidence) -> dict[str, Tex]:
+    n = e.numbers or {}
+    spread = n.get("spread")
+    seeds = n.get("n_seeds")
+    spread_tex = Tex(r"$\pm$\," + fmt_value(spread)) if spread is not None else Tex("--")
+    if seeds is not None:
+        spread_tex = Tex(spread_tex + Tex(" (%s seeds)" % fmt_value(seeds)))
+    return {
+        "id": code(r.id),
+        "metric": escape_text(n.get("metric", e.part if e.part != "main" else "")),
+        "paper": fmt_value(n.get("paper_value")),
+        "ours": fmt_value(n.get("measured")),
+        "spread": spread_tex,
+        "tolerance": fmt_value(n.get("tolerance")),
+        "verdict": badge(e.verdict),
+        "reading": escape_text(e.reading),
+    }
+
+
+def claim_view(
+    r: ClaimResult,
+    index: int,
+    figures: dict[tuple[int, int], list[dict[str, Any]]],
+    safe: bool = False,
+) -> dict[str, Any]:
+    """Everything the per-claim section shows."""
+    rend = Renderers.for_mode(safe)
+    readings = []
+    for label in sorted(set(r.readings) | set(r.reading_statements)):
+        if label == "A" and not r.reading_statements.get("A"):
+            continue
+        info = r.readings.get(label, {})
+        try:
+            v = badge(Verdict.parse(info["verdict"])) if info.get("verdict") else Tex("--")
+        except ValueError:
+            v = escape_text(info.get("verdict"))
+        st = r.reading_statements.get(label)
+        readings.append(
+            {
+                "label": escape_text(label),
+                "statement": rend.statement(st) if st else None,
+                "verdict": v,
+                "summary": rend.prose(info.get("summary", "")),
+            }
+        )
+    evidence = [
+        evidence_view(r, e, k + 1, figures.get((index, k), []), rend)
+        for k, e in enumerate(r.evidence)
+    ]
+    return {
+        "index": index,
+        "id": code(r.id),
+        "id_plain": escape_text(r.id),
+        "anchor": Tex("claim-%d" % index),
+        "paper": escape_text(r.paper),
+        "where": escape_text(r.where or "--"),
+        "kind": escape_text(r.kind or "--"),
+        "verdict": badge(r.verdict),
+        "expect": badge(r.expect) if r.expect else None,
+        "drift": r.drift,
+        "summary": rend.prose(r.summary),
+        "reason": rend.prose(one_line(r.summary)),
+        "statement": rend.statement(r.statement),
+        "readings": readings,
+        "evidence": evidence,
+        "error": latex.as_text(r.error) if r.error else None,
+        "elapsed": fmt_seconds(r.elapsed_s),
+        "rerun": code(rerun_command(r)),
+        "safe": safe,
+    }
+
+
+def table_row(r: ClaimResult, index: int, safe: bool) -> dict[str, Any]:
+    rend = Renderers.for_mode(safe)
+    return {
+        "index": index,
+        "anchor": Tex("claim-%d" % index),
+        "id": code(r.id),
+        "paper": escape_text(r.paper),
+        "where": escape_text(r.where or "--"),
+        "kind": escape_text(r.kind or "--"),
+        "verdict": badge(r.verdict),
+        "drift": r.drift,
+        "reason": rend.prose(one_line(r.summary)),
+    }
+
+
+def sort_for_table(results: list[ClaimResult], papers: list[str]) -> list[int]:
+    """Indices of ``results``: refuted first, then not reproduced, then paper and file order."""
+    porder = {p: k for k, p in enumerate(papers)}
+    return sorted(
+        range(len(results)),
+        key=lambda i: (
+            SEVERITY.get(results[i].verdict, 2),
+            porder.get(results[i].paper, len(porder)),
+            i,
+        ),
+    )
+
+
+def counts(results: Iterable[ClaimResult]) -> dict[str, int]:
+    out = {v.value: 0 for v in Verdict}
+    for r in results:
+        out[r.verdict.value] += 1
+    return out
+
+
+def counts_view(results: list[ClaimResult], papers: list[str]) -> dict[str, Any]:
+    rows = []
+    for p in papers:
+        c = counts(r for r in results if r.paper == p)
+        rows.append(
+            {
+                "paper": escape_text(p),
+                "title": escape_text(title(p)),
+                "counts": [c[v.value] for v in Verdict],
+                "total": sum(c.values()),
+            }
+        )
+    total = counts(results)
+    return {
+        "verdicts": [badge(v) for v in Verdict],
+        "short": [
+            Tex(s)
+            for s in ("Proved", "Certif.", "Suppor.", "Refuted", "Repro.", "Not rep.", "Undec.")
+        ],
+        "rows": rows,
+        "total": [total[v.value] for v in Verdict],
+        "grand_total": sum(total.values()),
+        "nonzero": [(badge(v), total[v.value]) for v in Verdict if total[v.value]],
+    }
+
+
+def provenance_view(meta: dict[str, Any], results: list[ClaimResult]) -> list[dict[str, Tex]]:
+    """Where the results came from, as label/value rows (``not recorded`` when unknown)."""
+    first = results[0] if results else None
+    dtypes = sorted({e.dtype for r in results for e in r.evidence if e.dtype})
+    devices = sorted({r.device for r in results if r.device})
+    versions = meta.get("versions") or {}
+    rows = [
+        ("git revision", meta.get("git_revision")),
+        ("date", meta.get("date")),
+        ("seed", meta.get("seed", first.run_seed if first else None)),
+        ("profile", meta.get("profile", first.profile if first else None)),
+        ("device", meta.get("device", ", ".join(devices) if devices else None)),
+        ("dtype", ", ".join(dtypes) if dtypes else None),
+        ("run time", fmt_seconds(meta["run_time_s"]) if "run_time_s" in meta else None),
+        ("claims", meta.get("claims", len(results))),
+        ("platform", meta.get("platform")),
+        ("versions", ", ".join(f"{k} {v}" for k, v in versions.items()) if versions else None),
+    ]
+    out = []
+    for label, value in rows:
+        if value is None or value == "":
+            value_tex = Tex(r"\emph{not recorded}")
+        elif isinstance(value, Tex):
+            value_tex = value
+        else:
+            value_tex = escape_text(value, breakable=True)
+        out.append({"key": Tex(label), "value": value_tex})
+    return out
