@@ -3,7 +3,8 @@
 The solver's answer is never trusted alone. Each engine solves with cvxpy, rounds the
 primal point and the dual multipliers to rationals, and re-checks them with Fractions:
 primal feasibility, the dual bound (weak duality), a Farkas certificate of infeasibility,
-a PSD matrix by exact LDL^T. Only what passes is CERTIFIED (``method="certificate"``);
+a second-order cone by squares (``u^T u <= t^2``, ``t >= 0``), a PSD matrix by exact LDL^T.
+Only what passes is CERTIFIED (``method="certificate"``);
 a claim contradicted by an exactly checked certificate is REFUTED, with that certificate
 as counterexample; anything else is UNDECIDED with the reason.
 
@@ -11,6 +12,8 @@ Public names::
 
     lp(c, A_ub, b_ub, A_eq, b_eq, bounds, *, sense, claim_bound, claim_value, tol,
        claim_feasible) -> Evidence
+    socp(c, cones, A_ub, b_ub, A_eq, b_eq, bounds, *, sense, claim_bound, claim_value, tol,
+         claim_feasible) -> Evidence     # cones: [(F, g, h, d)], ||F x + g|| <= h^T x + d
     sdp(C, A, b, *, sense, claim_bound, claim_value, tol, claim_feasible) -> Evidence
     lmi(F0, F, *, strict) -> Evidence        # find y with F0 + sum y_i F_i PSD
     check_certificate(problem, certificate) -> (ok, reason)
@@ -34,9 +37,15 @@ from .sdp import (
     lmi,
     sdp,
 )
+from .socp import SOCCone, SOCPProblem, certify_socp, check_socp_certificate, socp
 
 __all__ = [
     "lp",
+    "socp",
+    "SOCPProblem",
+    "SOCCone",
+    "certify_socp",
+    "check_socp_certificate",
     "sdp",
     "lmi",
     "SDPProblem",

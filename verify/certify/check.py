@@ -10,7 +10,8 @@ from .certificate import Certificate
 def check_certificate(problem: Any, certificate: Certificate) -> tuple[bool, str]:
     """``(ok, reason)``: does ``certificate`` prove what it says about ``problem``?
 
-    Works on an :class:`~verify.certify.lp.LPProblem` or an
+    Works on an :class:`~verify.certify.lp.LPProblem`, an
+    :class:`~verify.certify.socp.SOCPProblem` or an
     :class:`~verify.certify.sdp.SDPProblem` (or :class:`~verify.certify.sdp.LMIProblem`).
     Everything is recomputed from the rational data; the certificate's own claims (its
     ``value``) are only compared against. A tampered certificate fails with the reason.
@@ -19,6 +20,10 @@ def check_certificate(problem: Any, certificate: Certificate) -> tuple[bool, str
 
     if isinstance(problem, LPProblem):
         return check_lp_certificate(problem, certificate)
+    from .socp import SOCPProblem, check_socp_certificate
+
+    if isinstance(problem, SOCPProblem):
+        return check_socp_certificate(problem, certificate)
     try:
         from .sdp import LMIProblem, SDPProblem, check_lmi_certificate, check_sdp_certificate
     except ImportError:  # pragma: no cover - sdp module missing
