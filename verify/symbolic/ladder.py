@@ -144,20 +144,6 @@ def r_sum(e: sp.Expr) -> sp.Expr:
     return sp.expand(sp.expand(e).doit())
 
 
-SCALAR_RUNGS: tuple[Rung, ...] = (
-    Rung("as given", lambda e: e, 2.0, cheap=True),
-    Rung("expand", r_expand, 10.0, cheap=True),
-    Rung("together + cancel", r_cancel, 10.0, cheap=True),
-    Rung("expanded numerator of the common fraction", r_numerator, 10.0, cheap=True),
-    Rung("doit + expand", r_doit, 10.0),
-    Rung("sum linearity (expand, sum_simplify, doit)", r_sum, 10.0),
-    Rung("expand_log + powsimp + powdenest", r_log, 10.0),
-    Rung("rewrite(exp) + cancel in formal exponentials", r_exp, 15.0),
-    Rung("expand_trig + cancel", r_expand_trig, 10.0),
-    Rung("trigsimp", r_trigsimp, 15.0),
-    Rung("fu", r_fu, 15.0),
-    Rung("simplify", r_simplify, 20.0),
-)
 
 
 # -- matrix expressions of symbolic size -----------------------------------------------------
@@ -208,8 +194,77 @@ def r_matrix_nc(e: MatrixExpr) -> Any:
     return sp.expand(to_noncommutative(e.doit()))
 
 
+def _transpose_letter(name: str) -> str:
+    for a, b in (("^{-T}", "^{-1}"), ("^T", "")):
+        if name.endswith(a):
+            return name[: -len(a)] + b
+    for a, b in (("^{-1}", "^{-T}"),):
+        if name.endswith(a):
+            return name[: -len(a)] + b
+    return name + "^T"
+
+
+def _canonical_trace_word(word: tuple[str, ...]) -> tuple[str, ...]:
+    """Least representative of tr(word) under rotation and transposition (reverse + ^T)."""
+    if not word:
+        return word
+    tw = tuple(_transpose_letter(c) for c in reversed(word))
+    cands = [w[i:] + w[:i] for w in (word, tw) for i in range(len(w))]
+    return min(cands)
+
+
+def r_trace(e: sp.Expr) -> sp.Expr:
+    """Traces of matrix words as commutative symbols ``tr(word)``, the word made canonical
+    under cyclic rotation and transposition; then ``expand``.
+
+    Sound: two traces get the same symbol only if they are equal for every size.
+    """
+    e = sp.sympify(e).doit()
+    traces = e.atoms(sp.Trace)
+    if not traces:
+        raise ValueError("no traces")
+    rep: dict[sp.Expr, sp.Expr] = {}
+    syms: dict[tuple[str, ...], sp.Symbol] = {}
+    for t in traces:
+        poly = sp.expand(to_noncommutative(t.arg))
+        total = sp.Integer(0)
+        for term in sp.Add.make_args(poly):
+            c_part, nc_part = term.args_cnc()
+            word: list[str] = []
+            for f in nc_part:
+                base, ex = f.as_base_exp()
+                if not (isinstance(base, sp.Symbol) and ex.is_Integer and ex > 0):
+                    raise NotImplementedError(f"factor {f}")
+                word += [base.name] * int(ex)
+            if not word:  # tr(c * I) needs the size: leave it to concrete sizes
+                raise NotImplementedError("trace of a multiple of the identity")
+            key = _canonical_trace_word(tuple(word))
+            if key not in syms:
+                syms[key] = sp.Dummy("tr(" + " ".join(key) + ")")
+            total += sp.Mul(*c_part) * syms[key]
+        rep[t] = total
+    return sp.expand(e.xreplace(rep))
+
+
 MATRIX_RUNGS: tuple[Rung, ...] = (
     Rung("as given", lambda e: e, 2.0, cheap=True),
     Rung("matrix doit (canonical MatAdd/MatMul)", r_matrix_doit, 10.0, cheap=True),
     Rung("noncommutative polynomial in the matrix letters, expanded", r_matrix_nc, 10.0, cheap=True),
+)
+
+
+SCALAR_RUNGS: tuple[Rung, ...] = (
+    Rung("as given", lambda e: e, 2.0, cheap=True),
+    Rung("expand", r_expand, 10.0, cheap=True),
+    Rung("together + cancel", r_cancel, 10.0, cheap=True),
+    Rung("expanded numerator of the common fraction", r_numerator, 10.0, cheap=True),
+    Rung("doit + expand", r_doit, 10.0),
+    Rung("traces in canonical cyclic/transposed words", r_trace, 10.0),
+    Rung("sum linearity (expand, sum_simplify, doit)", r_sum, 10.0),
+    Rung("expand_log + powsimp + powdenest", r_log, 10.0),
+    Rung("rewrite(exp) + cancel in formal exponentials", r_exp, 15.0),
+    Rung("expand_trig + cancel", r_expand_trig, 10.0),
+    Rung("trigsimp", r_trigsimp, 15.0),
+    Rung("fu", r_fu, 15.0),
+    Rung("simplify", r_simplify, 20.0),
 )

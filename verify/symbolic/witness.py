@@ -256,10 +256,9 @@ def search(
     if _has_bound_indexed(lhs) or _has_bound_indexed(rhs):
         res.notes.append("sums over symbolic ranges: witness search needs concrete sizes")
         return res
-    if any(not getattr(a, "is_commutative", True) for a in atoms):
-        res.notes.append("noncommutative symbols: no witness search")
-        return res
     rng = random.Random(seed)
+    if any(not getattr(a, "is_commutative", True) for a in atoms):
+        return _search_noncommutative(lhs, rhs, atoms, rng, points, deadline, res, seed, extra)
     has_complex = any(_kind(a)[0] == "complex" for a in atoms)
     n_real = points if not has_complex else max(1, (2 * points) // 3)
     for k in range(points):
@@ -320,3 +319,70 @@ def _check_point(lhs: Any, rhs: Any, point: dict) -> tuple[str, dict[str, Any]]:
             return status, {}
         any_agree = True
     return ("agree" if any_agree else "undefined"), {}
+
+
+# -- noncommutative polynomials: substitute random rational matrices -------------------------
+
+NC_SIZE = 3
+
+
+def nc_evaluate(expr: sp.Expr, values: dict) -> sp.Matrix:
+    """Evaluate a polynomial in noncommutative symbols at matrices ``values[symbol]``.
+
+    Commutative symbols must have numbers in ``values`` too. Raises ``ValueError`` for
+    anything that is not a polynomial in the noncommutative letters.
+    """
+    size = next(v.shape[0] for v in values.values() if isinstance(v, sp.MatrixBase))
+    out = sp.zeros(size, size)
+    for term in sp.Add.make_args(sp.expand(expr)):
+        c_part, nc_part = term.args_cnc()
+        coeff = sp.Mul(*c_part).xreplace({k: v for k, v in values.items() if not isinstance(v, sp.MatrixBase)})
+        if coeff.free_symbols:
+            raise ValueError(f"coefficient {coeff} not numeric")
+        prod = sp.eye(size)
+        for f in nc_part:
+            base, ex = f.as_base_exp()
+            if not (base in values and ex.is_Integer and ex >= 0):
+                raise ValueError(f"factor {f} is not a letter power")
+            prod = prod * values[base] ** int(ex)
+        out += coeff * prod
+    return out
+
+
+def _search_noncommutative(lhs: Any, rhs: Any, atoms: list, rng: random.Random, points: int,
+                           deadline: Deadline, res: SearchResult, seed: int,
+                           extra: dict[str, Any] | None) -> SearchResult:
+    nc = [a for a in atoms if not a.is_commutative]
+    comm = [a for a in atoms if a.is_commutative]
+    for k in range(points):
+        if deadline.expired():
+            res.timed_out = True
+            break
+        level = min(3, (4 * k) // max(points, 1))
+        point = draw_point(comm, rng, level, allow_complex=False)
+        for a in nc:
+            point[a] = sp.Matrix(NC_SIZE, NC_SIZE, lambda r, c: _draw("real", rng, level, False))
+        res.tried += 1
+        try:
+            lv, rv = nc_evaluate(sp.sympify(lhs), point), nc_evaluate(sp.sympify(rhs), point)
+        except ValueError as e:
+            res.notes.append(f"noncommutative witness: {e}")
+            return res
+        diff = (lv - rv).applyfunc(sp.expand)
+        bad = [(r, c) for r in range(NC_SIZE) for c in range(NC_SIZE) if diff[r, c] != 0]
+        if bad:
+            r, c = bad[0]
+            cex: dict[str, Any] = {
+                "point": {str(a): sp.sstr(v.tolist()) if isinstance(v, sp.MatrixBase) else str(v)
+                          for a, v in point.items()},
+                "entry": [r, c], "lhs": str(lv[r, c]), "rhs": str(rv[r, c]),
+                "difference": str(diff[r, c]),
+                "check": f"exact rational arithmetic, noncommutative symbols as {NC_SIZE}x{NC_SIZE} matrices",
+                "seed": seed,
+            }
+            if extra:
+                cex.update(extra)
+            res.counterexample = cex
+            return res
+        res.agreed += 1
+    return res

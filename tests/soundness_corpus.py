@@ -1,0 +1,225 @@
+"""Soundness corpus of the symbolic engine: true identities that need real work, and false
+ones that are close to true (a flipped sign, a missing transpose, a factor of 2, a dropped
+term, true only for N = 1).
+
+Each case builds ``lhs``, ``rhs`` and the keyword arguments of ``prove_equal`` lazily, so that
+importing this module is cheap. ``tests/test_symbolic_corpus.py`` runs them: every TRUE case
+must be PROVED (or UNDECIDED, never REFUTED) and every FALSE one REFUTED with a witness that
+the test re-checks independently (never PROVED).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+x, y, a, b, t = sp.symbols("x y a b t", real=True)
+u, v = sp.symbols("u v", positive=True)
+z = sp.Symbol("z")
+n = sp.Symbol("n", integer=True, positive=True)
+m = sp.Symbol("m", integer=True, positive=True)
+N = sp.Symbol("N", integer=True, positive=True)
+k = sp.Symbol("k", integer=True)
+i, j = sp.Idx("i"), sp.Idx("j")
+xs, ys = sp.IndexedBase("x", real=True), sp.IndexedBase("y", real=True)
+A, B, C = (sp.MatrixSymbol(s, n, n) for s in "ABC")
+R = sp.MatrixSymbol("R", n, m)
+Q, Kq, G = sp.MatrixSymbol("Q", n, n), sp.MatrixSymbol("K", n, n), sp.MatrixSymbol("G", n, n)
+I_n = sp.Identity(n)
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    build: Callable[[], tuple[Any, Any, dict[str, Any]]]
+
+
+def sigma(s: sp.Expr) -> sp.Expr:
+    return 1 / (1 + sp.exp(-s))
+
+
+def softmax(vec: list[sp.Expr]) -> list[sp.Expr]:
+    den = sum(sp.exp(e) for e in vec)
+    return [sp.exp(e) / den for e in vec]
+
+
+XS3 = list(sp.symbols("x0:3", real=True))
+
+
+def softmax_jacobian() -> sp.Matrix:
+    s = softmax(XS3)
+    return sp.Matrix(3, 3, lambda p, q: sp.diff(s[p], XS3[q]))
+
+
+def _softmax_jac_formula(sign: int = -1, delta: bool = True) -> sp.Matrix:
+    s = softmax(XS3)
+    return sp.Matrix(3, 3, lambda p, q: s[p] * ((1 if (p == q and delta) else 0) + sign * s[q]))
+
+
+def _ce_grad(y_label: int = 0) -> sp.Matrix:
+    s = softmax(XS3)
+    loss = -sp.log(s[y_label])
+    return sp.Matrix([sp.diff(loss, e) for e in XS3])
+
+
+def _sherman_morrison(sign: int) -> tuple[sp.Matrix, sp.Matrix]:
+    u1, u2, w1, w2 = sp.symbols("u1 u2 w1 w2")
+    U, W = sp.Matrix([u1, u2]), sp.Matrix([w1, w2])
+    lhs = (sp.eye(2) + U * W.T).inv()
+    rhs = sp.eye(2) - U * W.T / (1 + sign * (W.T * U)[0, 0])
+    return lhs, rhs
+
+
+def _vandermonde(sign: int) -> tuple[sp.Expr, sp.Expr]:
+    p = sp.symbols("p0:3")
+    V = sp.Matrix(3, 3, lambda r, c: p[r] ** c)
+    prod = sp.Mul(*[(p[c] - p[r]) for r in range(3) for c in range(r + 1, 3)])
+    return V.det(), sign * prod
+
+
+def _det2(op: str) -> tuple[sp.Expr, sp.Expr]:
+    M1 = sp.Matrix(2, 2, sp.symbols("a0:4"))
+    M2 = sp.Matrix(2, 2, sp.symbols("b0:4"))
+    if op == "mul":
+        return (M1 * M2).det(), M1.det() * M2.det()
+    return (M1 + M2).det(), M1.det() + M2.det()
+
+
+def _attention_grad(transpose_k: bool) -> tuple[Any, Any]:
+    # L = tr(G^T Q K^T) = <G, Q K^T>: the score gradient G pulled back to the queries.
+    lhs = sp.Trace(G.T * Q * Kq.T).diff(Q)
+    return lhs, (G * Kq.T if transpose_k else G * Kq)
+
+
+def _wirt(conj_answer: bool) -> tuple[sp.Expr, sp.Expr]:
+    from verify.symbolic import wirtinger_conj
+
+    w = sp.Symbol("w")
+    f = sp.Abs(z) ** 2 + z ** 2 * sp.conjugate(w)
+    rhs = sp.conjugate(z) if conj_answer else z
+    return wirtinger_conj(f, z), rhs
+
+
+def _bch3(sign: int) -> tuple[sp.Expr, sp.Expr]:
+    from verify.symbolic import X, Y, bch, expand_commutator
+    from verify.symbolic.bch import bracket
+
+    rhs = (X + Y + bracket(X, Y) / 2 + bracket(X, bracket(X, Y)) / 12
+           + sign * bracket(Y, bracket(X, Y)) / 12)
+    return bch(3), expand_commutator(rhs)
+
+
+def _sum(e: sp.Expr, idx: sp.Idx = i) -> sp.Expr:
+    return sp.Sum(e, (idx, 0, N - 1))
+
+
+def _c(lhs: Any, rhs: Any, **kw: Any) -> Callable[[], tuple[Any, Any, dict[str, Any]]]:
+    return lambda: (lhs, rhs, kw)
+
+
+TRUE_CASES: list[Case] = [
+    # trigonometry
+    Case("pythagoras", _c(sp.sin(x) ** 2 + sp.cos(x) ** 2, 1)),
+    Case("sin double angle", _c(sp.sin(2 * x), 2 * sp.sin(x) * sp.cos(x))),
+    Case("cos double angle", _c(sp.cos(2 * x), sp.cos(x) ** 2 - sp.sin(x) ** 2)),
+    Case("sin triple angle", _c(sp.sin(3 * x), 3 * sp.sin(x) - 4 * sp.sin(x) ** 3)),
+    Case("cos triple angle", _c(sp.cos(3 * x), 4 * sp.cos(x) ** 3 - 3 * sp.cos(x))),
+    Case("cos quadruple angle", _c(sp.cos(4 * x), 8 * sp.cos(x) ** 4 - 8 * sp.cos(x) ** 2 + 1)),
+    Case("tan addition", _c(sp.tan(x + y), (sp.tan(x) + sp.tan(y)) / (1 - sp.tan(x) * sp.tan(y)))),
+    Case("sin(x+y)sin(x-y)", _c(sp.sin(x + y) * sp.sin(x - y), sp.sin(x) ** 2 - sp.sin(y) ** 2)),
+    Case("product to sum", _c(sp.cos(x) * sp.cos(y), (sp.cos(x - y) + sp.cos(x + y)) / 2)),
+    Case("sum to product", _c(sp.sin(x) + sp.sin(y), 2 * sp.sin((x + y) / 2) * sp.cos((x - y) / 2))),
+    Case("sec^2", _c(1 + sp.tan(x) ** 2, 1 / sp.cos(x) ** 2)),
+    Case("sin^4 - cos^4", _c(sp.sin(x) ** 4 - sp.cos(x) ** 4, -sp.cos(2 * x))),
+    Case("quarter-turn sum", _c(sum(sp.cos(x + q * sp.pi / 2) for q in range(4)), 0)),
+    # exp / log / hyperbolic
+    Case("tanh via sigmoid", _c(sp.tanh(x), 2 * sigma(2 * x) - 1)),
+    Case("sigmoid derivative", _c(sp.diff(sigma(x), x), sigma(x) * (1 - sigma(x)))),
+    Case("cosh^2 - sinh^2", _c(sp.cosh(x) ** 2 - sp.sinh(x) ** 2, 1)),
+    Case("sinh double angle", _c(sp.sinh(2 * x), 2 * sp.sinh(x) * sp.cosh(x))),
+    Case("tanh addition", _c(sp.tanh(x + y), (sp.tanh(x) + sp.tanh(y)) / (1 + sp.tanh(x) * sp.tanh(y)))),
+    Case("log of product (positive)", _c(sp.log(u * v ** 2), sp.log(u) + 2 * sp.log(v))),
+    Case("exp of log sum (assumed positive)", _c(sp.exp(sp.log(a) + sp.log(b)), a * b, assumptions={a: "positive", b: "positive"})),
+    Case("softplus derivative", _c(sp.diff(sp.log(1 + sp.exp(x)), x), sigma(x))),
+    Case("power of sum exponent", _c(u ** (x + y), u ** x * u ** y)),
+    Case("logsumexp gradient", lambda: (sp.Matrix([sp.diff(sp.log(sum(sp.exp(e) for e in XS3)), e) for e in XS3]), sp.Matrix(softmax(XS3)), {})),
+    Case("softmax Jacobian s_i(delta_ij - s_j)", lambda: (softmax_jacobian(), _softmax_jac_formula(), {})),
+    Case("softmax shift invariance", lambda: (sp.Matrix(softmax([e + t for e in XS3])), sp.Matrix(softmax(XS3)), {})),
+    Case("cross-entropy gradient", lambda: (_ce_grad(0), sp.Matrix(softmax(XS3)) - sp.Matrix([1, 0, 0]), {})),
+    # rational functions and determinants
+    Case("partial fractions 1/(x(x+1))", _c(1 / (x * (x + 1)), 1 / x - 1 / (x + 1))),
+    Case("difference of cubes quotient", _c((x ** 3 - y ** 3) / (x - y), x ** 2 + x * y + y ** 2)),
+    Case("partial fractions 1/(x^2-1)", _c(1 / (x ** 2 - 1), (1 / (x - 1) - 1 / (x + 1)) / 2)),
+    Case("Sherman-Morrison 2x2", lambda: (*_sherman_morrison(+1), {})),
+    Case("Vandermonde 3x3", lambda: (*_vandermonde(+1), {})),
+    Case("det multiplicative 2x2", lambda: (*_det2("mul"), {})),
+    # sums in symbolic size
+    Case("sum of cubes", _c(sp.Sum(k ** 3, (k, 1, n)), (n * (n + 1) / 2) ** 2)),
+    Case("sum of squares", _c(sp.Sum(k ** 2, (k, 1, n)), n * (n + 1) * (2 * n + 1) / 6)),
+    Case("sum linearity over Idx", _c(_sum(a * xs[i] + b * ys[i]), a * _sum(xs[i]) + b * _sum(ys[i]))),
+    Case("double sum factorises", _c(sp.Sum(xs[i] * ys[j], (i, 0, N - 1), (j, 0, N - 1)), _sum(xs[i]) * _sum(ys[j], j))),
+    Case("variance shift", _c(_sum((xs[i] - _sum(xs[j], j) / N) ** 2), _sum(xs[i] ** 2) - _sum(xs[j], j) ** 2 / N)),
+    Case("geometric series", _c(sp.Sum(t ** k, (k, 0, n - 1)), (1 - t ** n) / (1 - t))),
+    # matrix expressions in symbolic size
+    Case("transpose of sum", _c((A + B).T, A.T + B.T)),
+    Case("transpose of triple product", _c((A * B * C).T, C.T * B.T * A.T)),
+    Case("(A+B)(A-B) noncommutative", _c((A + B) * (A - B), A ** 2 - A * B + B * A - B ** 2)),
+    Case("telescoping (I-A)(I+A+A^2)", _c((I_n - A) * (I_n + A + A ** 2), I_n - A ** 3)),
+    Case("Gram matrix symmetric (rectangular)", _c((R.T * R).T, R.T * R)),
+    Case("trace cyclic", _c(sp.Trace(A * B * C), sp.Trace(C * A * B))),
+    Case("trace of transpose product", _c(sp.Trace(A * R * R.T), sp.Trace(R.T * A.T * R))),
+    Case("attention score gradient dL/dQ = G K", lambda: (*_attention_grad(False), {})),
+    # Wirtinger and BCH
+    Case("Wirtinger d/dzbar |z|^2 + z^2 conj(w)", lambda: (*_wirt(False), {})),
+    Case("BCH order 3", lambda: (*_bch3(-1), {})),
+]
+
+FALSE_CASES: list[Case] = [
+    Case("pythagoras with flipped sign", _c(sp.sin(x) ** 2 - sp.cos(x) ** 2, 1)),
+    Case("sin double angle without 2", _c(sp.sin(2 * x), sp.sin(x) * sp.cos(x))),
+    Case("cos double angle with +", _c(sp.cos(2 * x), sp.cos(x) ** 2 + sp.sin(x) ** 2 - 1 + sp.sin(x) ** 2)),
+    Case("sin triple angle 3 sin^3", _c(sp.sin(3 * x), 3 * sp.sin(x) - 3 * sp.sin(x) ** 3)),
+    Case("cos triple angle +3cos", _c(sp.cos(3 * x), 4 * sp.cos(x) ** 3 + 3 * sp.cos(x))),
+    Case("cos quadruple angle -1", _c(sp.cos(4 * x), 8 * sp.cos(x) ** 4 - 8 * sp.cos(x) ** 2 - 1)),
+    Case("tan addition with +", _c(sp.tan(x + y), (sp.tan(x) + sp.tan(y)) / (1 + sp.tan(x) * sp.tan(y)))),
+    Case("product to sum with -", _c(sp.cos(x) * sp.cos(y), (sp.cos(x - y) - sp.cos(x + y)) / 2)),
+    Case("sum to product sin*sin", _c(sp.sin(x) + sp.sin(y), 2 * sp.sin((x + y) / 2) * sp.sin((x - y) / 2))),
+    Case("1 - tan^2 = sec^2", _c(1 - sp.tan(x) ** 2, 1 / sp.cos(x) ** 2)),
+    Case("sin(x+y) with minus", _c(sp.sin(x + y), sp.sin(x) * sp.cos(y) - sp.cos(x) * sp.sin(y))),
+    Case("tanh via sigmoid without 2x", _c(sp.tanh(x), 2 * sigma(x) - 1)),
+    Case("sigmoid derivative with +", _c(sp.diff(sigma(x), x), sigma(x) * (1 + sigma(x)))),
+    Case("cosh^2 + sinh^2", _c(sp.cosh(x) ** 2 + sp.sinh(x) ** 2, 1)),
+    Case("tanh addition with -", _c(sp.tanh(x + y), (sp.tanh(x) + sp.tanh(y)) / (1 - sp.tanh(x) * sp.tanh(y)))),
+    Case("log of sum", _c(sp.log(u + v), sp.log(u) + sp.log(v))),
+    Case("log of product for complex", _c(sp.log(z * sp.Symbol("w")), sp.log(z) + sp.log(sp.Symbol("w")))),
+    Case("sqrt(x^2) = x for real x", _c(sp.sqrt(x ** 2), x)),
+    Case("softplus derivative sigma(-x)", _c(sp.diff(sp.log(1 + sp.exp(x)), x), sigma(-x))),
+    Case("exp of sum is sum", _c(sp.exp(x + y), sp.exp(x) + sp.exp(y))),
+    Case("softmax Jacobian with + s_i s_j", lambda: (softmax_jacobian(), _softmax_jac_formula(sign=+1), {})),
+    Case("softmax Jacobian without delta", lambda: (softmax_jacobian(), _softmax_jac_formula(delta=False), {})),
+    Case("softmax scale invariance", lambda: (sp.Matrix(softmax([2 * e for e in XS3])), sp.Matrix(softmax(XS3)), {})),
+    Case("cross-entropy gradient with +", lambda: (_ce_grad(0), sp.Matrix(softmax(XS3)) + sp.Matrix([1, 0, 0]), {})),
+    Case("partial fractions with +", _c(1 / (x * (x + 1)), 1 / x + 1 / (x + 1))),
+    Case("difference of cubes with -xy", _c((x ** 3 - y ** 3) / (x - y), x ** 2 - x * y + y ** 2)),
+    Case("partial fractions missing 1/2", _c(1 / (x ** 2 - 1), 1 / (x - 1) - 1 / (x + 1))),
+    Case("Sherman-Morrison with 1 - v^T u", lambda: (*_sherman_morrison(-1), {})),
+    Case("Vandermonde with flipped sign", lambda: (*_vandermonde(-1), {})),
+    Case("det additive", lambda: (*_det2("add"), {})),
+    Case("sum of cubes halved", _c(sp.Sum(k ** 3, (k, 1, n)), n ** 2 * (n + 1) ** 2 / 2)),
+    Case("sum of squares 2n-1", _c(sp.Sum(k ** 2, (k, 1, n)), n * (n + 1) * (2 * n - 1) / 6)),
+    Case("double sum is diagonal sum (true for N=1)", _c(sp.Sum(xs[i] * ys[j], (i, 0, N - 1), (j, 0, N - 1)), _sum(xs[i] * ys[i]))),
+    Case("square of sum is sum of squares (true for N=1)", _c(_sum(xs[i]) ** 2, _sum(xs[i] ** 2))),
+    Case("variance shift without 1/N", _c(_sum((xs[i] - _sum(xs[j], j) / N) ** 2), _sum(xs[i] ** 2) - _sum(xs[j], j) ** 2)),
+    Case("geometric series off by one", _c(sp.Sum(t ** k, (k, 0, n - 1)), (1 - t ** (n + 1)) / (1 - t))),
+    Case("transpose of product keeps order", _c((A * B).T, A.T * B.T)),
+    Case("binomial square for matrices", _c((A + B) ** 2, A ** 2 + 2 * A * B + B ** 2)),
+    Case("telescoping with +A^3", _c((I_n - A) * (I_n + A + A ** 2), I_n + A ** 3)),
+    Case("trace with missing transpose", _c(sp.Trace(A * B), sp.Trace(A.T * B))),
+    Case("trace non-cyclic permutation", _c(sp.Trace(A * B * C), sp.Trace(A * C * B))),
+    Case("attention gradient with K^T", lambda: (*_attention_grad(True), {})),
+    Case("Wirtinger d/dzbar |z|^2 gives conj z", lambda: (*_wirt(True), {})),
+    Case("BCH order 3 with flipped sign", lambda: (*_bch3(+1), {})),
+]
