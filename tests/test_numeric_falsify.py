@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from verify import Verdict
 from verify.combine import audit
-from verify.numeric import default_tol, falsify, randn
+from verify.numeric import default_device, default_tol, falsify, randn
 
 
 def _no_time(ev) -> str:
@@ -44,6 +44,10 @@ def test_supported_on_true_property_reports_numbers():
     assert n["tol"] == default_tol(torch.float64)
     assert ev.dtype == "float64" and ev.device == "cpu"
     assert audit(ev) is ev
+    fig = ev.figures[0]
+    assert fig["kind"] == "histogram" and len(fig["values"]) == n["examples"]
+    assert max(fig["values"]) == pytest.approx(n["worst_in_eps"])
+    assert fig["threshold"] == pytest.approx(n["tol_in_eps"])
 
 
 def test_planted_corner_bug_is_found_shrunk_and_confirmed():
@@ -128,3 +132,16 @@ def test_inputs_appear_in_counterexample():
     ev = falsify(with_inputs, {}, budget=5, batch=64, device="cpu")
     assert ev.verdict is Verdict.REFUTED
     assert ev.counterexample["inputs"]["x"][0] > 1.5
+
+
+def test_default_device_and_tf32_off():
+    dev = default_device()
+    assert dev == ("cuda" if torch.cuda.is_available() else "cpu")
+    assert torch.backends.cuda.matmul.allow_tf32 is False
+    assert torch.backends.cudnn.allow_tf32 is False
+
+
+def test_default_tol_values():
+    assert default_tol(torch.float32) == 64 * torch.finfo(torch.float32).eps
+    assert default_tol(torch.float64) == pytest.approx(math.sqrt(torch.finfo(torch.float64).eps))
+    assert default_tol(torch.complex64) == default_tol(torch.float32)

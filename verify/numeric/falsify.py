@@ -111,6 +111,7 @@ class _State:
     nan_in_dtype: int = 0
     worst: float = 0.0
     worst_at: dict[str, Any] = field(default_factory=dict)
+    per_example: list[float] = field(default_factory=list)  # worst violation of each example
 
 
 def rerun_snippet(
@@ -231,6 +232,7 @@ def falsify(
         v, inputs = _evaluate(prop, drawn, torch_seed, batch, dtype, dev)
         w, i = _worst(v)
         n_nan = int(np.isnan(v).sum())
+        state.per_example.append(w)
         if w > state.worst or not state.worst_at:
             state.worst = w
             state.worst_at = {"params": to_jsonable(drawn), "torch_seed": torch_seed, "batch_index": i}
@@ -312,6 +314,15 @@ def falsify(
         "worst_example": state.worst_at,
     }
     elapsed = time.monotonic() - t0
+    common["figures"] = [
+        {
+            "kind": "histogram",
+            "values": [x / eps_ for x in state.per_example],
+            "threshold": tol_ / eps_,
+            "xlabel": f"worst violation of each example / eps({dtype_name(dtype)})",
+            "title": f"{name}: {state.evaluations} examples x {batch} inputs",
+        }
+    ]
 
     if finding is not None:
         ce = finding.as_counterexample(batch, dev, name)
