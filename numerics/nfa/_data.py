@@ -12,7 +12,7 @@ touches global RNG state. Nothing is downloaded:
 * :func:`digits_images` -- **stand-in for MNIST** (App. F): the 8 x 8 handwritten digits that
   ship inside scikit-learn (``sklearn.datasets.load_digits``, no download), intensities in
   [0, 1], optionally resampled (bilinear) to 28 x 28. Results on them are labelled stand-in.
-* :func:`pixel_coords` -- Table 4 (L843) pixel-centre mapping ``x = -1 + 2 (i + 0.5) / 27``
+* :func:`pixel_coords` -- Table 4 (L845) pixel-centre mapping ``x = -1 + 2 (i + 0.5) / 27``
   (Reading A, as printed) or ``/ 28`` (Reading B, centred in [-1, 1]); for an ``n``-pixel side
   the denominators are ``n - 1`` and ``n``.
 * :func:`rerasterise` -- protocol P2: the image of ``g . I`` (``I(g^{-1} p)``, bilinear, zero
