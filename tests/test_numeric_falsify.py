@@ -145,3 +145,29 @@ def test_default_tol_values():
     assert default_tol(torch.float32) == 64 * torch.finfo(torch.float32).eps
     assert default_tol(torch.float64) == pytest.approx(math.sqrt(torch.finfo(torch.float64).eps))
     assert default_tol(torch.complex64) == default_tol(torch.float32)
+
+
+def test_float32_nan_resolved_by_float64_is_judged_by_float64():
+    def overflow(generator, batch, dtype, device):
+        x = 1 + randn(batch, generator=generator, dtype=dtype, device=device).abs()
+        big = torch.exp(100 * x)  # inf in float32, finite in float64
+        return (big / big - 1).abs().to(torch.float64)
+
+    ev = falsify(overflow, {}, budget=3, batch=32, dtype=torch.float32, device="cpu")
+    assert ev.verdict is Verdict.SUPPORTED
+    assert ev.numbers["nan_batches_in_dtype"] >= 1 and ev.numbers["cleared_by_float64"] >= 1
+
+
+def test_non_reproducible_failure_is_undecided():
+    calls = {"n": 0}
+
+    def flaky(generator, batch, dtype, device):
+        calls["n"] += 1
+        v = torch.zeros(batch, dtype=dtype)
+        if calls["n"] == 2:
+            v[0] = 1.0
+        return v
+
+    ev = falsify(flaky, {}, budget=10, batch=4, device="cpu")
+    assert ev.verdict is Verdict.UNDECIDED
+    assert "did not reproduce" in ev.summary
