@@ -204,7 +204,10 @@ def prove_equal(
         both sides' values, and how it was checked) or UNDECIDED (the reason).
     """
     t0 = time.perf_counter()
-    deadline = Deadline(DEFAULT_TIMEOUT_S if timeout is None else timeout)
+    total = DEFAULT_TIMEOUT_S if timeout is None else float(timeout)
+    deadline = Deadline(total)
+    # the ladder may not eat the witness search's time: keep a quarter (at most 5 s) for it
+    ladder_deadline = Deadline(total - min(0.25 * total, 5.0))
     steps: list[str] = []
 
     def ev(verdict: Verdict, summary: str, **kw: Any) -> Evidence:
@@ -236,7 +239,7 @@ def prove_equal(
         diff = None
 
     if diff is not None:
-        ladder = _Ladder(diff, deadline, steps)
+        ladder = _Ladder(diff, ladder_deadline, steps)
         if ladder.run(cheap=True):
             return ev(Verdict.PROVED, f"exact zero after {ladder.proof_methods()}; {generality}",
                       generality=generality)
@@ -256,8 +259,9 @@ def prove_equal(
 
     if symbolic_size and dims:
         return _concrete_sizes(L, R, dims, sizes, deadline, seed, points, steps, ev)
-    if deadline.expired():
-        return ev(Verdict.UNDECIDED, f"timeout after {time.perf_counter() - t0:.1f} s")
+    if deadline.expired() or (diff is not None and ladder.timed_out):
+        return ev(Verdict.UNDECIDED, f"timeout after {time.perf_counter() - t0:.1f} s: "
+                  "no rung gave an exact zero in time and no witness was found")
     return ev(Verdict.UNDECIDED, "no rung of the ladder gave an exact zero and no witness was found")
 
 

@@ -361,7 +361,8 @@ def _search_noncommutative(lhs: Any, rhs: Any, atoms: list, rng: random.Random, 
         level = min(3, (4 * k) // max(points, 1))
         point = draw_point(comm, rng, level, allow_complex=False)
         for a in nc:
-            point[a] = sp.Matrix(NC_SIZE, NC_SIZE, lambda r, c: _draw("real", rng, level, False))
+            entries = [_draw("real", rng, level, False) for _ in range(NC_SIZE * NC_SIZE)]
+            point[a] = sp.Matrix(NC_SIZE, NC_SIZE, entries)
         res.tried += 1
         try:
             lv, rv = nc_evaluate(sp.sympify(lhs), point), nc_evaluate(sp.sympify(rhs), point)

@@ -1,0 +1,172 @@
+"""prove_equal / prove_for_sizes: verdict rules, assumptions, determinism, time guards."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import sympy as sp
+
+from verify import Verdict
+from verify.combine import audit
+from verify.symbolic import prove_equal, prove_for_sizes
+from verify.symbolic.witness import compare
+
+x, y = sp.symbols("x y")
+xr = sp.Symbol("xr", real=True)
+
+
+def test_proof_records_steps_and_generality() -> None:
+    ev = prove_equal(sp.sin(3 * x), 3 * sp.sin(x) - 4 * sp.sin(x) ** 3)
+    assert ev.verdict is Verdict.PROVED and ev.method == "symbolic"
+    assert ev.generality == "symbolic"
+    assert any("exact zero" in s for s in ev.steps)
+    assert audit(ev) is ev  # passes the combination rule's audit unchanged
+
+
+def test_refutation_carries_a_reproducible_point() -> None:
+    ev = prove_equal((x + y) ** 2, x ** 2 + y ** 2)
+    assert ev.verdict is Verdict.REFUTED
+    cex = ev.counterexample
+    pt = {sp.Symbol(k): sp.Rational(v) for k, v in cex["point"].items()}
+    assert ((x + y) ** 2 - x ** 2 - y ** 2).xreplace(pt) != 0
+    assert sp.Rational(cex["lhs"]) - sp.Rational(cex["rhs"]) == sp.Rational(cex["difference"])
+    assert audit(ev) is ev
+
+
+def test_witness_search_is_deterministic_in_the_seed() -> None:
+    a = prove_equal(sp.exp(x + y), sp.exp(x) + sp.exp(y), seed=3)
+    b = prove_equal(sp.exp(x + y), sp.exp(x) + sp.exp(y), seed=3)
+    assert a.verdict is Verdict.REFUTED and a.counterexample == b.counterexample
+
+
+@pytest.mark.parametrize("assumptions", ["positive", {"x": "positive", "y": "positive"}, [sp.Q.positive(x), sp.Q.positive(y)]])
+def test_assumption_forms_enable_log_rules(assumptions) -> None:
+    ev = prove_equal(sp.log(x * y), sp.log(x) + sp.log(y), assumptions=assumptions)
+    assert ev.verdict is Verdict.PROVED, ev.steps
+
+
+def test_without_assumptions_log_rule_is_refuted_at_a_valid_point() -> None:
+    ev = prove_equal(sp.log(x * y), sp.log(x) + sp.log(y))
+    assert ev.verdict is Verdict.REFUTED
+    assert "mpmath" in ev.counterexample["check"]
+
+
+def test_half_assumed_log_rule_is_never_refuted() -> None:
+    # log(x y) = log x + log y holds for x > 0 and every complex y: must not be REFUTED.
+    ev = prove_equal(sp.log(x * y), sp.log(x) + sp.log(y), assumptions={x: "positive"}, points=40)
+    assert ev.verdict is not Verdict.REFUTED
+
+
+def test_witnesses_respect_assumptions() -> None:
+    assert prove_equal(sp.sqrt(x ** 2), x, assumptions="positive").verdict is Verdict.PROVED
+    ev = prove_equal(sp.sqrt(x ** 2), x, assumptions="real")
+    assert ev.verdict is Verdict.REFUTED
+    assert sp.Rational(ev.counterexample["point"]["x"]) < 0
+    n = sp.Symbol("n", integer=True, positive=True)
+    ev = prove_equal(sp.cos(sp.pi * n), 1)
+    assert ev.verdict is Verdict.REFUTED
+    assert sp.Integer(ev.counterexample["point"]["n"]) % 2 == 1
+
+
+def test_floats_are_made_exact_and_noted() -> None:
+    ev = prove_equal(0.5 * x + 0.25 * x, sp.Rational(3, 4) * x)
+    assert ev.verdict is Verdict.PROVED
+    assert any("Floats replaced" in s for s in ev.steps)
+
+
+def test_shape_mismatch_is_refuted() -> None:
+    ev = prove_equal(sp.Matrix([[x, y]]), sp.Matrix([[x], [y]]))
+    assert ev.verdict is Verdict.REFUTED and "lhs_shape" in ev.counterexample
+
+
+def test_matrix_refutation_names_the_entry() -> None:
+    ev = prove_equal(sp.Matrix([[x, 1], [0, y]]), sp.Matrix([[x, 1], [0, -y]]))
+    assert ev.verdict is Verdict.REFUTED and ev.counterexample["entry"] == [1, 1]
+
+
+def test_symbolic_size_vs_concrete_size_generality() -> None:
+    n = sp.Symbol("n", integer=True, positive=True)
+    A, B = sp.MatrixSymbol("A", n, n), sp.MatrixSymbol("B", n, n)
+    ev = prove_equal((A * B).T, B.T * A.T)
+    assert ev.verdict is Verdict.PROVED and "symbolic" in ev.generality
+    N = sp.Symbol("N", integer=True, positive=True)
+    i, j = sp.Idx("i"), sp.Idx("j")
+    xs = sp.IndexedBase("x")
+    lhs = sp.Sum(xs[i] * xs[j], (i, 0, N - 1), (j, 0, N - 1))
+    rhs = sp.Sum(xs[i], (i, 0, N - 1)) ** 2
+    ev = prove_equal(lhs, rhs, sizes={N: range(1, 4)})
+    assert ev.verdict is Verdict.PROVED, ev.steps
+    assert ev.generality in ("symbolic (N symbolic)", "N in {1, 2, 3}")
+
+
+def test_true_only_for_n1_is_refuted_with_size() -> None:
+    N = sp.Symbol("N", integer=True, positive=True)
+    i = sp.Idx("i")
+    xs = sp.IndexedBase("x", real=True)
+    ev = prove_equal(sp.Sum(xs[i], (i, 0, N - 1)) ** 2, sp.Sum(xs[i] ** 2, (i, 0, N - 1)))
+    assert ev.verdict is Verdict.REFUTED
+    assert ev.counterexample["sizes"] == {"N": 2}
+
+
+def test_prove_for_sizes_softmax_jacobian() -> None:
+    def build(N: int):
+        xs = sp.symbols(f"x0:{N}", real=True)
+        den = sum(sp.exp(e) for e in xs)
+        s = [sp.exp(e) / den for e in xs]
+        J = sp.Matrix(N, N, lambda p, q: sp.diff(s[p], xs[q]))
+        return J, sp.Matrix(N, N, lambda p, q: s[p] * (int(p == q) - s[q]))
+
+    ev = prove_for_sizes(build, {"N": range(1, 4)})
+    assert ev.verdict is Verdict.PROVED and ev.generality == "N in {1, 2, 3}"
+
+    def wrong(N: int):
+        J, F = build(N)
+        return J, sp.Matrix(N, N, lambda p, q: F[p, q] if p != q else F[p, q] * 2)  # diagonal doubled
+
+    ev = prove_for_sizes(wrong, {"N": range(1, 4)})
+    # at N = 1 the diagonal entry is 0 = 2 * 0, so the smallest failing size is N = 2
+    assert ev.verdict is Verdict.REFUTED and ev.counterexample["sizes"] == {"N": 2}
+
+
+def test_noncommutative_identity_refuted_with_matrices() -> None:
+    X, Y = sp.symbols("X Y", commutative=False)
+    assert prove_equal((X + Y) ** 2, X ** 2 + X * Y + Y * X + Y ** 2).verdict is Verdict.PROVED
+    ev = prove_equal((X + Y) ** 2, X ** 2 + 2 * X * Y + Y ** 2)
+    assert ev.verdict is Verdict.REFUTED and "3x3 matrices" in ev.counterexample["check"]
+
+
+def _slow_pair():
+    s = sp.symbols("a0:7")
+    tot = sp.Add(*s)
+    return tot ** 18, tot ** 17 * s[0] + tot ** 17 * sp.Add(*s[1:])
+
+
+def test_timeout_is_undecided_and_on_time_main_thread() -> None:
+    lhs, rhs = _slow_pair()
+    t0 = time.perf_counter()
+    ev = prove_equal(lhs, rhs, timeout=1.0)
+    assert time.perf_counter() - t0 < 6
+    assert ev.verdict in (Verdict.UNDECIDED, Verdict.PROVED)
+    if ev.verdict is Verdict.UNDECIDED:
+        assert "timeout" in ev.summary or "time guard" in " ".join(ev.steps)
+
+
+def test_timeout_in_a_worker_thread_returns_on_time() -> None:
+    lhs, rhs = _slow_pair()
+    box = {}
+    th = threading.Thread(target=lambda: box.setdefault("ev", prove_equal(lhs, rhs, timeout=1.0)), daemon=True)
+    t0 = time.perf_counter()
+    th.start()
+    th.join(20)
+    assert not th.is_alive() and time.perf_counter() - t0 < 8
+    assert box["ev"].verdict in (Verdict.UNDECIDED, Verdict.PROVED)
+
+
+def test_compare_needs_confirmation_at_high_precision() -> None:
+    # equal values written differently agree; a 1e-40 difference is still a confirmed difference
+    assert compare(sp.sqrt(2) * sp.sqrt(3), sp.sqrt(6))[0] == "agree"
+    assert compare(sp.pi, sp.pi + sp.Rational(1, 10 ** 20))[0] == "differ"
+    assert compare(sp.pi, sp.pi + sp.Rational(1, 10 ** 45))[0] != "differ"  # below resolution: no witness
+    assert compare(sp.Integer(1) / 0, sp.Integer(1))[0] == "undefined"
