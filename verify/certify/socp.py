@@ -56,7 +56,7 @@ import numpy as np
 
 from ..evidence import Evidence
 from .certificate import Certificate, ClaimSpec, Outcome, decide, short
-from .exact import Matrix, Vector, dot, matvec, rmatvec, to_fraction, to_matrix, to_vector
+from .exact import Matrix, Vector, dot, matvec, rmatvec, solve, to_fraction, to_matrix, to_vector
 from .lp import LPProblem, _floats, _fvec, _point_violation, dual_bound
 from .rounding import DENOMINATORS, candidates, project_affine, round_vector, scale_of
 from .sdp import MARGINS, _solve, _solver
@@ -374,9 +374,13 @@ def _round_multipliers(f: _FloatDual, q: int | None) -> Multipliers:
     )
 
 
-def _repair(p: SOCPProblem, m: Multipliers, f: _FloatDual, objective: bool, tol: float) -> Multipliers | None:
+def _repair(p: SOCPProblem, m: Multipliers, f: _FloatDual, objective: bool, tol: float,
+            cache: dict[tuple[int, ...], tuple[Matrix, Matrix]]) -> Multipliers | None:
     """Least-norm exact correction of ``nu``, the clearly positive ``lam`` and the multipliers
-    of the cones in use, so that ``r_j = 0`` wherever a missing bound needs it."""
+    of the cones in use, so that ``r_j = 0`` wherever a missing bound needs it.
+
+    The correction is ``B^T w`` with ``(B B^T) w = -r``; ``cache`` keeps ``B`` and its Gram
+    matrix per set of repaired coordinates (they do not change with the rounding)."""
     lin, n = p.lin, p.n
     base = _shifted(p, m, objective)
     r = [a + b + e for a, b, e in zip(base, rmatvec(lin.A_ub, m.lam, n), rmatvec(lin.A_eq, m.nu, n), strict=True)]
@@ -395,10 +399,15 @@ def _repair(p: SOCPProblem, m: Multipliers, f: _FloatDual, objective: bool, tol:
             cols.append(("mu", k, 0, [-v for v in cone.h]))
     if not cols:
         return None
-    B = [[col[3][j] for col in cols] for j in need]
-    delta = project_affine([Fraction(0)] * len(cols), B, [-r[j] for j in need])
-    if delta is None:
+    key = tuple(need)
+    if key not in cache:
+        B = [[col[3][j] for col in cols] for j in need]
+        cache[key] = (B, [[dot(bi, bj) for bj in B] for bi in B])
+    B, gram = cache[key]
+    w = solve(gram, [-r[j] for j in need])
+    if w is None:
         return None
+    delta = rmatvec(B, w, len(cols))
     out = Multipliers(list(m.lam), list(m.nu), [list(v) for v in m.cone_lam], list(m.cone_mu))
     for (kind, i, a, _), dv in zip(cols, delta, strict=True):
         if kind == "lam":
@@ -420,11 +429,12 @@ def _round_dual(p: SOCPProblem, f: _FloatDual, *, objective: bool = True,
     vals = [*f.lam.tolist(), *f.nu.tolist(), *f.cone_mu.tolist(), *(v for w in f.cone_lam for v in w.tolist())]
     tol = 1e-7 * scale_of([*vals, *(float(v) for v in p.lin.c)])
     best: tuple[Multipliers, Fraction] | None = None
+    cache: dict[tuple[int, ...], tuple[Matrix, Matrix]] = {}
     for q in [*DENOMINATORS, None]:
         if best is not None and goal is not None and float(best[1]) >= goal - 1e-12 * (1 + abs(goal)):
             break
         m = _round_multipliers(f, q)
-        for cand in (m, _repair(p, m, f, objective, tol)):
+        for cand in (m, _repair(p, m, f, objective, tol, cache)):
             if cand is None:
                 continue
             b, _ = socp_dual_bound(p, cand, objective=objective)
@@ -471,8 +481,8 @@ def certify_socp(p: SOCPProblem, *, solver: str | None = None, margins: tuple[fl
         got = _round_dual(p, fd, goal=goal) if fd is not None else None
         if got is not None and (best_d is None or got[1] > best_d[1]):
             best_d = (got[0], got[1], eps)
-        if best_d is not None and float(best_d[1]) >= goal - near:
-            break
+        if best_d is not None and (eps > 0 or float(best_d[1]) >= goal - near):
+            break  # a larger margin only weakens the bound
     if best_d is not None:
         out.certificates["dual"] = Certificate("dual", best_d[0].values(), sign * best_d[1])
         out.steps.append(f"dual multipliers (margin {best_d[2]:g}) rounded; cone membership by squares and the "
@@ -488,8 +498,9 @@ def certify_socp(p: SOCPProblem, *, solver: str | None = None, margins: tuple[fl
             val = dot(p.lin.c_min, x)
             if best_x is None or val < best_x[1]:
                 best_x = (x, val, eps)
-        if best_x is not None and ((target is not None and best_x[1] <= target) or float(best_x[1]) <= goal + near):
-            break
+        if best_x is not None and (eps > 0 or (target is not None and best_x[1] <= target)
+                                   or float(best_x[1]) <= goal + near):
+            break  # a larger margin only weakens the bound
     if best_x is not None:
         val = dot(p.lin.c, best_x[0])
         out.certificates["primal"] = Certificate("primal", {"x": best_x[0]}, val)
