@@ -688,3 +688,179 @@ def lemma4_canonical_form(ctx):
                                  "has mixed partial 2", {"N": 2, "C": 2, "W": "I", "V": "(Tr X^*X)^2"},
                                  lhs=mixed, rhs=0, reading=r))
     return out
+
+
+# =========================================================================================
+# F. Engineering implications (Sec. 4): gated MLP, ReLU axioms, softmax free energy
+# =========================================================================================
+
+
+def _real_grad(V: sp.Expr, X: sp.Matrix) -> sp.Matrix:
+    return X.applyfunc(lambda e: sp.diff(V, e))
+
+
+@verify.claim(
+    "toef.gated_mlp_triple_potential", paper=PAPER, where="Sec. 4 'Gated MLP as Minimal Permutation-Invariant Field', L124",
+    statement=r"\dot X=(XW_{\rm gate})\odot(XW_{\rm in})W_{\rm out}^\top\text{ recovered from }V(X)=\tfrac13\sum_{jk}"
+              r"((XW_{\rm gate})\odot(XW_{\rm in})\odot(XW_{\rm out}))_{jk},\ \dot X=\partial V/\partial X",
+    kind="identity", expect="REFUTED",
+    readings={"B": r"field $((XW_g)\odot(XW_i))W_o^\top$ (Hadamard product first), real gradient",
+              "C": r"tied weights $W_g=W_i=W_o$"},
+)
+def gated_mlp_triple_potential(ctx):
+    """Real X, independent weights. The gradient of V is (1/3)[((XW_i)*(XW_o))W_g^T + ((XW_g)*(XW_o))W_i^T
+    + ((XW_g)*(XW_i))W_o^T].  Reading A ((XW_g) * ((XW_i) W_o^T), defined for C_MLP = C) and reading
+    B ((XW_g)*(XW_i)) W_o^T both differ from it: N = 1, C = 2, C_MLP = 1, w_g = w_i = e_1, w_o = e_2,
+    x = (1, 1): grad V = (2/3, 1/3), field (0, 1) (REFUTED); the untied field has a non-symmetric
+    Jacobian, so it is the gradient of no potential.  Reading C (tied): PROVED at N = 2, C = 2, C_MLP = 2.
+    (The Wirtinger reading (iii) dV/dX^* of this holomorphic V is 0.)"""
+    X = sp.Matrix([[sp.Symbol("x0"), sp.Symbol("x1")]])
+    wg, wi, wo = sp.Matrix([[1], [0]]), sp.Matrix([[1], [0]]), sp.Matrix([[0], [1]])
+    V = sum(((X * wg).multiply_elementwise(X * wi).multiply_elementwise(X * wo))) / 3
+    gV = _real_grad(V, X)
+    Fb = ((X * wg).multiply_elementwise(X * wi)) * wo.T
+    pt = {sp.Symbol("x0"): 1, sp.Symbol("x1"): 1}
+    ce = {"N": 1, "C": 2, "C_MLP": 1, "W_gate": [[1], [0]], "W_in": [[1], [0]], "W_out": [[0], [1]], "x": [1, 1]}
+    out = [exact_refuted("reading B: grad V = (2/3, 1/3) but ((x w_g)(x w_i)) w_o^T = (0, 1) at x = (1, 1)", ce,
+                         lhs=gV.subs(pt), rhs=Fb.subs(pt), reading="B")]
+    # reading A needs C_MLP = C = 2
+    X2 = sp.Matrix([[sp.Symbol("x0"), sp.Symbol("x1")]])
+    Wg = sp.Matrix([[1, 0], [0, 0]])
+    Wi = sp.Matrix([[1, 0], [0, 0]])
+    Wo = sp.Matrix([[0, 0], [1, 0]])
+    VA = sum(((X2 * Wg).multiply_elementwise(X2 * Wi).multiply_elementwise(X2 * Wo))) / 3
+    FA = (X2 * Wg).multiply_elementwise((X2 * Wi) * Wo.T)
+    out.append(exact_refuted("reading A (C = C_MLP = 2, W_g = W_i = E_11, W_o = E_21): grad V = (2/3, 1/3) but "
+                             "(x W_g) * ((x W_i) W_o^T) = (0, 0) at x = (1, 1)",
+                             {"N": 1, "C": 2, "C_MLP": 2, "W_gate": "E_11", "W_in": "E_11", "W_out": "E_21", "x": [1, 1]},
+                             lhs=_real_grad(VA, X2).subs(pt), rhs=FA.subs(pt)))
+    J = sp.Matrix([[sp.diff(Fb[0, a], v) for v in X] for a in range(2)])
+    out.append(exact_refuted("closedness: the untied field (0, x0^2) has Jacobian [[0,0],[2x0,0]], not symmetric: "
+                             "no potential at all", ce, lhs=J.subs(pt), rhs=J.T.subs(pt), reading="B", part="closedness"))
+    Xt = xmat(2, 2)
+    W = smat(2, 2, "w")
+    Vt = sum(((Xt * W).multiply_elementwise(Xt * W).multiply_elementwise(Xt * W))) / 3
+    Ft = ((Xt * W).multiply_elementwise(Xt * W)) * W.T
+    out.append(sym(prove_equal(_real_grad(Vt, Xt), Ft), reading="C", generality="N=2, C=2, C_MLP=2, symbolic W",
+                   summary="tied weights: grad V = ((XW)*(XW))W^T"))
+    return out
+
+
+@verify.claim(
+    "toef.gated_mlp_minimal_under_SN", paper=PAPER, where="Sec. 4, L124 (rest of the paragraph)",
+    statement=r"\text{Once we relax }U(N)\text{ to }S_N\text{, a row-wise function is sufficient. The minimal nonlinear model "
+              r"is the gated MLP without ReLU}",
+    kind="identity", expect="REFUTED",
+    readings={"B": r"(R1) row-wise sums $\sum_jv(x_j)$ are $S_N$-invariant, and the lowest non-quadratic one is cubic "
+                   r"with gradient $3(XW)^{\odot2}\mathrm{diag}(\lambda)W^\top$"},
+)
+def gated_mlp_minimal_under_SN(ctx):
+    """(a) V = sum_j sum_k lambda_k (x_j . w_k)^3 has gradient 3 (XW)^{.2} diag(lambda) W^T (PROVED, N = 2,
+    C = 2, K = 2): reading B.  R2 (every S_N-invariant V is row-wise) fails: V = x_1 x_2 (N = 2, C = 1) is
+    S_N-invariant with mixed partial 1 (row-wise sums have 0).  (b) the untied gated MLP is not a gradient
+    field (see toef.gated_mlp_triple_potential), so it is not in family (a): REFUTED as printed.
+    (c) GLU / ReLU^2: reading fixed as ReLU applied to one pre-activation: ((XW_g) * ReLU(XW_i)) W_o^T (GLU
+    form of eq. 1) and, tied, (ReLU(XW))^2 W^T -- a definition, not checked further."""
+    X = xmat(2, 2)
+    W = smat(2, 2, "w")
+    lam = sp.symbols("l0 l1")
+    V = sum(lam[k] * (X[j, :] * W[:, k])[0, 0] ** 3 for j in range(2) for k in range(2))
+    XW = X * W
+    rhs = 3 * XW.multiply_elementwise(XW) * sp.diag(*lam) * W.T
+    out = [sym(prove_equal(_real_grad(V, X), rhs), reading="B", generality="N=2, C=2, K=2, symbolic W, lambda",
+               summary="gradient of the cubic row-wise potential")]
+    x1, x2 = sp.symbols("x1 x2")
+    Vn = x1 * x2
+    perm_inv = sp.expand(Vn - Vn.subs({x1: x2, x2: x1}, simultaneous=True)) == 0
+    out.append(exact_refuted("V = x_1 x_2 (N = 2, C = 1) is S_N-invariant" + (" (checked)" if perm_inv else "")
+                             + " but not a row-wise sum: d^2V/dx_1 dx_2 = 1 != 0", {"N": 2, "C": 1, "V": "x1*x2"},
+                             lhs=sp.diff(Vn, x1, x2), rhs=0, part="R2: row-wise sums suffice"))
+    xa, xb_ = sp.symbols("x0 x1")
+    F = [sp.Integer(0), xa**2]  # untied gated field, N = 1, C = 2, C_MLP = 1 (see triple potential)
+    J = sp.Matrix([[sp.diff(F[a], v) for v in (xa, xb_)] for a in range(2)])
+    out.append(exact_refuted("untied gated MLP ((x w_g)(x w_i)) w_o^T with w_g = w_i = e_1, w_o = e_2 has a "
+                             "non-symmetric Jacobian: not a gradient field, so not in the cubic family",
+                             {"N": 1, "C": 2, "C_MLP": 1, "W_gate": [[1], [0]], "W_in": [[1], [0]], "W_out": [[0], [1]]},
+                             lhs=J.subs(xa, 1), rhs=J.T.subs(xa, 1), part="(b) gated MLP in the family"))
+    return out
+
+
+@verify.claim(
+    "toef.relu_axioms_characterization", paper=PAPER, where="Sec. 4, L122 (citing Fu and Cohen, 2024)",
+    statement=r"\text{ReLU is characterized by idempotence }(\lambda\circ\lambda=\lambda),\text{ positive homogeneity }"
+              r"(\lambda\circ h=h\circ\lambda,\forall h>0),\text{ permutation equivariance }(\pi\circ\lambda=\lambda\circ\pi,"
+              r"\forall\pi\in S_C);\text{ the third axiom restricts }\lambda\text{ to be component-wise}",
+    kind="property", expect="REFUTED",
+    readings={"B": "ReLU is the only component-wise map satisfying the three axioms",
+              "C": "ReLU is the only component-wise map satisfying them that fixes the positive orthant and is not linear",
+              "D": "ReLU satisfies the three axioms"},
+)
+def relu_axioms_characterization(ctx):
+    """A component-wise positively homogeneous map is phi(x) = a x (x > 0), b x (x < 0); idempotence
+    forces a^2 = a, b^2 = b: four maps (0, identity, ReLU, min(x, 0)) -- readings A and B REFUTED (the
+    identity, C = 1).  The mean map x -> mean(x) 1 (C = 2) satisfies all three axioms and is not
+    component-wise: the second sentence is REFUTED.  Reading C (fix R_+^C, nonlinear): only ReLU (PROVED
+    by the exact enumeration).  Reading D: ReLU satisfies the axioms (PROVED, symbolic)."""
+    a, b = sp.symbols("a b", real=True)
+    sols = sp.solve([a**2 - a, b**2 - b], [a, b], dict=True)
+    maps = sorted((int(s[a]), int(s[b])) for s in sols)
+    out = []
+    xs = sp.Symbol("x", real=True)
+    h = sp.Symbol("h", positive=True)
+    relu = lambda t: sp.Max(t, 0)  # noqa: E731
+    idem = sp.simplify(relu(relu(xs)) - relu(xs))
+    hom = sp.simplify(relu(h * xs) - h * relu(xs))
+    out.append(sym(prove_equal(sp.Matrix([idem, hom]), sp.zeros(2, 1)), reading="D",
+                   generality="component-wise, so for every C; permutation equivariance is immediate",
+                   summary="ReLU(ReLU x) = ReLU x, ReLU(hx) = h ReLU x (h > 0)"))
+    others = [m for m in maps if m != (1, 0)]
+    ce = {"C": 1, "map": "identity x -> x", "all_solutions_(a,b)": maps}
+    for r in ("A", "B"):
+        out.append(Evidence(Verdict.REFUTED, f"component-wise solutions (a, b) of the axioms: {maps}; "
+                            f"{len(others)} maps other than ReLU (e.g. the identity) satisfy all three",
+                            method="symbolic", reading=r, counterexample=ce, generality="exact enumeration"))
+    fix = [m for m in maps if m[0] == 1 and m[1] != 1]
+    if fix == [(1, 0)]:
+        out.append(Evidence(Verdict.PROVED, "only (a, b) = (1, 0) = ReLU fixes R_+ and is not linear", method="symbolic",
+                            reading="C", generality="component-wise maps, exact enumeration", numbers={"solutions": str(maps)}))
+    y1, y2 = sp.symbols("y1 y2", real=True)
+    mean = lambda v: sp.Matrix([(v[0] + v[1]) / 2] * 2)  # noqa: E731
+    v = sp.Matrix([y1, y2])
+    checks = [mean(mean(v)) - mean(v), mean(h * v) - h * mean(v), mean(sp.Matrix([y2, y1])) - sp.Matrix(list(mean(v)))[::-1, :]]
+    if all(sp.simplify(cc).is_zero_matrix for cc in checks):
+        out.append(exact_refuted("mean map x -> mean(x) 1 (C = 2) satisfies idempotence, positive homogeneity and "
+                                 "permutation equivariance but is not component-wise (output 1 depends on x_2)",
+                                 {"C": 2, "map": "x -> (x1 + x2)/2 * (1, 1)", "x": [1, 0]},
+                                 lhs=mean(sp.Matrix([1, 0]))[0], rhs=mean(sp.Matrix([1, 5]))[0], part="component-wise"))
+    return out
+
+
+@verify.claim(
+    "toef.lemma7_softmax_free_energy", paper=PAPER, where="Lemma 7 and note, L128-130; appendix L262-264",
+    statement=r"n\text{ even}\Rightarrow\exists\text{ parameters: }\dot X=\sum_{i=1}^n\mathrm{Softmax}(C_A^{-1/2}XQ_iK_i^*X^*)"
+              r"XV_iO_i^*=\frac{\partial V}{\partial X^*},\ V=\sqrt{C_A}\sum_i\sum_j\log\sum_k\exp([\tfrac1{\sqrt{C_A}}XW_{Ai}X^*]_{jk})",
+    kind="identity", expect="REFUTED",
+    readings={"B": r"(S3) the row-wise softmax matrix transposed: $\dot X=\sum_i\mathrm{Softmax}(S_i)^\top XW_{Ai}$"},
+)
+def lemma7_softmax_free_energy(ctx):
+    """dV/dX^* = sum_i Softmax(S_i)^T X W_i (row-wise softmax, transposed): PROVED at N = 2, C = 1 (reading B).
+    The printed field Softmax(S) X W (S1) differs: N = 2, C = 1, C_A = 1, n = 2, all weights 1,
+    X = (1, 0)^T gives second entries 2 * 1/(e+1) vs 2 * 1/2 (REFUTED, exact).  No tying helps: the
+    softmax-attention field is not closed (numeric closedness test in numerics)."""
+    N = 2
+    X = xmat(N, 1)
+    w = sp.Symbol("w")
+    S = X * w * X.H
+    V = sum(sp.log(sum(sp.exp(S[j, k]) for k in range(N))) for j in range(N))
+    P = sp.Matrix(N, N, lambda j, k: sp.exp(S[j, k]) / sum(sp.exp(S[j, m]) for m in range(N)))
+    G = wirtinger_conj(V, X)
+    out = [sym(prove_equal(G, P.T * X * w), reading="B", generality="N=2, C=1, C_A=1, one head, symbolic w",
+               summary="dV/dX^* = Softmax(XWX^*)^T X W")]
+    pt = {X[0, 0]: 1, X[1, 0]: 0, w: 1}
+    Gv = (2 * G).subs(pt)  # two identical heads (n = 2, W_1 = W_2 = 1 satisfies every tying)
+    Fv = (2 * P * X * w).subs(pt)
+    out.append(exact_refuted("N=2, C=1, C_A=1, n=2, Q=K=V=O=1, X=(1,0)^T: dV/dX^* = (2e/(e+1), 2/(e+1)) but "
+                             "the printed field is (2e/(e+1), 1)", {"N": 2, "C": 1, "C_A": 1, "n": 2,
+                                                                     "weights": "all 1", "X": [[1], [0]]},
+                             lhs=Gv, rhs=Fv))
+    return out
