@@ -171,3 +171,20 @@ def test_non_reproducible_failure_is_undecided():
     ev = falsify(flaky, {}, budget=10, batch=4, device="cpu")
     assert ev.verdict is Verdict.UNDECIDED
     assert "did not reproduce" in ev.summary
+
+
+def test_time_budget_stops_search_and_keeps_a_replayable_failure():
+    import time
+
+    def slow_bug(generator, batch, dtype, device, n):
+        time.sleep(0.02)
+        x = randn(batch, generator=generator, dtype=dtype, device=device)
+        return ((n > 50) & (x > 0)).to(dtype)
+
+    ev = falsify(slow_bug, {"n": st.integers(0, 1000)}, budget=1000, batch=8, device="cpu", max_seconds=0.5)
+    assert ev.numbers["examples"] < 100 and ev.numbers["out_of_time"]
+    assert ev.verdict is Verdict.REFUTED  # n > 50 is most of the space: found, partially shrunk
+    assert ev.counterexample["params"]["n"] > 50
+    ok = falsify(sum_order, {"n": st.integers(1, 5)}, budget=10_000, batch=8, device="cpu", max_seconds=0.3)
+    assert ok.verdict is Verdict.SUPPORTED and ok.numbers["out_of_time"]
+    assert "time budget" in ok.summary

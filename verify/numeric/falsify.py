@@ -10,6 +10,7 @@ example to a minimal one. See :func:`falsify` for the exact rules.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import sys
@@ -103,12 +104,17 @@ class _NaNFound(Exception):
         self.finding = finding
 
 
+class _OutOfTime(Exception):
+    """Raised for every new example once ``max_seconds`` is spent: stops hypothesis early."""
+
+
 @dataclass
 class _State:
     evaluations: int = 0
     rechecks: int = 0
     cleared: int = 0  # dtype exceedances (or NaNs) that float64 did not confirm
     nan_in_dtype: int = 0
+    out_of_time: bool = False
     worst: float = 0.0
     worst_at: dict[str, Any] = field(default_factory=dict)
     per_example: list[float] = field(default_factory=list)  # worst violation of each example
@@ -181,6 +187,7 @@ def falsify(
     device: str | torch.device | None = None,
     tol: float | None = None,
     seed: int = 0,
+    max_seconds: float | None = None,
 ) -> Evidence:
     """Search for an input on which ``prop`` is violated by more than ``tol``.
 
@@ -199,6 +206,9 @@ def falsify(
         tol: refutation threshold on the violation; ``None`` = :func:`default_tol`.
         seed: seeds hypothesis; the torch seeds are drawn by hypothesis from it. The same
             seed gives the same Evidence (up to ``elapsed_s``).
+        max_seconds: optional wall-clock budget (e.g. ``ctx.time_left() / 2``): after it, no
+            new example is evaluated (shrinking stops at the best example so far). A run that
+            hits it is reproducible only up to where it stopped (``numbers["out_of_time"]``).
 
     Returns:
         REFUTED (method ``numeric``) when a violation above ``tol`` is confirmed by a float64
@@ -227,7 +237,26 @@ def falsify(
     state = _State()
     name = getattr(prop, "__qualname__", None) or getattr(prop, "__name__", None) or "prop"
 
+    stop_at = None if max_seconds is None else t0 + float(max_seconds)
+    failures: dict[str, _Confirmed | _NaNFound] = {}
+
     def check_example(drawn: dict[str, Any], torch_seed: int) -> None:
+        if stop_at is None:
+            return evaluate_example(drawn, torch_seed)
+        key = json.dumps([to_jsonable(drawn), torch_seed], sort_keys=True)
+        if time.monotonic() > stop_at:  # out of time: evaluate nothing new, replay known failures
+            state.out_of_time = True
+            known = failures.get(key)
+            if known is not None:
+                raise type(known)(known.finding)
+            raise _OutOfTime  # ends generation; hypothesis "shrinks" it at no cost
+        try:
+            return evaluate_example(drawn, torch_seed)
+        except (_Confirmed, _NaNFound) as e:
+            failures[key] = e
+            raise
+
+    def evaluate_example(drawn: dict[str, Any], torch_seed: int) -> None:
         state.evaluations += 1
         v, inputs = _evaluate(prop, drawn, torch_seed, batch, dtype, dev)
         w, i = _worst(v)
@@ -283,10 +312,12 @@ def falsify(
         nan_finding = e.finding
     except Flaky as e:  # a failure that did not replay: not a reproducible counterexample
         flaky = e
+    except _OutOfTime:
+        pass
     except BaseExceptionGroup as group:  # several distinct failures, or hypothesis's Flaky
         conf = [x for x in _leaves(group) if isinstance(x, _Confirmed)]
         nans = [x for x in _leaves(group) if isinstance(x, _NaNFound)]
-        others = [x for x in _leaves(group) if not isinstance(x, (_Confirmed, _NaNFound))]
+        others = [x for x in _leaves(group) if not isinstance(x, (_Confirmed, _NaNFound, _OutOfTime))]
         if conf:
             finding = conf[0].finding
         elif nans:
@@ -312,6 +343,7 @@ def falsify(
         "cleared_by_float64": state.cleared,
         "nan_batches_in_dtype": state.nan_in_dtype,
         "worst_example": state.worst_at,
+        "out_of_time": state.out_of_time,
     }
     elapsed = time.monotonic() - t0
     common["figures"] = [
@@ -372,7 +404,8 @@ def falsify(
         Verdict.SUPPORTED,
         f"no violation above tol {tol_:.2g} in {state.evaluations * batch} inputs "
         f"({state.evaluations} examples x {batch}, {dtype_name(dtype)}, {dev}); worst "
-        f"{state.worst:.3g} = {state.worst / eps_:.3g} eps",
+        f"{state.worst:.3g} = {state.worst / eps_:.3g} eps"
+        + (f" (time budget {max_seconds:g} s reached)" if state.out_of_time else ""),
         numbers=numbers,
         elapsed_s=elapsed,
         generality=f"{state.evaluations * batch} random inputs, {dtype_name(dtype)}",
