@@ -2,6 +2,8 @@
 
 from fractions import Fraction as F
 
+import numpy as np
+
 from verify import Verdict
 from verify.certify import Certificate, SOCPProblem, certify_socp, check_certificate, socp
 from verify.combine import audit
@@ -106,3 +108,26 @@ def test_infeasible_socp_farkas_certified_and_checked() -> None:
     zero = dict(fk.values, lam=[F(0)], cone_lam=[[F(0), F(0)]], cone_mu=[F(0)])
     ok, why = check_certificate(p, Certificate("farkas", zero))
     assert not ok and "no contradiction" in why
+
+
+def test_float_data_free_variables_interval_certified() -> None:
+    # float data taken exactly; free variables force the exact repair of stationarity
+    rng = np.random.default_rng(3)
+    n, x0 = 5, rng.normal(size=5)
+    cones = []
+    for _ in range(3):
+        Fm, g, h = rng.normal(size=(3, n)), rng.normal(size=3), rng.normal(size=n)
+        cones.append((Fm, g, h, float(np.linalg.norm(Fm @ x0 + g) - h @ x0 + 1.0)))
+    A_eq = rng.normal(size=(1, n))
+    p = SOCPProblem.make(rng.normal(size=n), cones, A_eq=A_eq, b_eq=A_eq @ x0)
+    out = certify_socp(p)
+    assert set(out.certificates) == {"primal", "dual"}, out.failures
+    for cert in out.certificates.values():
+        assert check_certificate(p, cert)[0]
+    lo, hi = out.certificates["dual"].value, out.certificates["primal"].value
+    assert lo <= hi and hi - lo <= F(1, 10**6) * (1 + abs(hi))
+
+
+def test_unbounded_socp_is_undecided_not_certified() -> None:
+    ev = socp([1, 0], [([[0, 1]], None, None, 1)])  # min x1 with only |x2| <= 1: unbounded
+    assert ev.verdict is Verdict.UNDECIDED and "ray" in ev.summary

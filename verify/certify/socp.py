@@ -481,8 +481,8 @@ def certify_socp(p: SOCPProblem, *, solver: str | None = None, margins: tuple[fl
         got = _round_dual(p, fd, goal=goal) if fd is not None else None
         if got is not None and (best_d is None or got[1] > best_d[1]):
             best_d = (got[0], got[1], eps)
-        if best_d is not None and (eps > 0 or float(best_d[1]) >= goal - near):
-            break  # a larger margin only weakens the bound
+        if best_d is not None and ((eps > 0 and best_d[2] == eps) or float(best_d[1]) >= goal - near):
+            break  # this margin improved the bound; a larger one would weaken it
     if best_d is not None:
         out.certificates["dual"] = Certificate("dual", best_d[0].values(), sign * best_d[1])
         out.steps.append(f"dual multipliers (margin {best_d[2]:g}) rounded; cone membership by squares and the "
@@ -498,9 +498,9 @@ def certify_socp(p: SOCPProblem, *, solver: str | None = None, margins: tuple[fl
             val = dot(p.lin.c_min, x)
             if best_x is None or val < best_x[1]:
                 best_x = (x, val, eps)
-        if best_x is not None and (eps > 0 or (target is not None and best_x[1] <= target)
+        if best_x is not None and ((eps > 0 and best_x[2] == eps) or (target is not None and best_x[1] <= target)
                                    or float(best_x[1]) <= goal + near):
-            break  # a larger margin only weakens the bound
+            break  # this margin improved the bound; a larger one would weaken it
     if best_x is not None:
         val = dot(p.lin.c, best_x[0])
         out.certificates["primal"] = Certificate("primal", {"x": best_x[0]}, val)
