@@ -41,6 +41,7 @@ def check_equivariance(
     device: str | torch.device | None = None,
     tol: float | None = None,
     seed: int = 0,
+    max_seconds: float | None = None,
 ) -> Evidence:
     """Falsify ``f(act_in(g, x)) == act_out(g, f(x))``.
 
@@ -56,7 +57,8 @@ def check_equivariance(
         scale: a floor for the magnitude in the denominator (a number, or
             ``scale(x, f(x)) -> (batch,)``): use it when ``f`` may be ~0 and the absolute
             error is what matters.
-        budget, batch, dtype, device, tol, seed: as for :func:`~verify.numeric.falsify`.
+        budget, batch, dtype, device, tol, seed, max_seconds: as for
+            :func:`~verify.numeric.falsify`.
 
     Returns:
         the falsifier's Evidence; a counterexample holds the input ``x`` (and ``g`` when
@@ -97,6 +99,7 @@ def check_equivariance(
         device=device,
         tol=tol,
         seed=seed,
+        max_seconds=max_seconds,
     )
     ev.summary = f"equivariance: {ev.summary}"
     ev.numbers["violation_definition"] = "||f(g.x) - g.f(x)|| / max(||f(g.x)||, ||g.f(x)||, scale)"

@@ -77,6 +77,7 @@ def check_injective(
     device: str | torch.device | None = None,
     tol: float | None = None,
     seed: int = 0,
+    max_seconds: float | None = None,
     gap_limit: int = 4096,
 ) -> Evidence:
     """Search for two distinct inputs with the same output.
@@ -87,7 +88,7 @@ def check_injective(
         domain: a finite domain (tensor, first dim enumerates; or a sequence of inputs) checked
             exhaustively, or a sampler ``(generator=, batch=, dtype=, device=, **drawn)``.
         batched: finite tensor domains: call ``f`` on chunks of ``batch`` rows at once.
-        params, budget, batch, dtype, device, tol, seed: as for
+        params, budget, batch, dtype, device, tol, seed, max_seconds: as for
             :func:`~verify.numeric.falsify` (sampled domains; ``batch`` also chunks a finite
             one; ``tol`` is the relative gap below which a finite domain is UNDECIDED,
             default ``64 * eps`` of the outputs' dtype).
@@ -98,7 +99,7 @@ def check_injective(
         outputs, or a gap at rounding level).
     """
     if callable(domain) and not isinstance(domain, (torch.Tensor, Sequence)):
-        return _sampled(f, domain, params, budget, batch, dtype, device, tol, seed)
+        return _sampled(f, domain, params, budget, batch, dtype, device, tol, seed, max_seconds)
     return _finite(f, domain, batched, batch, device, tol, gap_limit)
 
 
@@ -244,7 +245,7 @@ def _smallest_gap(ys: list[Any], limit: int) -> tuple[int, int, float, float] | 
 # -- sampled domains ----------------------------------------------------------------------
 
 
-def _sampled(f, domain, params, budget, batch, dtype, device, tol, seed) -> Evidence:
+def _sampled(f, domain, params, budget, batch, dtype, device, tol, seed, max_seconds) -> Evidence:
     in_dtype = InDtype(f)
     track: dict[str, Any] = {"min_gap": math.inf, "min_ratio": math.inf}
 
@@ -272,7 +273,8 @@ def _sampled(f, domain, params, budget, batch, dtype, device, tol, seed) -> Evid
         return hit.to(torch.float64), {"x": x, "partner": x[partner]}
 
     ev = falsify(
-        collision_violation, params, budget=budget, batch=batch, dtype=dtype, device=device, tol=tol, seed=seed
+        collision_violation, params, budget=budget, batch=batch, dtype=dtype, device=device, tol=tol, seed=seed,
+        max_seconds=max_seconds,
     )
     for k in ("min_gap", "min_ratio"):
         if math.isfinite(track[k]):

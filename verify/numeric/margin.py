@@ -68,6 +68,7 @@ def check_margin(
     device: str | torch.device | None = None,
     tol: float | None = None,
     seed: int = 0,
+    max_seconds: float | None = None,
 ) -> Evidence:
     """Check ``margin(x) <= m(x)`` on a fixed set of scores or on sampled inputs.
 
@@ -98,7 +99,8 @@ def check_margin(
             track.update(min_margin=float(lo), min_margin_at={"params": to_jsonable(drawn), "x": to_jsonable(x[int(i)])})
         return margin_violation(S, t, mg), {"x": x, "scores": S, "target": t}
 
-    ev = falsify(margin_prop, params, budget=budget, batch=batch, dtype=dtype, device=device, tol=tol, seed=seed)
+    ev = falsify(margin_prop, params, budget=budget, batch=batch, dtype=dtype, device=device, tol=tol, seed=seed,
+                 max_seconds=max_seconds)
     ev.numbers["min_margin"] = track["min_margin"]
     if "min_margin_at" in track:
         ev.numbers["min_margin_at"] = track["min_margin_at"]
