@@ -188,3 +188,15 @@ def test_time_budget_stops_search_and_keeps_a_replayable_failure():
     ok = falsify(sum_order, {"n": st.integers(1, 5)}, budget=10_000, batch=8, device="cpu", max_seconds=0.3)
     assert ok.verdict is Verdict.SUPPORTED and ok.numbers["out_of_time"]
     assert "time budget" in ok.summary
+
+
+def test_refutation_survives_a_float32_nan_at_its_index():
+    def nan32_bug(generator, batch, dtype, device):
+        v = torch.zeros(batch, dtype=torch.float64)
+        v[3] = math.nan if dtype == torch.float32 else 0.5
+        return v
+
+    ev = falsify(nan32_bug, {}, budget=3, batch=8, dtype=torch.float32, device="cpu")
+    assert ev.verdict is Verdict.REFUTED
+    assert ev.counterexample["violation_searched_dtype"] is None
+    assert audit(ev) is ev  # no NaN anywhere in the evidence

@@ -69,7 +69,7 @@ class Finding:
     torch_seed: int
     index: int
     violation: float  # in the re-check dtype (float64); NaN for a NaN finding
-    violation_dtype: float  # at the same index, in the searched dtype
+    violation_dtype: float | None  # at the same index, in the searched dtype (None if NaN there)
     inputs: dict[str, Any] | None = None
 
     def as_counterexample(self, batch: int, device: str, prop_name: str) -> dict[str, Any]:
@@ -166,6 +166,12 @@ def _worst(v: np.ndarray) -> tuple[float, int]:
     i = int(np.argmax(finite))
     w = float(finite[i])
     return (w, i) if w > -np.inf else (0.0, -1)
+
+
+def _finite_or_none(x: float) -> float | None:
+    """A NaN in the searched dtype is shown as None: the float64 value is the one that counts."""
+    x = float(x)
+    return None if math.isnan(x) else x
 
 
 def _inputs_at(inputs: Mapping[str, Any] | None, index: int) -> dict[str, Any] | None:
@@ -275,13 +281,13 @@ def falsify(
         w_hi, i_hi = _worst(v_hi)
         if w_hi > tol_:
             raise _Confirmed(
-                Finding(dict(drawn), torch_seed, i_hi, w_hi, float(v[i_hi]), _inputs_at(inputs_hi, i_hi))
+                Finding(dict(drawn), torch_seed, i_hi, w_hi, _finite_or_none(v[i_hi]), _inputs_at(inputs_hi, i_hi))
             )
         nan_hi = np.flatnonzero(np.isnan(v_hi))
         if nan_hi.size:
             j = int(nan_hi[0])
             raise _NaNFound(
-                Finding(dict(drawn), torch_seed, j, math.nan, float(v[j]), _inputs_at(inputs_hi, j))
+                Finding(dict(drawn), torch_seed, j, math.nan, _finite_or_none(v[j]), _inputs_at(inputs_hi, j))
             )
         state.cleared += 1
 
