@@ -24,9 +24,8 @@ data's scale).
 rational ``Z >= 0`` with ``<F_i, Z> = 0`` and ``<F0, Z> < 0`` (``<= 0``, ``Z != 0`` when
 strict).
 
-Not supported: unboundedness certificates for SDPs, weak infeasibility, complex Hermitian
-data, and second-order cones (write ``||u|| <= t`` as the 2x2-block LMI
-``[[t I, u], [u^T, t]] >= 0`` instead).
+Not supported: unboundedness certificates for SDPs, weak infeasibility, and complex
+Hermitian data. Second-order cones have their own engine, :func:`verify.certify.socp`.
 """
 
 from __future__ import annotations
