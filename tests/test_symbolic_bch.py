@@ -10,7 +10,15 @@ import pytest
 import scipy.linalg as sla
 import sympy as sp
 
-from verify.symbolic import X, Y, bch, bch_words, expand_commutator, lyndon_coordinates, to_commutators
+from verify.symbolic import (
+    X,
+    Y,
+    bch,
+    bch_words,
+    expand_commutator,
+    lyndon_coordinates,
+    to_commutators,
+)
 from verify.symbolic.bch import bracket, evaluate_words, lyndon_words
 
 

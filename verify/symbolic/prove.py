@@ -35,7 +35,7 @@ from ..verdict import Verdict
 from . import assume
 from ._guard import Deadline, RungTimeout, guarded
 from .ladder import MATRIX_RUNGS, SCALAR_RUNGS, Rung, is_zero
-from .witness import search
+from .witness import consistent, search
 
 log = logging.getLogger(__name__)
 
@@ -294,7 +294,13 @@ def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol], sizes: Mapping[Any, I
                     deadline: Deadline, seed: int, points: int, steps: list[str],
                     ev: Callable[..., Evidence]) -> Evidence:
     by_name = {str(k): list(v) for k, v in (sizes or {}).items()}
-    ranges = [by_name.get(d.name, list(DEFAULT_SIZES)) for d in dims]
+    ranges = []
+    for d in dims:
+        facts = {k: v for k, v in d.assumptions0.items() if v is not None}
+        # only sizes the symbol's own assumptions allow (an even N is never tried at N = 1)
+        ranges.append([c for c in by_name.get(d.name, list(DEFAULT_SIZES)) if consistent(sp.Integer(c), facts)])
+    if not all(ranges):
+        return ev(Verdict.UNDECIDED, "no concrete size satisfies the dimension symbols' assumptions")
     proved: list[str] = []
     for combo in itertools.product(*ranges):
         if deadline.expired():

@@ -133,7 +133,8 @@ def _draw(kind: str, rng: random.Random, level: int, allow_complex: bool) -> sp.
     return rat() + sp.I * rat(nonzero=True)
 
 
-def _consistent(value: sp.Expr, facts: dict[str, bool]) -> bool:
+def consistent(value: sp.Expr, facts: dict[str, bool]) -> bool:
+    """Whether ``value`` satisfies every decidable fact (``{"positive": True, ...}``)."""
     for key in _CHECKABLE:
         if key in facts:
             got = getattr(value, "is_" + key)
@@ -143,18 +144,38 @@ def _consistent(value: sp.Expr, facts: dict[str, bool]) -> bool:
 
 
 def draw_point(atoms: list[sp.Basic], rng: random.Random, level: int, allow_complex: bool) -> dict:
-    """One assignment of exact values to ``atoms`` respecting their assumptions."""
+    """One assignment of exact values to ``atoms`` respecting their assumptions.
+
+    Symbols are drawn first; an ``Indexed``/``MatrixElement`` atom whose indices land on an
+    entry already assigned (``x[i]`` and ``x[2]`` with ``i = 2``) reuses that entry's value,
+    so the point is a consistent assignment of the underlying sequence or matrix.
+    """
     point: dict[sp.Basic, sp.Expr] = {}
-    for a in atoms:
+    entries: dict[tuple, sp.Expr] = {}
+    for a in sorted(atoms, key=lambda s: not isinstance(s, sp.Symbol)):
+        key = _entry_key(a, point)
+        if key is not None and key in entries:
+            point[a] = entries[key]
+            continue
         kind, facts = _kind(a)
         for _ in range(200):
             v = _draw(kind, rng, level, allow_complex)
-            if _consistent(v, facts):
+            if consistent(v, facts):
                 break
         else:
             raise ValueError(f"cannot draw a value for {a} with assumptions {facts}")
         point[a] = v
+        if key is not None:
+            entries[key] = v
     return point
+
+
+def _entry_key(a: sp.Basic, point: dict) -> tuple | None:
+    if isinstance(a, sp.Indexed):
+        return ("indexed", a.base.label, tuple(sp.sympify(i).xreplace(point) for i in a.indices))
+    if isinstance(a, MatrixElement):
+        return ("matrix", a.parent, sp.sympify(a.i).xreplace(point), sp.sympify(a.j).xreplace(point))
+    return None
 
 
 def evaluate(expr: Any, point: dict) -> Any:
