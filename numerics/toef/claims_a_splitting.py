@@ -224,7 +224,7 @@ def eq2_split_vs_parallel(ctx):
                      part="e2/h^2 -> ||[A,B]||/2", counterexample={"h": hs[-1], "ratio": ratio, "pred": pred}))
     # "if": commuting pairs (polynomials in A, diagonal pairs) give equality at every h
     worst = 0.0
-    for k in range(ctx.pick(20, 200)):
+    for _k in range(ctx.pick(20, 200)):
         M = crandn(d, d, generator=g)
         P, Qm = M @ M + 0.5 * M, 2.0 * M - M @ M @ M / 3
         for h in (1.0, 0.3, 0.01):

@@ -8,14 +8,13 @@ import numpy as np
 import scipy.linalg as sla
 import torch
 from hypothesis import strategies as st
-from scipy.integrate import solve_ivp
 
 import verify
-from verify import Evidence, Verdict
+from verify import Evidence
 from verify.numeric import falsify, fit_rate
 
 from ._common import PAPER, judge, rate_ev, refuted, supported
-from .lie import bracket, flow, gate, hidden_pair, commutator
+from .lie import bracket, commutator, flow, gate, hidden_pair
 from .potentials import H, lemma3_potential
 from .wirtinger import crandn, random_unitary, rel_err
 
@@ -163,7 +162,7 @@ def lemma4_sufficiency(ctx):
             X = crandn(N, 5, generator=generator)
 
             def V(Y):
-                A, B = Y @ Ws[0] @ H(Y), Y @ Ws[1] @ H(Y)
+                A, B = Y @ Ws[0] @ H(Y), Y @ Ws[1] @ H(Y)  # noqa: B023 - called inside the loop
                 return torch.trace(A @ B @ A + 0.3 * B @ B) + torch.trace(A) * torch.trace(A @ B)
 
             errs.append(abs(complex(V(P @ X @ H(R)) - V(X))) / abs(complex(V(X))))
@@ -382,7 +381,7 @@ def relu_projection(ctx):
     "toef.conic_symmetry_relaxation", paper=PAPER, where="Sec. 4, L122 (citing Fu and Cohen, 2024)",
     statement=r"\text{Relaxing }S_C\text{ to }S_n\times U(C_A),\ n=C/C_A,\text{ improves generalization and learning "
               r"efficiency including GPTs, ResNets and Diffusion Transformers}",
-    kind="experiment",
+    kind="experiment", expect="UNDECIDED",
 )
 def conic_symmetry_relaxation(ctx):
     """No numbers are given and conic activations are only cited: not checkable here. Group note: S_n x U(C_A)
@@ -423,7 +422,7 @@ def lemma8_nonlinear_ordering(ctx):
         att_first = flow(FM, flow(FA, X0))
         eA = rel_err(mlp_first, ref)
         eB = rel_err(att_first, ref)
-        refB = flow(lambda X, mu=mu: mu * X + gate(-bet) * FA(X), X0)
+        refB = flow(lambda X, mu=mu, bet=bet: mu * X + gate(-bet) * FA(X), X0)
         out.append(judge(max(eA, berr), f"mu={mu}: bracket = 2 mu F_A (err {berr:.1e}); MLP flow first vs flow of "
                          f"F_M + G(beta) F_A", tol=1e-9))
         out.append(judge(eB, f"mu={mu}: attention flow first vs flow of F_M + G(beta) F_A (it matches G(-beta): "
@@ -460,7 +459,7 @@ def lemma8_hidden(ctx):
 @verify.claim(
     "toef.sparse_attention_interpretation", paper=PAPER, where="L58; Sec. 4 heading L132; Lemma 8 title L134; L17",
     statement=r"\text{The non-commutative correction can be used to formulate sparse attention}",
-    kind="informal",
+    kind="informal", expect="UNDECIDED",
 )
 def sparse_attention_interpretation(ctx):
     """Interpretive: the gate multiplies the whole field lambda_A by one scalar G(beta); the attention pattern
@@ -519,7 +518,7 @@ def rope_fourier_pe(ctx):
     statement=r"\text{(i) uniquely determined by a potential; (ii) self-attention is the minimal interactive term; (iii) "
               r"necessity of ReLU/conic/gated activation, softmax and sparse attention; (iv) constructive proof from "
               r"variational principles}",
-    kind="informal",
+    kind="informal", expect="UNDECIDED",
 )
 def abstract_contributions(ctx):
     """Meta claim: its parts are decided by other ids -- (i) toef.lemma3_*, toef.uniqueness_of_potential,

@@ -26,6 +26,11 @@ Field = Callable[[torch.Tensor], torch.Tensor]
 
 def dV_dXbar(V: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor) -> torch.Tensor:
     """The Wirtinger derivative ``dV/dX^*`` (entries ``dV/d conj X_jk``) of a complex scalar ``V``."""
+    with torch.enable_grad():
+        return _dV_dXbar(V, X)
+
+
+def _dV_dXbar(V: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor) -> torch.Tensor:
     X = X.detach().clone().requires_grad_(True)
     v = V(X)
     if not torch.is_complex(v):
@@ -39,6 +44,11 @@ def dV_dXbar(V: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor) -> torc
 
 def dV_dX(V: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor) -> torch.Tensor:
     """``dV/dX`` in ``N x C`` entry layout (entries ``dV/dX_jk``); the paper's ``C x N`` layout is its transpose."""
+    with torch.enable_grad():
+        return _dV_dX(V, X)
+
+
+def _dV_dX(V: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor) -> torch.Tensor:
     X = X.detach().clone().requires_grad_(True)
     v = V(X)
     if not torch.is_complex(v):
@@ -112,5 +122,6 @@ def random_unitary(n: int, generator: torch.Generator) -> torch.Tensor:
 
 def rel_err(a: torch.Tensor, b: torch.Tensor) -> float:
     """``||a - b|| / max(||a||, ||b||, tiny)``."""
+    a, b = a.detach(), b.detach()
     den = max(float(torch.linalg.norm(a)), float(torch.linalg.norm(b)), 1e-300)
     return float(torch.linalg.norm(a - b)) / den
