@@ -163,6 +163,8 @@ TRUE_CASES: list[Case] = [
     Case("double sum factorises", _c(sp.Sum(xs[i] * ys[j], (i, 0, N - 1), (j, 0, N - 1)), _sum(xs[i]) * _sum(ys[j], j))),
     Case("variance shift", _c(_sum((xs[i] - _sum(xs[j], j) / N) ** 2), _sum(xs[i] ** 2) - _sum(xs[j], j) ** 2 / N)),
     Case("geometric series", _c(sp.Sum(t ** k, (k, 0, n - 1)), (1 - t ** n) / (1 - t))),
+    Case("ReLU as (x + |x|)/2", _c(sp.Max(x, 0), (x + sp.Abs(x)) / 2)),
+    Case("ReLU(x) - ReLU(-x) = x", _c(sp.Max(x, 0) - sp.Max(-x, 0), x)),
     # matrix expressions in symbolic size
     Case("transpose of sum", _c((A + B).T, A.T + B.T)),
     Case("transpose of triple product", _c((A * B * C).T, C.T * B.T * A.T)),
@@ -214,6 +216,8 @@ FALSE_CASES: list[Case] = [
     Case("square of sum is sum of squares (true for N=1)", _c(_sum(xs[i]) ** 2, _sum(xs[i] ** 2))),
     Case("variance shift without 1/N", _c(_sum((xs[i] - _sum(xs[j], j) / N) ** 2), _sum(xs[i] ** 2) - _sum(xs[j], j) ** 2)),
     Case("geometric series off by one", _c(sp.Sum(t ** k, (k, 0, n - 1)), (1 - t ** (n + 1)) / (1 - t))),
+    Case("ReLU as (x - |x|)/2", _c(sp.Max(x, 0), (x - sp.Abs(x)) / 2)),
+    Case("ReLU(x) + ReLU(-x) = x", _c(sp.Max(x, 0) + sp.Max(-x, 0), x)),
     Case("transpose of product keeps order", _c((A * B).T, A.T * B.T)),
     Case("binomial square for matrices", _c((A + B) ** 2, A ** 2 + 2 * A * B + B ** 2)),
     Case("telescoping with +A^3", _c((I_n - A) * (I_n + A + A ** 2), I_n + A ** 3)),

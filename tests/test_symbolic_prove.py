@@ -170,3 +170,14 @@ def test_compare_needs_confirmation_at_high_precision() -> None:
     assert compare(sp.pi, sp.pi + sp.Rational(1, 10 ** 20))[0] == "differ"
     assert compare(sp.pi, sp.pi + sp.Rational(1, 10 ** 45))[0] != "differ"  # below resolution: no witness
     assert compare(sp.Integer(1) / 0, sp.Integer(1))[0] == "undefined"
+
+
+def test_piecewise_case_analysis() -> None:
+    t = sp.Symbol("t", real=True)
+    k = sp.Symbol("k", integer=True)
+    n = sp.Symbol("n", integer=True, positive=True)
+    # SymPy's sum is Piecewise((n, Eq(t, 1)), (closed form, True)); the rhs is 0/0 at t = 1
+    ev = prove_equal(sp.Sum(t ** k, (k, 0, n - 1)), (1 - t ** n) / (1 - t))
+    assert ev.verdict is Verdict.PROVED and ev.generality.startswith("symbolic")
+    assert prove_equal(sp.Max(xr, 0), (xr + sp.Abs(xr)) / 2).verdict is Verdict.PROVED
+    assert prove_equal(sp.Max(xr, 0), (xr - sp.Abs(xr)) / 2).verdict is Verdict.REFUTED

@@ -78,6 +78,59 @@ def r_doit(e: sp.Expr) -> sp.Expr:
     return sp.expand(sp.expand(e).doit())
 
 
+def _undefined_at(e: sp.Expr, point: dict) -> bool:
+    v = e.xreplace(point)
+    try:
+        v = v.doit()
+    except Exception:  # noqa: BLE001
+        return False
+    return bool(v.has(sp.nan, sp.zoo))
+
+
+def _point_of(cond: Any) -> dict | None:
+    """``{s: c}`` when ``cond`` is ``Eq(s, c)`` (or an ``And`` of such) with numeric ``c``."""
+    eqs = cond.args if isinstance(cond, sp.And) else (cond,)
+    out: dict = {}
+    for eq in eqs:
+        if not isinstance(eq, sp.Eq):
+            return None
+        lhs, rhs = eq.args
+        if isinstance(rhs, sp.Symbol) and lhs.is_number:
+            lhs, rhs = rhs, lhs
+        if not (isinstance(lhs, sp.Symbol) and rhs.is_number):
+            return None
+        out[lhs] = rhs
+    return out
+
+
+def r_piecewise(e: sp.Expr) -> sp.Expr:
+    """Case analysis: ``doit``, ``Abs``/``Max``/``Min``/``sign``/``Heaviside`` rewritten as
+    ``Piecewise``, folded into one ``Piecewise`` with disjoint conditions. Zero when every
+    branch is zero, or is zero at the single point its condition allows (``Eq(x, 0)``), or
+    lies at a point where the difference itself is undefined (``0/0`` in a closed form, as
+    in a geometric sum): the identity is asserted only where both sides are defined.
+    """
+    base = sp.expand(e).doit()
+    pw = sp.piecewise_fold(base.rewrite(sp.Piecewise))
+    if not isinstance(pw, sp.Piecewise):
+        raise ValueError("no Piecewise")
+    pw = sp.piecewise_exclusive(pw)
+    for expr_k, cond_k in pw.args:
+        if cond_k == sp.false:
+            continue
+        if any(is_zero(f(expr_k)) for f in (sp.expand, r_cancel, lambda q: sp.cancel(exp_normal(q)))):
+            continue
+        point = _point_of(cond_k)
+        if point is not None:
+            at = expr_k.xreplace(point)
+            if not at.has(sp.nan, sp.zoo) and is_zero(sp.expand(at)):
+                continue
+            if _undefined_at(e, point):
+                continue
+        return pw
+    return sp.Integer(0)
+
+
 def r_log(e: sp.Expr) -> sp.Expr:
     """``expand_log`` / ``powsimp`` / ``powdenest`` under the symbols' assumptions (no ``force``)."""
     e = sp.expand_log(sp.expand(e), force=False)
@@ -261,6 +314,7 @@ SCALAR_RUNGS: tuple[Rung, ...] = (
     Rung("doit + expand", r_doit, 10.0),
     Rung("traces in canonical cyclic/transposed words", r_trace, 10.0),
     Rung("sum linearity (expand, sum_simplify, doit)", r_sum, 10.0),
+    Rung("piecewise branches (zero, or at a point where a side is undefined)", r_piecewise, 10.0),
     Rung("expand_log + powsimp + powdenest", r_log, 10.0),
     Rung("rewrite(exp) + cancel in formal exponentials", r_exp, 15.0),
     Rung("expand_trig + cancel", r_expand_trig, 10.0),

@@ -148,8 +148,10 @@ class _Ladder:
                     self.timed_out = True
                 return False
             except Exception as exc:  # noqa: BLE001 - a rung that does not apply is skipped
-                self.steps.append(f"{rung.name}: not applicable ({type(exc).__name__}: {str(exc)[:80]})")
-                return False
+                if key is None:
+                    self.steps.append(f"{rung.name}: not applicable ({type(exc).__name__}: {str(exc)[:80]})")
+                    return False
+                continue  # this entry stays open; the rung may still close the others
             if is_zero(out):
                 del self.open[key]
                 self.closed_by[key] = rung.name
