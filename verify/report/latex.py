@@ -327,7 +327,7 @@ _WORD_RUN = re.compile(r"[A-Za-z]{2,}(?:[ ,;]+[A-Za-z]{2,})*")
 _CONTROL_WORD = re.compile(r"\\([A-Za-z]+)")
 
 
-def _is_prose(run: str) -> bool:
+def _is_prose_run(run: str) -> bool:
     words = re.findall(r"[A-Za-z]+", run)
     if len(words) >= 2:
         return any(len(w) >= 3 for w in words)
@@ -487,7 +487,7 @@ class _Math:
                 ok_before = not before or (
                     before[-1] not in "{^_\\" and not re.search(r"\\[A-Za-z]+$", before)
                 )
-                if m and not prev.isalpha() and ok_before and _is_prose(m.group(0)):
+                if m and not prev.isalpha() and ok_before and _is_prose_run(m.group(0)):
                     self.out.append(r"\;\text{%s}\;" % escape_text(m.group(0)))
                     self.i = m.end()
                     continue
@@ -581,8 +581,13 @@ def text_with_math(s: object) -> Tex:
     return Tex("".join(out))
 
 
-def _looks_like_math(s: str) -> bool:
-    return bool(re.search(r"[\\^_=]", s))
+def _is_prose(s: str) -> bool:
+    """Plain prose (no macro, at least three words), or nothing that looks like math."""
+    if "\\" in s:
+        return False
+    if len(re.findall(r"[A-Za-z]{3,}", s)) >= 3:
+        return True
+    return not re.search(r"[\^_=]", s)
 
 
 def statement(s: object) -> Tex:
@@ -592,14 +597,23 @@ def statement(s: object) -> Tex:
         return Tex(r"\emph{(no statement recorded)}")
     if "$" in s:
         return Tex(r"\vfprose{%s}" % text_with_math(s))
+    if _is_prose(s):
+        return Tex(r"\vfprose{%s}" % _prose(s))
     return math_display(s)
 
 
 def step(s: object) -> Tex:
-    """One step of a proof or a certificate: LaTeX math, prose with ``$..$``, or text."""
+    """One step of a proof or a certificate: LaTeX math, prose with ``$..$``, or text.
+
+    Math steps are set flush left (a chain of steps reads down the left margin) and may
+    break at top-level relations and operators when too long for the line.
+    """
     s = "" if s is None else str(s).strip()
     if "$" in s:
         return Tex(r"\vfprose{%s}" % text_with_math(s))
-    if _looks_like_math(s):
-        return math_display(s)
-    return Tex(r"\vfprose{%s}" % escape_text(s))
+    if _is_prose(s):
+        return Tex(r"\vfprose{%s}" % _prose(s))
+    try:
+        return Tex(r"\vfstepmath{%s}" % sanitize_math(s))
+    except Unsafe:
+        return Tex(r"\vfprose{%s}" % as_text(s))
