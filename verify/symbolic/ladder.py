@@ -35,6 +35,10 @@ from sympy.matrices.expressions import (
 )
 
 
+class NotApplicable(ValueError):
+    """A rung that has nothing to work on (no traces, no Piecewise); not worth a step."""
+
+
 @dataclass(frozen=True)
 class Rung:
     """One exact rewriting: its name, the function, and a time cap in seconds."""
@@ -113,7 +117,7 @@ def r_piecewise(e: sp.Expr) -> sp.Expr:
     base = sp.expand(e).doit()
     pw = sp.piecewise_fold(base.rewrite(sp.Piecewise))
     if not isinstance(pw, sp.Piecewise):
-        raise ValueError("no Piecewise")
+        raise NotApplicable("no Piecewise")
     pw = sp.piecewise_exclusive(pw)
     for expr_k, cond_k in pw.args:
         if cond_k == sp.false:
@@ -275,7 +279,7 @@ def r_trace(e: sp.Expr) -> sp.Expr:
     e = sp.sympify(e).doit()
     traces = e.atoms(sp.Trace)
     if not traces:
-        raise ValueError("no traces")
+        raise NotApplicable("no traces")
     rep: dict[sp.Expr, sp.Expr] = {}
     syms: dict[tuple[str, ...], sp.Symbol] = {}
     for t in traces:

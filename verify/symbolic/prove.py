@@ -34,7 +34,7 @@ from ..evidence import Evidence
 from ..verdict import Verdict
 from . import assume
 from ._guard import Deadline, RungTimeout, guarded
-from .ladder import MATRIX_RUNGS, SCALAR_RUNGS, Rung, is_zero
+from .ladder import MATRIX_RUNGS, SCALAR_RUNGS, NotApplicable, Rung, is_zero
 from .witness import consistent, search
 
 log = logging.getLogger(__name__)
@@ -147,6 +147,10 @@ class _Ladder:
                 if self.deadline.expired():
                     self.timed_out = True
                 return False
+            except NotApplicable:
+                if key is None:
+                    return False
+                continue
             except Exception as exc:  # noqa: BLE001 - a rung that does not apply is skipped
                 if key is None:
                     self.steps.append(f"{rung.name}: not applicable ({type(exc).__name__}: {str(exc)[:80]})")
@@ -228,6 +232,12 @@ def prove_equal(
     if sL is not None and sL != sR and all(sp.sympify(v).is_Integer for v in (*sL, *sR)):
         return ev(Verdict.REFUTED, f"shapes differ: {sL} vs {sR}",
                   counterexample={"lhs_shape": str(sL), "rhs_shape": str(sR)})
+    if (isinstance(L, MatrixExpr) or isinstance(R, MatrixExpr)) and sL is not None and all(
+        sp.sympify(v).is_Integer for v in (*sL, *(sR or ()))
+    ):
+        # concrete shapes: work entrywise on explicit matrices (entries A[i, j])
+        L, R = _explicit(L), _explicit(R)
+        steps.append("matrix expressions of concrete shape made explicit (entries A[i, j])")
     dims = dimension_symbols(L, R)
     symbolic_size = isinstance(L, MatrixExpr) or isinstance(R, MatrixExpr) or bool(dims)
     generality = "symbolic" + (f" ({', '.join(s.name for s in dims)} symbolic)" if dims else "")
