@@ -287,13 +287,19 @@ def _build_report(source: str, out_dir: str, papers: list[str] | None, *, pdf: b
 
     out = report.build(source, out_dir, papers=papers, compile=pdf)
     console = _console()
-    for p in getattr(out, "tex", []):
+    for p in out.tex:
         console.print(f"wrote {p}")
-    for p in getattr(out, "pdf", []):
+    for p in out.pdf:
         console.print(f"built {p}")
-    for err in getattr(out, "errors", []):
-        console.print(f"[red]{err}[/]")
-    return 1 if getattr(out, "errors", None) else 0
+    from rich.markup import escape
+
+    for warning in out.warnings:
+        console.print(f"[yellow]warning:[/] {escape(str(warning))}")
+    for err in out.errors:  # TeX log excerpts contain [...]: never read them as markup
+        console.print(f"[red]error:[/] {escape(str(err))}")
+    if not out.compiled:
+        console.print("[yellow]no TeX engine found: wrote .tex only[/]")
+    return 0 if out.ok else 1
 
 
 def _console():

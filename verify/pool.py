@@ -200,7 +200,11 @@ def run_tasks(
                             why = f"worker exited with status {code}"
                         finish(w, None, f"{why} while running the claim")
                     elif not w.ready:
-                        raise DiscoveryError(f"worker died while loading the claims (status {code})")
+                        raise DiscoveryError(
+                            f"worker died while loading the claims (status {code}); a script that "
+                            "calls verify.run with workers must guard it with "
+                            "`if __name__ == '__main__':` (workers are spawned and re-import it)"
+                        )
                     replace(w)
                     continue
                 if (w.task is not None or not w.ready) and time.monotonic() > w.deadline:
