@@ -85,3 +85,10 @@ def test_matrix_layout_matches_torch() -> None:
     for r in range(2):
         for c in range(2):
             assert abs(complex(g[r, c].subs(sub).evalf()) - complex(Zt.grad[r, c])) < 1e-12
+
+
+def test_matrix_symbol_variable() -> None:
+    """d/dZbar tr(Z A Z^H) = Z A, entrywise, with a 2x2 MatrixSymbol as the variable."""
+    Z, A = sp.MatrixSymbol("Z", 2, 2), sp.MatrixSymbol("A", 2, 2)
+    g = wirtinger_conj(sp.Trace(Z * A * sp.conjugate(Z).T), Z)
+    assert prove_equal(g, (Z * A).as_explicit()).verdict is Verdict.PROVED

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 import sympy as sp
+from sympy.matrices.expressions.matexpr import MatrixElement
 
 
 def _open(expr: sp.Expr) -> sp.Expr:
@@ -31,17 +32,17 @@ def _open(expr: sp.Expr) -> sp.Expr:
     return expr
 
 
-def _check_var(z: Any) -> sp.Symbol:
-    if not isinstance(z, sp.Symbol):
-        raise TypeError(f"Wirtinger derivative needs a symbol, got {z!r}")
+def _check_var(z: Any) -> sp.Expr:
+    if not isinstance(z, (sp.Symbol, sp.Indexed, MatrixElement)):
+        raise TypeError(f"Wirtinger derivative needs a symbol or a matrix/indexed entry, got {z!r}")
     if z.is_real:
         raise ValueError(f"{z} is declared real: its Wirtinger derivatives are not independent")
     return z
 
 
-def _scalar(expr: sp.Expr, z: sp.Symbol, conj: bool) -> sp.Expr:
+def _scalar(expr: sp.Expr, z: sp.Expr, conj: bool) -> sp.Expr:
     z = _check_var(z)
-    zb = sp.Dummy(f"{z.name}_bar")
+    zb = sp.Dummy(f"{z}_bar")
     e = _open(expr).xreplace({sp.conjugate(z): zb})
     if e.has(sp.conjugate(z)):  # conjugate not pushed through an unknown function
         raise ValueError(f"cannot separate conjugate({z}) in {expr}")
@@ -50,6 +51,13 @@ def _scalar(expr: sp.Expr, z: sp.Symbol, conj: bool) -> sp.Expr:
 
 
 def _apply(expr: Any, z: Any, conj: bool) -> Any:
+    if isinstance(z, sp.MatrixSymbol):
+        if not all(sp.sympify(s).is_Integer for s in z.shape):
+            raise ValueError("a MatrixSymbol variable needs a concrete shape")
+        z = z.as_explicit()
+        if isinstance(expr, sp.Basic):
+            expr = expr.xreplace({m: m.as_explicit() for m in expr.atoms(sp.MatrixSymbol)
+                                  if all(sp.sympify(s).is_Integer for s in m.shape)}).doit()
     if isinstance(z, (sp.MatrixBase, list, tuple)):
         Z = sp.Matrix(z)
         if isinstance(expr, sp.MatrixBase):
@@ -63,9 +71,10 @@ def _apply(expr: Any, z: Any, conj: bool) -> Any:
 def wirtinger(expr: Any, z: Any) -> Any:
     """``d expr / dz`` with ``conj(z)`` held fixed.
 
-    ``expr`` a scalar expression or a Matrix (entrywise); ``z`` a symbol or a Matrix of
-    symbols. Layout for a Matrix ``z``: ``result[i, j] = d expr / d z[i, j]`` (same shape as
-    ``z``), for a scalar ``expr`` only.
+    ``expr`` a scalar expression or a Matrix (entrywise); ``z`` a symbol, a Matrix of
+    symbols, or a ``MatrixSymbol`` of concrete shape (its entries ``Z[i, j]`` are the
+    variables; matrix symbols in ``expr`` are made explicit). Layout for a matrix ``z``:
+    ``result[i, j] = d expr / d z[i, j]`` (same shape as ``z``), for a scalar ``expr`` only.
     """
     return _apply(expr, z, conj=False)
 
