@@ -479,7 +479,9 @@ def sparse_attention_interpretation(ctx):
 )
 def rope_fourier_pe(ctx):
     """(c) E E^* is Toeplitz ((E E^*)_{w w'} depends on w - w' only) to 1e-12; (b) B1: V([Pi X_c | Pi E]) =
-    V([X_c | E]) for the Lemma-3 potential (unitary invariance); B2 fails (REFUTED, N = 2); reading C:
+    V([X_c | E]) for the Lemma-3 potential (unitary invariance); B2 fails (REFUTED, N = 5, T_PE = 10; with
+    T_PE = 1000 the PE rows are nearly equal, so the change is small: a very large period carries little
+    position); reading C:
     rotary q.k depends on relative position only (SUPPORTED).  Reading A's features (linear frequencies,
     additive) differ from RoPE (geometric frequencies, multiplicative on Q, K)."""
     g = ctx.torch_generator("pe")
@@ -498,9 +500,12 @@ def rope_fourier_pe(ctx):
     perm = torch.tensor([1, 0, 2, 3, 4])
     base = V(torch.cat([Xc, E], 1))
     b1 = abs(complex(V(torch.cat([Xc[perm], E[perm]], 1)) - base)) / abs(complex(base))
-    b2 = abs(complex(V(torch.cat([Xc[perm], E], 1)) - base)) / abs(complex(base))
+    E10 = torch.exp(1j * (w * sg / 10.0).to(torch.complex128))  # T_PE = 10: PE rows clearly distinct
+    base10 = V(torch.cat([Xc, E10], 1))
+    b2 = abs(complex(V(torch.cat([Xc[perm], E10], 1)) - base10)) / abs(complex(base10))
     out.append(judge(b1, "B1: permuting content and PE together leaves V unchanged", tol=1e-12, part="(b) symmetry"))
-    out.append(judge(b2, "B2: permuting content only (PE fixed) changes V", reading="B", part="(b) symmetry",
+    out.append(judge(b2, "B2 (T_PE = 10): permuting content only (PE fixed) leaves V unchanged", reading="B",
+                     part="(b) symmetry",
                      counterexample={"N": N, "C_content": Cc, "C_pe": Cp, "perm": "swap tokens 0,1",
                                      "seed": ctx.subseed("pe")}))
     q, k = torch.randn(2, generator=g, dtype=torch.float64), torch.randn(2, generator=g, dtype=torch.float64)
