@@ -805,7 +805,6 @@ def relu_axioms_characterization(ctx):
     sols = sp.solve([a**2 - a, b**2 - b], [a, b], dict=True)
     maps = sorted((int(s[a]), int(s[b])) for s in sols)
     out = []
-    xs = sp.Symbol("x", real=True)
     h = sp.Symbol("h", positive=True)
     relu = lambda t: sp.Max(t, 0)  # noqa: E731
     y = sp.Symbol("y", positive=True)
