@@ -1,0 +1,617 @@
+"""The experiments of Sec. 7: the toy routing example (7.1) and the sticky Markov chain (7.2).
+
+Quick profile: the toy on a 8-setting subset of the grid, and the sticky task at T=100
+(the paper: T=2000) with the paper's other settings (1000 steps, 5 paired seeds); deep: the
+full toy grid and the sticky task at T=2000. Trainings are memoised per worker process, so
+the claims of one run share them (the evidence is still computed in the run).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import torch
+from scipy import stats
+
+import verify
+from verify import Evidence, Verdict
+
+from .attention_head import closed_form_grads, head_forward, row_entropy
+from .dynamics import PARAM_NAMES
+from .sticky import (
+    TRANSITION_READINGS,
+    bayes_filter_loss,
+    cached_train,
+    entropy_rate,
+    profile_config,
+    sample_sequences,
+    steps_to_level,
+    transition_matrix,
+)
+from .toy import LN5, ToySetting, grid, label, run_toy
+
+PAPER = "gda"
+LN2 = math.log(2)
+
+# Table 1 (L423-428): mean, std over 5 seeds
+TABLE1 = {
+    "final loss": {"EM": (1.970, 0.034), "SGD": (2.058, 0.007)},
+    "final entropy": {"EM": (1.998, 0.035), "SGD": (2.077, 0.001)},
+    "final accuracy": {"EM": (0.244, 0.016), "SGD": (0.200, 0.009)},
+}
+STEPS_TO_SGD = (430.0, 143.0)
+MIN_ENTROPY = 1.829
+
+
+def _toy_logs(ctx):
+    return [(st, _cached_toy(st, 20, ctx.run_seed)) for st in grid(ctx.profile)]
+
+
+_TOY_CACHE: dict = {}
+
+
+def _cached_toy(st: ToySetting, n: int, seed: int):
+    key = (st, n, seed)
+    if key not in _TOY_CACHE:
+        _TOY_CACHE[key] = run_toy(st, n, seed)
+    return _TOY_CACHE[key]
+
+
+def _diverged(lg) -> np.ndarray:
+    return lg.diverged | ~(lg.loss[:, -1] < 10 * lg.loss[:, 0])
+
+
+def _sticky(ctx, **over):
+    cfg = profile_config(ctx.profile, **over)
+    return cfg, cached_train(cfg, ctx.run_seed)
+
+
+def _quick_note(ctx, cfg) -> str:
+    return f"T={cfg.T}" + (" (quick profile; the paper uses T=2000)" if cfg.T != 2000 else "")
+
+
+# ---------------------------------------------------------------------------------------- toy
+@verify.claim(
+    "gda.exp.toy.setup", paper=PAPER, where="Sec. 7.1 L372-383; Fig. 4 caption L404", kind="experiment",
+    statement=r"T=5,\ d_x=3,\ d_k=2,\ d_v=2,\ C=3;\ W_Q,W_K,W_V,W_O\text{ small Gaussian};\ x_j\sim\mathcal N(0,I);\ y_i\text{ random in }\{0,1,2\};\ \text{manual update steps with the closed-form gradients of Sec. 3, fixed learning rate},\ \sim100\text{ steps}",
+)
+def toy_setup(ctx):
+    """A setup, not a claim: records the grid run for the unspecified choices (init std, lr,
+    view F/P, simultaneous/alternating, reduction; 20 seeds each) and the divergence count."""
+    logs = _toy_logs(ctx)
+    rows = {label(st): {"loss0": float(np.nanmean(lg.loss[:, 0])), "loss100": float(np.nanmedian(lg.loss[:, -1])),
+                        "diverged": int(_diverged(lg).sum())} for st, lg in logs}
+    return Evidence.undecided("setup of Sec. 7.1 (not a claim): unspecified init std, lr, view, schedule and "
+                              f"reduction swept over {len(logs)} settings x 20 seeds", numbers={"settings": rows},
+                              method="experiment")
+
+
+@verify.claim(
+    "gda.exp.toy.attention_sharpens", paper=PAPER, where="L387; Figs. 2-3 (L398-401)", kind="experiment",
+    statement=r"\text{(1) Attention heatmaps sharpen: mass concentrates on a few positions per query.}",
+    expect="SUPPORTED",
+)
+def toy_attention_sharpens(ctx):
+    """Measured: mean row entropy of alpha (max ln 5) at step 0 and 100, mean max-alpha, and the
+    share of seeds whose entropy drops by >= 10% of ln 5, per setting. SUPPORTED when in at least
+    half of the (non-diverging) settings most seeds sharpen; the settings where it fails are listed
+    (the paper's setting is unspecified)."""
+    logs = _toy_logs(ctx)
+    rows, good = {}, 0
+    for st, lg in logs:
+        ok = ~_diverged(lg)
+        drop = (lg.entropy[:, 0] - lg.entropy[:, -1]) >= 0.1 * LN5
+        share = float(drop[ok].mean()) if ok.any() else float("nan")
+        rows[label(st)] = {"H0": float(lg.entropy[:, 0].mean()), "H100": float(np.nanmean(lg.entropy[ok, -1])) if ok.any() else None,
+                           "maxalpha0": float(lg.maxalpha[:, 0].mean()),
+                           "maxalpha100": float(np.nanmean(lg.maxalpha[ok, -1])) if ok.any() else None,
+                           "share_sharpened": share, "diverged": int((~ok).sum())}
+        good += int(share >= 0.5) if ok.any() else 0
+    frac = good / len(logs)
+    fails = [k for k, v in rows.items() if not (v["share_sharpened"] or 0) >= 0.5]
+    return Evidence(Verdict.SUPPORTED if frac >= 0.5 else Verdict.UNDECIDED,
+                    f"most seeds sharpen (entropy drop >= 10% ln5) in {good}/{len(logs)} settings; not in: {fails}",
+                    method="experiment", numbers={"settings": rows}, seed=ctx.run_seed)
+
+
+@verify.claim(
+    "gda.exp.toy.loss_decays", paper=PAPER, where="L389; Fig. 4 (L404)", kind="experiment",
+    statement=r"\text{(3) Cross-entropy loss decays smoothly, with most gains occurring as specialization emerges.}",
+    expect="UNDECIDED",
+)
+def toy_loss_decays(ctx):
+    """Loss at 0/100, monotone curves, and attribution: with attention frozen at init, which
+    share of the loss drop remains (a large share means the gain is not from specialization),
+    and the time correlation of loss drop with entropy drop. UNDECIDED: 'smoothly' holds in the
+    stable settings, but the attribution 'most gains as specialization emerges' is not borne out
+    (the frozen-attention ablation keeps most of the gain), so the statement as a whole is not
+    confirmed; the numbers are reported per setting."""
+    rows = {}
+    mono_total = remain = 0
+    n_set = 0
+    for st, lg in _toy_logs(ctx):
+        ok = ~_diverged(lg)
+        fr = _cached_toy(replace(st, freeze_attention=True), 20, ctx.run_seed)
+        okf = ok & ~_diverged(fr)
+        mono = int((np.diff(lg.loss[ok], axis=1) <= 1e-12).all(1).sum())
+        drop = lg.loss[okf, 0] - lg.loss[okf, -1]
+        drop_f = fr.loss[okf, 0] - fr.loss[okf, -1]
+        share_remaining = float(np.median(drop_f / np.maximum(drop, 1e-12))) if okf.any() else float("nan")
+        corr = []
+        for s in np.nonzero(ok)[0]:
+            dl, dh = -np.diff(lg.loss[s]), -np.diff(lg.entropy[s])
+            if dl.std() > 0 and dh.std() > 0:
+                corr.append(float(np.corrcoef(dl, dh)[0, 1]))
+        rows[label(st)] = {"loss0": float(lg.loss[:, 0].mean()), "loss100": float(np.nanmean(lg.loss[ok, -1])) if ok.any() else None,
+                           "monotone_seeds": mono, "stable_seeds": int(ok.sum()),
+                           "median_share_of_drop_with_attention_frozen": share_remaining,
+                           "median_corr(loss drop, entropy drop)": float(np.median(corr)) if corr else None}
+        if ok.any():
+            n_set += 1
+            mono_total += mono / ok.sum()
+            remain += share_remaining if np.isfinite(share_remaining) else 0
+    summ = (f"monotone loss in {100 * mono_total / max(1, n_set):.0f}% of stable seeds (mean over settings); with attention "
+            f"frozen at init the median share of the loss drop that remains is {remain / max(1, n_set):.2f} (mean over settings)")
+    return Evidence(Verdict.UNDECIDED, summ, method="experiment", numbers={"settings": rows}, seed=ctx.run_seed)
+
+
+@verify.claim(
+    "gda.exp.toy.value_pca", paper=PAPER, where="L388; Fig. 5 (L406)", kind="experiment",
+    statement=r"\text{(2) Value vectors move coherently in a low-dimensional subspace; their trajectories in a PCA projection show emergent manifold structure.}",
+    expect="UNDECIDED",
+)
+def toy_value_pca(ctx):
+    """d_v = 2, so any set of value vectors lies in a <= 2-dimensional space and PC1 carries >= 50%
+    of the variance by construction; the paper gives no criterion. Reported: PC1 variance share of
+    the displacements v_j(100) - v_j(0) and of the pooled trajectory points, and the mean pairwise
+    |cos| of displacements, against random displacements of matched norm (same d_v=2). UNDECIDED:
+    the baseline is already low-dimensional in d_v = 2."""
+    rng = ctx.numpy_rng("toy_pca")
+    rows = {}
+    for st, lg in _toy_logs(ctx):
+        ok = ~_diverged(lg)
+        pc1, pc1r, cosm, cosr = [], [], [], []
+        for s in np.nonzero(ok)[0]:
+            D = lg.V[s, -1] - lg.V[s, 0]  # (T, d_v)
+            R = rng.standard_normal(D.shape) * np.linalg.norm(D, axis=1, keepdims=True) / np.sqrt(D.shape[1])
+            for M, acc in ((D, pc1), (R, pc1r)):
+                sv = np.linalg.svd(M - M.mean(0), compute_uv=False) ** 2
+                acc.append(sv[0] / max(sv.sum(), 1e-300))
+            for M, acc in ((D, cosm), (R, cosr)):
+                Nn = M / np.maximum(np.linalg.norm(M, axis=1, keepdims=True), 1e-300)
+                C = np.abs(Nn @ Nn.T)[np.triu_indices(len(M), 1)]
+                acc.append(C.mean())
+        rows[label(st)] = {"PC1_share_displacements": float(np.mean(pc1)) if pc1 else None,
+                           "PC1_share_random": float(np.mean(pc1r)) if pc1r else None,
+                           "mean_abs_cos_displacements": float(np.mean(cosm)) if cosm else None,
+                           "mean_abs_cos_random": float(np.mean(cosr)) if cosr else None}
+    return Evidence(Verdict.UNDECIDED, "no quantitative criterion in the paper, and d_v=2 makes every value set "
+                    "<= 2-dimensional; PC1 shares and coherence vs matched random displacements are in the numbers",
+                    method="experiment", numbers={"settings": rows}, seed=ctx.run_seed)
+
+
+# ------------------------------------------------------------------------------------- sticky
+@verify.claim(
+    "gda.exp.sticky.task", paper=PAPER, where="Sec. 7.2 L391-432", kind="experiment",
+    statement=r"T=2000,\ 8\text{ symbols},\ P(y_{t+1}=y_t\mid y_t)=0.3,\ \text{otherwise a different state with probability proportional to the distance from the previous state. With this circular distance, the nearby symbol gets higher probability than the distant one.}\ x_t=\mu_{y_{t-1}}+\epsilon_t",
+    readings={"B": "off-diagonal weights decreasing in the circular distance (default propto 1/d)",
+              "C": "uniform over the 7 other states"},
+    expect="REFUTED",
+)
+def sticky_task(ctx):
+    """REFUTED as printed: 'probability proportional to the distance' and 'the nearby symbol gets
+    higher probability than the distant one' contradict each other (exact: P[0,1] = 7/160 <
+    P[0,4] = 7/40 under weights propto d). Readings B and C are consistent. The generator is
+    checked (empirical transition frequencies vs P) and the unspecified choices are recorded."""
+    from fractions import Fraction
+
+    d = [1, 2, 3, 4, 3, 2, 1]
+    tot = sum(d)
+    pA = [Fraction(7, 10) * Fraction(x, tot) for x in d]
+    out = [Evidence(Verdict.REFUTED, f"as printed (weights propto d): P(0->1) = {pA[0]} < P(0->4) = {pA[3]}: the "
+                    "nearby symbol gets LOWER probability, contradicting the next sentence", method="symbolic",
+                    counterexample={"reading": "A", "P(0->1)": str(pA[0]), "P(0->4)": str(pA[3]), "exact": True})]
+    for rd in ("B", "C"):
+        P = transition_matrix(rd)
+        ok = P[0, 1] >= P[0, 4]
+        out.append(Evidence(Verdict.SUPPORTED if ok else Verdict.REFUTED,
+                            f"reading {rd}: P(0->1) = {P[0, 1]:.4f} >= P(0->4) = {P[0, 4]:.4f}", reading=rd,
+                            counterexample=None if ok else {"P": P.tolist()}))
+    g = ctx.torch_generator("gen")
+    P = torch.tensor(transition_matrix("A"), dtype=torch.float64)
+    mu = torch.randn(2, 8, 20, generator=g, dtype=torch.float64)
+    y, prev, X = sample_sequences(g, P, mu, 20000, torch.float64)
+    cnt = torch.zeros(8, 8, dtype=torch.float64)
+    cnt.index_put_((prev.reshape(-1), y.reshape(-1)), torch.ones(y.numel(), dtype=torch.float64), accumulate=True)
+    emp = cnt / cnt.sum(1, keepdim=True)
+    err = float((emp - P).abs().max())
+    out.append(Evidence(Verdict.SUPPORTED if err < 0.02 else Verdict.UNDECIDED,
+                        f"generator check (reading A): max |empirical - P| = {err:.4f} over 40000 transitions",
+                        part="generator", reading="generator",
+                        numbers={"max_abs_err": err, "choices": {
+                            "mu": "N(0, I_20) per seed", "init": "N(0, 0.1^2)", "data": "fresh sequence per step",
+                            "reduction": "mean", "evaluation": "held-out fixed sequence per seed, every eval_every steps",
+                            "b_O lr": "routing rate 0.01", "y_0": "uniform (stationary)",
+                            "gradients": "closed-form (13)-(32), checked against autograd"}}))
+    return out
+
+
+def _row(metric: str, proto: str, paper: tuple[float, float], meas: np.ndarray, note: str, reading: str = "A") -> Evidence:
+    m, sd = float(np.mean(meas)), float(np.std(meas, ddof=1)) if len(meas) > 1 else 0.0
+    tol = 2 * math.sqrt(paper[1] ** 2 + sd**2)
+    ok = abs(m - paper[0]) <= tol
+    return Evidence(Verdict.REPRODUCED if ok else Verdict.NOT_REPRODUCED,
+                    f"{metric} {proto}: paper {paper[0]} +- {paper[1]}, measured {m:.3f} +- {sd:.3f} ({note})",
+                    method="experiment", part=f"{metric} ({proto})", reading=reading,
+                    numbers={"paper_value": paper[0], "paper_spread": paper[1], "measured": m, "spread": sd,
+                             "n_seeds": len(meas), "tolerance": tol, "metric": f"{metric} {proto}"})
+
+
+@verify.claim(
+    "gda.exp.sticky.table1", paper=PAPER, where="Table 1, L421-428; L434; L51", kind="experiment",
+    statement=r"\text{EM-like: loss }1.970\pm0.034,\ \text{entropy }1.998\pm0.035,\ \text{acc }0.244\pm0.016,\ \text{steps to SGD level }430\pm143;\ \text{SGD: }2.058\pm0.007,\ 2.077\pm0.001,\ 0.200\pm0.009,\ 1000;\ \text{paired }t\text{-test }p=0.003;\ 2.3\times\text{ speedup}",
+    readings={"B": "entropies read in nats (natural-log CE of (9)) instead of the bits of L434"},
+    timeout={"quick": 120, "deep": 3600},
+)
+def sticky_table1(ctx):
+    """Each row re-measured on 5 paired seeds (REPRODUCED iff |mean - paper| <= 2 sqrt(sd_p^2 +
+    sd_m^2)). Quick profile: T=100 (stated in every summary). Also: the paired t-test, KL(EM||SGD),
+    steps-to-level, and the internal consistency of the paper's own numbers (reading "consistency")."""
+    cfg, log = _sticky(ctx)
+    note = _quick_note(ctx, cfg)
+    out = []
+    em, sgd = log.runs("EM"), log.runs("SGD")
+    finals = {"final loss": log.loss[:, -1], "final entropy": log.ent[:, -1], "final accuracy": log.acc[:, -1]}
+    for metric, vals in finals.items():
+        for proto, runs in (("EM", em), ("SGD", sgd)):
+            out.append(_row(metric, proto, TABLE1[metric][proto], vals[runs], note))
+            if metric == "final entropy":  # reading A: the paper's entropy figures are in bits (L434)
+                out[-1] = _row(metric, proto, TABLE1[metric][proto], vals[runs] / LN2, note + ", converted to bits")
+                out.append(_row(metric, proto, TABLE1[metric][proto], vals[runs], note + ", nats", reading="B"))
+    stl = np.array([steps_to_level(log.loss[e], log.steps, log.loss[s, -1]) for e, s in zip(em, sgd)])
+    stl_f = np.where(np.isfinite(stl), stl, cfg.steps * 10)
+    out.append(_row("steps to SGD level", "EM", STEPS_TO_SGD, stl_f, note + f", eval every {cfg.eval_every} steps, "
+                    "no smoothing; never reached counts as 10x steps"))
+    d = log.loss[sgd, -1] - log.loss[em, -1]
+    t_p = stats.ttest_rel(log.loss[sgd, -1], log.loss[em, -1])
+    welch = stats.ttest_ind(log.loss[sgd, -1], log.loss[em, -1], equal_var=False)
+    p_meas = float(t_p.pvalue) if np.isfinite(t_p.pvalue) else 1.0
+    out.append(Evidence(Verdict.REPRODUCED if (p_meas < 0.05 and d.mean() > 0) else Verdict.NOT_REPRODUCED,
+                        f"paired t-test EM < SGD final loss: paper p=0.003, measured p={p_meas:.3g} (mean diff "
+                        f"{d.mean():.4f}); criterion p < 0.05 with the paper's sign ({note})",
+                        method="experiment", part="paired t-test",
+                        numbers={"paper_value": 0.003, "measured": p_meas, "welch_p": float(welch.pvalue),
+                                 "mean_diff": float(d.mean()), "n_seeds": len(d), "tolerance": "p<0.05",
+                                 "metric": "paired t-test p"}))
+    speed = cfg.steps / float(np.mean(stl_f))
+    out.append(_row("speedup (SGD steps / EM steps to SGD level)", "EM/SGD", (2.3, 0.0), np.array([speed] * 2), note))
+    # KL(EM || SGD) on the held-out sequence (L432)
+    kls = []
+    for e, s in zip(em, sgd):
+        pe = {k: v[e:e + 1] for k, v in log.final.items()}
+        ps = {k: v[s:s + 1] for k, v in log.final.items()}
+        X, y = log.eval_X[e % cfg.n_seeds: e % cfg.n_seeds + 1], log.eval_y[e % cfg.n_seeds: e % cfg.n_seeds + 1]
+        le = torch.log_softmax(head_forward(X, *(pe[k] for k in PARAM_NAMES), y, causal=True).logits, -1)
+        ls = torch.log_softmax(head_forward(X, *(ps[k] for k in PARAM_NAMES), y, causal=True).logits, -1)
+        kls.append(float((le.exp() * (le - ls)).sum(-1).mean()))
+    # internal consistency of the paper's numbers
+    t_needed = stats.t.ppf(1 - 0.003 / 2, 4)
+    sd_diff = (2.058 - 1.970) * math.sqrt(5) / t_needed
+    uni = math.log(8)
+    cons = {"1000/430": 1000 / 430, "sd_of_paired_diff_implied_by_p=0.003": sd_diff,
+            "welch_p_from_table": float(stats.ttest_ind_from_stats(1.970, 0.034, 5, 2.058, 0.007, 5, equal_var=False).pvalue),
+            "uniform_entropy_nats": uni, "uniform_entropy_bits": 3.0,
+            "gap_closed_SGD_nats_reading": (uni - 2.077) / (uni - MIN_ENTROPY),
+            "gap_closed_EM_nats_reading": (uni - 1.998) / (uni - MIN_ENTROPY),
+            "KL(EM||SGD)_measured_nats": float(np.mean(kls))}
+    ok = abs(cons["1000/430"] - 2.3) < 0.05
+    out.append(Evidence(Verdict.SUPPORTED if ok else Verdict.REFUTED,
+                        f"paper's numbers: 1000/430 = {cons['1000/430']:.2f} ('2.3x' ok); p=0.003 implies a paired-difference "
+                        f"sd of {sd_diff:.3f}; SGD entropy 2.077 ~ ln 8 = {uni:.3f} nats (uniform predictor), while 2.077 "
+                        "bits would be below the 3-bit uniform: the table is in nats; SGD closes "
+                        f"{100 * cons['gap_closed_SGD_nats_reading']:.0f}% of the uniform-to-minimum gap",
+                        reading="consistency", numbers=cons,
+                        counterexample=None if ok else {"1000/430": cons["1000/430"]}))
+    return out
+
+
+@verify.claim(
+    "gda.exp.sticky.min_entropy", paper=PAPER, where="Table 1 row L428; caption L421; L434", kind="experiment",
+    statement=r"\text{Theoretical Min Entropy }1.829\ \text{(bits, L434), computed from the transition matrix; actual minimum is slightly higher due to input noise}",
+    readings={"B": "1.829 in nats"},
+    expect="NOT_REPRODUCED",
+)
+def sticky_min_entropy(ctx):
+    """The entropy rate H = sum_y pi_y H(P_y.) for every transition reading: none gives 1.829 in
+    bits (reading A, as printed) or nats (reading B): NOT_REPRODUCED for readings A and B of the
+    chain. The one-parameter families propto d^-a and e^-bd are solved for 1.829 (nats, bits);
+    the Bayes loss with input noise (forward filter, Monte Carlo) is compared with H."""
+    from scipy.optimize import brentq
+
+    out = []
+    H = {rd: entropy_rate(transition_matrix(rd)) for rd in TRANSITION_READINGS}
+    for rd, unit, scale in (("A", "bits", LN2), ("B", "nats", 1.0)):
+        meas = H["A"] / scale if rd == "A" else H["A"]
+        out.append(Evidence(Verdict.REPRODUCED if abs(meas - MIN_ENTROPY) <= 0.005 else Verdict.NOT_REPRODUCED,
+                            f"entropy rate of the printed chain (weights propto d) = {meas:.4f} {unit} vs 1.829",
+                            method="experiment", reading=rd,
+                            numbers={"paper_value": MIN_ENTROPY, "measured": meas, "tolerance": 0.005, "metric": f"entropy rate ({unit})",
+                                     "all_readings_nats": H, "all_readings_bits": {k: v / LN2 for k, v in H.items()}}))
+    fam = {}
+    for name, reading in (("d^-a", "pow"), ("e^-bd", "exp")):
+        for unit, sc in (("nats", 1.0), ("bits", LN2)):
+            f = lambda a: entropy_rate(transition_matrix(reading, param=a)) / sc - MIN_ENTROPY  # noqa: E731
+            lo, hi = -5.0, 30.0
+            fam[f"{name} {unit}"] = float(brentq(f, lo, hi)) if f(lo) * f(hi) < 0 else None
+    H_bits_min = entropy_rate(transition_matrix("exp", param=50.0)) / LN2
+    out.append(Evidence(Verdict.UNDECIDED, "parameter that gives 1.829 in each family: " +
+                        ", ".join(f"{k}: {v if v is None else round(v, 3)}" for k, v in fam.items()) +
+                        f"; in bits no chain with stay 0.3 goes below {H_bits_min:.3f}", reading="families",
+                        part="families", numbers={"solutions": fam, "min_bits_any_family": H_bits_min}))
+    g = ctx.torch_generator("bayes")
+    P = transition_matrix("A")
+    mu = torch.randn(1, 8, 20, generator=g, dtype=torch.float64)
+    y, _, X = sample_sequences(g, torch.tensor(P), mu, ctx.pick(quick=3000, deep=50000), torch.float64)
+    bl = bayes_filter_loss(P, mu[0].numpy(), X[0].numpy(), y[0].numpy())
+    acc = float(P.max(1).mean())
+    out.append(Evidence(Verdict.SUPPORTED if bl >= H["A"] - 0.02 else Verdict.UNDECIDED,
+                        f"Bayes loss with input noise (forward filter, mu ~ N(0,I_20)) = {bl:.4f} nats vs entropy rate "
+                        f"{H['A']:.4f} nats (reading A chain); Bayes-optimal accuracy {acc:.3f}", reading="noise",
+                        part="noise", numbers={"bayes_loss_nats": bl, "entropy_rate_nats": H["A"], "bayes_accuracy": acc}))
+    return out
+
+
+@verify.claim(
+    "gda.exp.sticky.capacity_gap", paper=PAPER, where="L434", kind="experiment",
+    statement=r"\text{The residual gap of }\sim0.17\text{ bits from the theoretical minimum likely reflects the limited capacity of a single-head architecture}",
+    timeout={"quick": 120, "deep": 3600},
+)
+def sticky_capacity_gap(ctx):
+    """An explicit single-head construction (q = k = c x projected onto span(mu): sharp self /
+    same-symbol attention; W_V onto span(mu); W_O, b_O by convex multinomial regression on
+    training sequences) is evaluated against the entropy rate and the Bayes loss with input
+    noise. UNDECIDED: the construction beats the trained EM model and closes most of its gap, but
+    a linear read-out keeps a residual gap to the Bayes loss, so capacity is partly limiting."""
+    out = []
+    H = entropy_rate(transition_matrix("A"))
+    gaps = {"entropy 1.998-1.829": 1.998 - MIN_ENTROPY, "loss 1.970-1.829": 1.970 - MIN_ENTROPY}
+    g = ctx.torch_generator("cap")
+    P = torch.tensor(transition_matrix("A"), dtype=torch.float64)
+    mu = torch.randn(1, 8, 20, generator=g, dtype=torch.float64)
+    T = ctx.pick(quick=200, deep=2000)
+    ytr, _, Xtr = sample_sequences(g, P, mu, T, torch.float64, n_batches=ctx.pick(quick=10, deep=20))
+    yte, _, Xte = sample_sequences(g, P, mu, T, torch.float64, n_batches=ctx.pick(quick=3, deep=5))
+    Qb, _ = torch.linalg.qr(mu[0].T)  # (20, 8) orthonormal basis of span(mu)
+    c = 6.0
+    W_Q = torch.zeros(10, 20, dtype=torch.float64)
+    W_Q[:8] = c * Qb.T
+    W_V = torch.zeros(15, 20, dtype=torch.float64)
+    W_V[:8] = Qb.T
+
+    def contexts(X, y):
+        tr = head_forward(X, W_Q, W_Q, W_V, torch.zeros(8, 15, dtype=torch.float64), torch.zeros(8, dtype=torch.float64),
+                          y, causal=True)
+        return tr.G
+
+    Gtr, Gte = contexts(Xtr, ytr).reshape(-1, 15), contexts(Xte, yte).reshape(-1, 15)
+    W = torch.zeros(8, 15, dtype=torch.float64, requires_grad=True)
+    b = torch.zeros(8, dtype=torch.float64, requires_grad=True)
+    opt = torch.optim.LBFGS([W, b], max_iter=200, line_search_fn="strong_wolfe")
+    ylab = ytr.reshape(-1)
+
+    def closure():
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(Gtr @ W.T + b, ylab)
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    with torch.no_grad():
+        test = float(torch.nn.functional.cross_entropy(Gte @ W.T + b, yte.reshape(-1)))
+    Pn = transition_matrix("A")
+    bl = float(np.mean([bayes_filter_loss(Pn, mu[0].numpy(), Xte[k, 0].numpy(), yte[k, 0].numpy())
+                        for k in range(Xte.shape[0])]))
+    closed = (1.970 - test) / (1.970 - H)
+    out.append(Evidence(Verdict.UNDECIDED,
+                        f"single-head construction: held-out loss {test:.4f} nats vs Bayes loss with noise {bl:.4f} and "
+                        f"entropy rate {H:.4f} (printed chain, nats); it closes {100 * closed:.0f}% of the gap between EM's "
+                        f"1.970 and the entropy rate; the paper's gaps: " + ", ".join(f"{k} = {v:.3f}" for k, v in gaps.items()) +
+                        "; 'likely reflects limited capacity' is hedged: the numbers bound it, not decide it",
+                        numbers={"construction_test_loss": test, "bayes_loss": bl, "entropy_rate": H, "gaps": gaps, "T": T,
+                                 "share_of_EM_gap_closed": closed}, seed=ctx.seed))
+    return out
+
+
+@verify.claim(
+    "gda.exp.sticky.grad_magnitude_rationale", paper=PAPER, where="L415 (grouping L413)", kind="property",
+    statement=r"\text{value gradients are typically smaller in magnitude than routing gradients early in training}",
+    readings={"B": "routing group = W_Q, W_K, W_O (L413)"},
+    expect="REFUTED",
+)
+def grad_magnitude_rationale(ctx):
+    """REFUTED (Reading A): at the default init (std 0.1) ||grad W_V|| exceeds ||grad W_Q|| and
+    ||grad W_K|| by orders of magnitude, at step 0 and over the first 100 steps (the score gradient
+    is cubic in the init scale, the value gradient linear). Reading B adds W_O to the routing group;
+    reported with per-entry RMS. Init std sweep {0.01, 0.1, 0.3, 1}."""
+    out = []
+    g = ctx.torch_generator("gm")
+    P = torch.tensor(transition_matrix("A"), dtype=torch.float64)
+    T = ctx.pick(quick=100, deep=2000)
+    rows = {}
+    counter = None
+    for std in (0.01, 0.1, 0.3, 1.0):
+        mu = torch.randn(5, 8, 20, generator=g, dtype=torch.float64)
+        y, _, X = sample_sequences(g, P, mu, T, torch.float64)
+        p = {"W_Q": torch.randn(5, 10, 20, generator=g, dtype=torch.float64) * std,
+             "W_K": torch.randn(5, 10, 20, generator=g, dtype=torch.float64) * std,
+             "W_V": torch.randn(5, 15, 20, generator=g, dtype=torch.float64) * std,
+             "W_O": torch.randn(5, 8, 15, generator=g, dtype=torch.float64) * std, "b_O": torch.zeros(5, 8, dtype=torch.float64)}
+        cf = closed_form_grads(head_forward(X, *(p[k] for k in PARAM_NAMES), y, causal=True, reduction="mean"))
+        nrm = {k: cf.__dict__["d" + k].reshape(5, -1).norm(dim=-1) for k in ("W_Q", "W_K", "W_V", "W_O")}
+        rms = {k: nrm[k] / math.sqrt(p[k][0].numel()) for k in nrm}
+        routA = torch.sqrt(nrm["W_Q"] ** 2 + nrm["W_K"] ** 2)
+        routB = torch.sqrt(routA**2 + nrm["W_O"] ** 2)
+        rows[str(std)] = {"norms": {k: float(v.mean()) for k, v in nrm.items()}, "rms": {k: float(v.mean()) for k, v in rms.items()},
+                          "V/routing_A": float((nrm["W_V"] / routA).mean()), "V/routing_B": float((nrm["W_V"] / routB).mean())}
+        if std == 0.1 and bool((nrm["W_V"] > routA).all()):
+            counter = {"init_std": 0.1, "T": T, "seeds": 5, "norm_grad_W_V": float(nrm["W_V"].mean()),
+                       "norm_grad_W_Q": float(nrm["W_Q"].mean()), "norm_grad_W_K": float(nrm["W_K"].mean()),
+                       "rerun": ctx.rerun_command()}
+    cfg, log = _sticky(ctx)
+    early = {k: log.grad_norms[k][:, :100].mean(1) for k in PARAM_NAMES}
+    traj = {"V/QK over first 100 steps (mean over runs)": float(np.mean(early["W_V"] / np.sqrt(early["W_Q"] ** 2 + early["W_K"] ** 2)))}
+    out.append(Evidence(Verdict.REFUTED if counter else Verdict.SUPPORTED,
+                        f"at init std 0.1: ||grad W_V|| / ||(grad W_Q, grad W_K)|| = {rows['0.1']['V/routing_A']:.3g} "
+                        f"(step 0); over the first 100 training steps {traj['V/QK over first 100 steps (mean over runs)']:.3g}",
+                        numbers={"by_init_std": rows, **traj}, counterexample=counter, seed=ctx.seed))
+    vb = rows["0.1"]["V/routing_B"]
+    out.append(Evidence(Verdict.REFUTED if vb > 1 else Verdict.SUPPORTED,
+                        f"reading B (routing = W_Q, W_K, W_O): ||grad W_V|| / ||routing|| = {vb:.3g} at init std 0.1",
+                        reading="B", numbers={"by_init_std": rows},
+                        counterexample={"init_std": 0.1, "ratio": vb, "rerun": ctx.rerun_command()} if vb > 1 else None))
+    return out
+
+
+@verify.claim(
+    "gda.exp.sticky.speedup_attribution", paper=PAPER, where="L410-415, L434, L452", kind="experiment",
+    statement=r"\text{This acceleration occurs because the EM-motivated learning rate schedule (with larger LR for values) allows values to specialize more rapidly, whereas uniform SGD must balance routing and content updates at the same rate.}",
+    timeout={"quick": 120, "deep": 3600},
+)
+def speedup_attribution(ctx):
+    """Baselines on the same paired seeds: uniform SGD 0.03/0.1/0.3, W_O-only 0.1, Adam 0.01/0.03.
+    The attribution requires EM to beat the tuned uniform baselines; a uniform-rate baseline that
+    reaches the SGD level at least as fast is a counterexample (REFUTED). Also records what
+    'matched total parameter updates per step' amounts to (one gradient per step for all; the
+    update norms differ)."""
+    base = profile_config(ctx.profile)
+    protos = ("SGD", "EM", "SGD0.03", "SGD0.1", "SGD0.3", "WO0.1", "Adam0.01", "Adam0.03")
+    cfg = replace(base, protocols=protos, n_seeds=ctx.pick(quick=3, deep=5),
+                  steps=ctx.pick(quick=400, deep=1000))
+    log = cached_train(cfg, ctx.run_seed)
+    sgd = log.runs("SGD")
+    rows = {}
+    for nm in protos:
+        rr = log.runs(nm)
+        stl = [steps_to_level(log.loss[r], log.steps, log.loss[s, -1]) for r, s in zip(rr, sgd)]
+        rows[nm] = {"final_loss": float(log.loss[rr, -1].mean()), "final_acc": float(log.acc[rr, -1].mean()),
+                    "steps_to_SGD_level": float(np.nanmean(stl)) if np.isfinite(stl).any() else None}
+    em_steps = rows["EM"]["steps_to_SGD_level"] or float("inf")
+    beats = [nm for nm in ("SGD0.03", "SGD0.1", "SGD0.3") if (rows[nm]["steps_to_SGD_level"] or 1e9) <= em_steps
+             and rows[nm]["final_loss"] <= rows["EM"]["final_loss"]]
+    note = _quick_note(ctx, cfg) + f", {cfg.n_seeds} seeds, {cfg.steps} steps"
+    if beats:
+        return Evidence(Verdict.REFUTED, f"uniform-rate SGD {beats} reaches the SGD level at least as fast as EM and ends "
+                        f"lower ({note})", method="experiment", numbers={"protocols": rows},
+                        counterexample={"protocol": beats[0], "lrs": "all parameters at the same rate",
+                                        "result": rows[beats[0]], "EM": rows["EM"], "seed": ctx.run_seed,
+                                        "rerun": ctx.rerun_command()})
+    return Evidence(Verdict.SUPPORTED, f"EM beats every uniform-rate baseline ({note})", method="experiment",
+                    numbers={"protocols": rows})
+
+
+def _value_displacements(log, runs, n_pos: int, rng):
+    """Displacements v_j(final) - v_j(init) of n_pos sampled positions of the fixed probe sequence."""
+    out = []
+    for r in runs:
+        s = r % log.config.n_seeds
+        X = log.eval_X[s].double()
+        idx = rng.choice(X.shape[0], size=min(n_pos, X.shape[0]), replace=False)
+        D = X[idx] @ (log.final["W_V"][r].double() - log.init["W_V"][s].double()).T
+        out.append(D.numpy())
+    return out
+
+
+def _coherence(D: np.ndarray) -> float:
+    N = D / np.maximum(np.linalg.norm(D, axis=1, keepdims=True), 1e-300)
+    C = N @ N.T
+    return float(C[np.triu_indices(len(D), 1)].mean())
+
+
+@verify.claim(
+    "gda.exp.sticky.value_trajectories", paper=PAPER, where="Fig. 9, L442-450; L434", kind="experiment",
+    statement=r"\text{EM induces longer, more coherent trajectories from initial to final positions than SGD}",
+    timeout={"quick": 120, "deep": 3600},
+)
+def value_trajectories(ctx):
+    """200 positions of the fixed probe sequence (the same for both protocols), v_j = W_V x_j:
+    ratio of mean displacement lengths EM/SGD, coherence (mean pairwise cosine), displacement per
+    unit value learning rate, and a random Delta W_V of equal norm as a coherence control.
+    SUPPORTED when EM is longer and more coherent; the per-unit-rate control is reported."""
+    cfg, log = _sticky(ctx)
+    rng = ctx.numpy_rng("traj")
+    res = {}
+    for nm in ("EM", "SGD"):
+        Ds = _value_displacements(log, log.runs(nm), 200, rng)
+        res[nm] = {"mean_length": float(np.mean([np.linalg.norm(D, axis=1).mean() for D in Ds])),
+                   "coherence": float(np.mean([_coherence(D) for D in Ds]))}
+    res["EM"]["length_per_unit_lr"] = res["EM"]["mean_length"] / 0.1
+    res["SGD"]["length_per_unit_lr"] = res["SGD"]["mean_length"] / 0.01
+    g = ctx.torch_generator("rand")
+    X = log.eval_X[0].double()
+    dW = log.final["W_V"][log.runs("EM")[0]].double() - log.init["W_V"][0].double()
+    Rw = torch.randn(dW.shape, generator=g, dtype=torch.float64)
+    Rw = Rw / Rw.norm() * dW.norm()
+    res["random_dW_V_coherence"] = _coherence((X[:200] @ Rw.T).numpy())
+    ratio = res["EM"]["mean_length"] / res["SGD"]["mean_length"]
+    ok = ratio > 1 and res["EM"]["coherence"] > res["SGD"]["coherence"]
+    return Evidence(Verdict.SUPPORTED if ok else Verdict.REFUTED,
+                    f"EM/SGD mean displacement {ratio:.2f}; coherence EM {res['EM']['coherence']:.3f} vs SGD "
+                    f"{res['SGD']['coherence']:.3f} (random dW_V of equal norm: {res['random_dW_V_coherence']:.3f}); per unit "
+                    f"value lr: EM {res['EM']['length_per_unit_lr']:.3g} vs SGD {res['SGD']['length_per_unit_lr']:.3g} "
+                    f"({_quick_note(ctx, cfg)}); both protocols apply (32) to W_V",
+                    method="experiment", numbers=res, seed=ctx.run_seed,
+                    counterexample=None if ok else {"seed": ctx.run_seed, **res, "rerun": ctx.rerun_command()})
+
+
+@verify.claim(
+    "gda.exp.sticky.similar_solutions", paper=PAPER, where="L51; L317; L452", kind="experiment",
+    statement=r"\text{Both EM-like and SGD training ultimately converge toward similar qualitative solutions: specialized values and focused attention}",
+    timeout={"quick": 120, "deep": 3600},
+)
+def similar_solutions(ctx):
+    """After the paper's 1000 steps: mean causal attention-row entropy (vs the uniform-prefix
+    reference mean_t ln t), held-out KL(EM||SGD), value PC1 share. UNDECIDED: 'similar qualitative
+    solutions' has no criterion; the numbers are reported (SGD for 1000 steps at lr 0.01 barely
+    leaves its init: its attention stays near uniform)."""
+    cfg, log = _sticky(ctx)
+    res = {}
+    Tn = cfg.T
+    ref = float(np.mean(np.log(np.arange(1, Tn + 1))))
+    for nm in ("EM", "SGD"):
+        ents, pc1 = [], []
+        for r in log.runs(nm):
+            s = r % cfg.n_seeds
+            p = {k: v[r:r + 1] for k, v in log.final.items()}
+            tr = head_forward(log.eval_X[s:s + 1], *(p[k] for k in PARAM_NAMES), log.eval_y[s:s + 1], causal=True)
+            ents.append(float(row_entropy(tr.A.double()).mean()))
+            V = tr.V[0].double().numpy()
+            sv = np.linalg.svd(V - V.mean(0), compute_uv=False) ** 2
+            pc1.append(float(sv[0] / sv.sum()))
+        res[nm] = {"attention_row_entropy": float(np.mean(ents)), "value_PC1_share": float(np.mean(pc1))}
+    res["uniform_prefix_entropy"] = ref
+    return Evidence(Verdict.UNDECIDED, f"attention entropy EM {res['EM']['attention_row_entropy']:.3f}, SGD "
+                    f"{res['SGD']['attention_row_entropy']:.3f} (uniform prefix {ref:.3f}); value PC1 share EM "
+                    f"{res['EM']['value_PC1_share']:.2f}, SGD {res['SGD']['value_PC1_share']:.2f} ({_quick_note(ctx, cfg)}); "
+                    "no criterion for 'similar'", method="experiment", numbers=res, seed=ctx.run_seed)
+
+
+@verify.claim(
+    "gda.exp.sticky.repro", paper=PAPER, where="Sec. 7.2 L391-452; Table 1; Figs. 6-9", kind="experiment",
+    statement=r"\text{Reproduction harness of the sticky task (curves of Figs. 6-8, Table 1, baselines, probes).}",
+    timeout={"quick": 120, "deep": 3600},
+)
+def sticky_repro(ctx):
+    """The harness itself (not a claim): reports the loss / accuracy / entropy curves of both
+    protocols (Figs. 6-8) as figure data, and every unspecified choice."""
+    cfg, log = _sticky(ctx)
+    figs = []
+    for metric, arr in (("held-out loss (nats)", log.loss), ("accuracy", log.acc), ("predictive entropy (nats)", log.ent)):
+        figs.append({"kind": "curve", "x": list(log.steps), "series": {nm: arr[log.runs(nm)].mean(0).tolist() for nm in cfg.protocols},
+                     "xlabel": "step", "ylabel": metric, "title": f"sticky chain, {_quick_note(ctx, cfg)}"})
+    return Evidence.undecided(f"reproduction harness (not a claim): {cfg.n_seeds} paired seeds x {cfg.protocols}, "
+                              f"{_quick_note(ctx, cfg)}, {cfg.steps} steps, eval every {cfg.eval_every}",
+                              method="experiment", figures=figs,
+                              numbers={"config": cfg.__dict__, "final_loss": {nm: float(log.loss[log.runs(nm), -1].mean())
+                                                                                for nm in cfg.protocols}})

@@ -1,0 +1,301 @@
+"""The sticky Markov-chain task of Sec. 7.2 and its training protocols (EM-like vs SGD).
+
+Task (L395, L408): 8 symbols, self-transition 0.3, the remaining 0.7 spread over the other 7
+states by circular distance ``d in {1,2,3,4}`` on Z_8; ``x_t = mu_{y_{t-1}} + eps_t`` with
+``mu_y in R^20``, ``eps_t ~ N(0, I)``; predict ``y_t`` from ``x_{1:t}`` with one causal head
+(``d_x=20, d_k=10, d_v=15, C=8``, output bias), 1000 steps.
+
+The paper leaves open (claim list, gda.exp.sticky.task) the transition weights (Reading A:
+``propto d`` as printed; B: ``propto 1/d``, the "nearby symbol gets higher probability" gloss;
+C: uniform), the embedding scale, init, data per step, loss reduction and evaluation. The
+defaults here, each a parameter of :class:`StickyConfig`: ``mu ~ N(0, I_20)``, init
+``N(0, 0.1^2)``, a fresh sequence per step, mean reduction, held-out evaluation on a fixed
+fresh sequence per seed, ``b_O`` at the routing rate, ``y_0`` drawn from the stationary law.
+
+Every protocol of a comparison runs in one batched tensor program (runs on the leading
+dimension), with the same data and init per seed across protocols (paired seeds).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from .attention_head import closed_form_grads, head_forward
+from .dynamics import PARAM_NAMES
+
+TRANSITION_READINGS = ("A", "B", "B2", "Bexp", "C")
+
+
+def circ_dist(n: int = 8) -> np.ndarray:
+    i = np.arange(n)
+    d = np.abs(i[:, None] - i[None, :])
+    return np.minimum(d, n - d)
+
+
+def transition_matrix(reading: str = "A", n: int = 8, stay: float = 0.3, param: float | None = None) -> np.ndarray:
+    """Row-stochastic circulant P of the sticky chain under a reading of L395.
+
+    ``A``: off-diagonal weights ``propto d`` (as printed); ``B``: ``propto 1/d``; ``B2``:
+    ``propto 1/d^2``; ``Bexp``: ``propto e^{-d}``; ``C``: uniform; ``pow``: ``propto d^{-param}``;
+    ``exp``: ``propto e^{-param d}``.
+    """
+    d = circ_dist(n).astype(float)
+    off = d > 0
+    w = np.zeros_like(d)
+    if reading == "A":
+        w[off] = d[off]
+    elif reading == "B":
+        w[off] = 1.0 / d[off]
+    elif reading == "B2":
+        w[off] = 1.0 / d[off] ** 2
+    elif reading == "Bexp":
+        w[off] = np.exp(-d[off])
+    elif reading == "C":
+        w[off] = 1.0
+    elif reading == "pow":
+        w[off] = d[off] ** (-float(param))
+    elif reading == "exp":
+        w[off] = np.exp(-float(param) * d[off])
+    else:
+        raise ValueError(reading)
+    P = (1 - stay) * w / w.sum(1, keepdims=True)
+    P[~off] = stay
+    return P
+
+
+def entropy_rate(P: np.ndarray) -> float:
+    """``H = sum_y pi_y H(P_y.)`` in nats (pi stationary; uniform for a circulant P)."""
+    evals, evecs = np.linalg.eig(P.T)
+    pi = np.real(evecs[:, np.argmin(np.abs(evals - 1))])
+    pi = pi / pi.sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = -np.nansum(np.where(P > 0, P * np.log(P), 0.0), axis=1)
+    return float(pi @ h)
+
+
+@dataclass(frozen=True)
+class StickyConfig:
+    T: int = 2000
+    steps: int = 1000
+    n_seeds: int = 5
+    reading: str = "A"
+    d_x: int = 20
+    d_k: int = 10
+    d_v: int = 15
+    C: int = 8
+    mu_std: float = 1.0
+    init_std: float = 0.1
+    reduction: str = "mean"
+    eval_every: int = 10
+    dtype: str = "float32"
+    protocols: tuple[str, ...] = ("SGD", "EM")
+    probe_every: int = 0  # log timescale / PCA probes every k steps (0: off)
+
+
+#: protocol name -> per-group learning rates (or "adam:lr").
+PROTOCOLS: dict[str, dict[str, float] | str] = {
+    "SGD": {"W_Q": 0.01, "W_K": 0.01, "W_V": 0.01, "W_O": 0.01, "b_O": 0.01},  # L412
+    "EM": {"W_Q": 0.01, "W_K": 0.01, "W_V": 0.1, "W_O": 0.01, "b_O": 0.01},  # L413
+    "SGD0.03": {k: 0.03 for k in PARAM_NAMES},
+    "SGD0.1": {k: 0.1 for k in PARAM_NAMES},
+    "SGD0.3": {k: 0.3 for k in PARAM_NAMES},
+    "SGD1.0": {k: 1.0 for k in PARAM_NAMES},
+    "WO0.1": {"W_Q": 0.01, "W_K": 0.01, "W_V": 0.01, "W_O": 0.1, "b_O": 0.01},
+    "Adam0.01": "adam:0.01",
+    "Adam0.03": "adam:0.03",
+}
+
+
+@dataclass
+class StickyData:
+    mu: Tensor  # (S, C, d_x)
+    P: Tensor  # (C, C)
+
+
+def sample_sequences(g: torch.Generator, P: Tensor, mu: Tensor, T: int, dtype, n_batches: int | None = None
+                     ) -> tuple[Tensor, Tensor, Tensor]:
+    """Sequences per seed: labels ``y (..., S, T)``, previous symbols, inputs ``X (..., S, T, d_x)``.
+
+    With ``n_batches`` a leading dimension of that many independent draws is added (one per
+    training step), sampled in one loop over ``t``.
+    """
+    S, C, d_x = mu.shape
+    lead = (n_batches,) if n_batches else ()
+    y = torch.empty(*lead, S, T + 1, dtype=torch.long)
+    y[..., 0] = torch.randint(0, C, (*lead, S), generator=g)  # y_0 from the stationary (uniform) law
+    cum = P.cumsum(-1)
+    u = torch.rand(*lead, S, T, 1, generator=g, dtype=torch.float64)
+    for t in range(T):
+        rows = cum[y[..., t]].contiguous()
+        y[..., t + 1] = torch.searchsorted(rows, u[..., t, :].contiguous()).squeeze(-1).clamp_max(C - 1)
+    prev = y[..., :-1]
+    idx = prev.unsqueeze(-1).expand(*prev.shape, d_x)
+    X = mu.expand(*lead, S, C, d_x).gather(-2, idx) + torch.randn(*lead, S, T, d_x, generator=g, dtype=torch.float64)
+    return y[..., 1:], prev, X.to(dtype)
+
+
+@dataclass
+class RunLog:
+    """Curves (per run) and final parameters of one batched comparison."""
+
+    names: list[str]  # protocol per run
+    seeds: list[int]
+    steps: list[int]
+    loss: np.ndarray  # (R, n_eval)
+    acc: np.ndarray
+    ent: np.ndarray
+    final: dict[str, Tensor]
+    init: dict[str, Tensor]
+    eval_X: Tensor
+    eval_y: Tensor
+    eval_prev: Tensor
+    mu: Tensor
+    grad_norms: dict[str, np.ndarray] = field(default_factory=dict)  # name -> (R, n_log)
+    probes: dict[str, list] = field(default_factory=dict)
+    config: StickyConfig | None = None
+
+    def runs(self, name: str) -> list[int]:
+        return [r for r, n in enumerate(self.names) if n == name]
+
+
+def _init_params(g: torch.Generator, n_seeds: int, cfg: StickyConfig, dtype) -> dict[str, Tensor]:
+    def r(*shape):
+        return (torch.randn(n_seeds, *shape, generator=g, dtype=torch.float64) * cfg.init_std).to(dtype)
+
+    return {"W_Q": r(cfg.d_k, cfg.d_x), "W_K": r(cfg.d_k, cfg.d_x), "W_V": r(cfg.d_v, cfg.d_x),
+            "W_O": r(cfg.C, cfg.d_v), "b_O": torch.zeros(n_seeds, cfg.C, dtype=dtype)}
+
+
+def evaluate(params: dict[str, Tensor], X: Tensor, y: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """Held-out mean CE (nats), accuracy, mean predictive entropy (nats), and the trace's A."""
+    with torch.no_grad():
+        tr = head_forward(X, *(params[k] for k in PARAM_NAMES), y, causal=True, reduction="mean")
+        logp = torch.log_softmax(tr.logits, -1)
+        ent = -(logp.exp() * logp).sum(-1).mean(-1)
+        acc = (tr.logits.argmax(-1) == y).double().mean(-1)
+    return tr.loss, acc, ent, tr.A
+
+
+def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
+    """Train every protocol of ``cfg`` on ``cfg.n_seeds`` paired seeds; one batched program."""
+    dtype = getattr(torch, cfg.dtype)
+    g = torch.Generator().manual_seed(seed)
+    P = torch.tensor(transition_matrix(cfg.reading), dtype=torch.float64)
+    n = cfg.n_seeds
+    mu = torch.randn(n, cfg.C, cfg.d_x, generator=g, dtype=torch.float64) * cfg.mu_std
+    init = _init_params(g, n, cfg, dtype)
+    ey, eprev, eX = sample_sequences(g, P, mu, cfg.T, dtype)
+    names = [p for p in cfg.protocols for _ in range(n)]
+    R = len(names)
+    rep = lambda x: x.repeat(len(cfg.protocols), *([1] * (x.dim() - 1)))  # noqa: E731
+    params = {k: rep(v).to(device) for k, v in init.items()}
+    eXr, eyr = rep(eX).to(device), rep(ey).to(device)
+    lrs = []
+    adam = []
+    for nm in names:
+        spec = PROTOCOLS[nm]
+        if isinstance(spec, str):
+            adam.append(float(spec.split(":")[1]))
+            lrs.append(None)
+        else:
+            adam.append(None)
+            lrs.append(spec)
+    lr_t = {k: torch.tensor([0.0 if lr is None else lr[k] for lr in lrs], dtype=dtype, device=device) for k in PARAM_NAMES}
+    ad_t = torch.tensor([0.0 if a is None else a for a in adam], dtype=dtype, device=device)
+    is_adam = torch.tensor([a is not None for a in adam], device=device)
+    m = {k: torch.zeros_like(v) for k, v in params.items()}
+    v2 = {k: torch.zeros_like(v) for k, v in params.items()}
+    steps, L, A_, E_ = [], [], [], []
+    gn = {k: [] for k in PARAM_NAMES}
+    probes: dict[str, list] = {"step": [], "A": [], "V": [], "W": []}
+    chunk = max(1, min(cfg.steps, 2_000_000 // max(1, n * cfg.T)))  # training sequences drawn per chunk
+    for step in range(cfg.steps + 1):
+        if step % cfg.eval_every == 0 or step == cfg.steps:
+            lo, ac, en, Aev = evaluate(params, eXr, eyr)
+            steps.append(step)
+            L.append(lo.double().cpu().numpy())
+            A_.append(ac.cpu().numpy())
+            E_.append(en.double().cpu().numpy())
+            if cfg.probe_every and (step % cfg.probe_every == 0 or step == cfg.steps):
+                probes["step"].append(step)
+                probes["A"].append(Aev[:, : min(cfg.T, 200), : min(cfg.T, 200)].cpu().clone())
+                probes["V"].append((eXr @ params["W_V"].transpose(-1, -2)).cpu().clone())
+                probes["W"].append({k: params[k].cpu().clone() for k in PARAM_NAMES})
+        if step == cfg.steps:
+            break
+        if step % chunk == 0:
+            cy, _, cX = sample_sequences(g, P, mu, cfg.T, dtype, n_batches=min(chunk, cfg.steps - step))
+        y, X = cy[step % chunk], cX[step % chunk]
+        X, y = rep(X).to(device), rep(y).to(device)
+        with torch.no_grad():
+            # the paper's closed-form gradients (13)-(32) (checked against autograd in gda.* identities)
+            cf = closed_form_grads(head_forward(X, *(params[k] for k in PARAM_NAMES), y, causal=True,
+                                                reduction=cfg.reduction))
+            grads = (cf.dW_Q, cf.dW_K, cf.dW_V, cf.dW_O, cf.db_O)
+            t = step + 1
+            for k, gk in zip(PARAM_NAMES, grads):
+                if step < 100 or step % 10 == 0:
+                    gn[k].append(gk.reshape(R, -1).norm(dim=-1).double().cpu().numpy())
+                shp = (R,) + (1,) * (gk.dim() - 1)
+                sgd = params[k] - lr_t[k].reshape(shp) * gk
+                if bool(is_adam.any()):
+                    m[k] = 0.9 * m[k] + 0.1 * gk
+                    v2[k] = 0.999 * v2[k] + 0.001 * gk * gk
+                    upd = (m[k] / (1 - 0.9**t)) / ((v2[k] / (1 - 0.999**t)).sqrt() + 1e-8)
+                    ad = params[k] - ad_t.reshape(shp) * upd
+                    params[k] = torch.where(is_adam.reshape(shp), ad, sgd)
+                else:
+                    params[k] = sgd
+    return RunLog(names, list(range(n)) * len(cfg.protocols), steps, np.stack(L, 1), np.stack(A_, 1),
+                  np.stack(E_, 1), {k: v.cpu() for k, v in params.items()}, {k: v.cpu() for k, v in init.items()},
+                  eX, ey, eprev, mu, {k: np.stack(v, 1) for k, v in gn.items()}, probes, cfg)
+
+
+@lru_cache(maxsize=8)
+def cached_train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
+    """:func:`train`, memoised within one worker process (claims of one run share it)."""
+    return train(cfg, seed, device)
+
+
+def profile_config(profile: str, **over) -> StickyConfig:
+    """The paper's settings in ``deep``; a reduced sequence length in ``quick`` (stated in reports)."""
+    if profile == "quick":
+        base = StickyConfig(T=100, steps=1000, eval_every=20)
+    else:
+        base = StickyConfig()
+    return replace(base, **over)
+
+
+def steps_to_level(curve: np.ndarray, steps: list[int], level: float) -> float:
+    """First evaluation step whose held-out loss is <= ``level`` (nan if never)."""
+    idx = np.nonzero(curve <= level)[0]
+    return float(steps[idx[0]]) if idx.size else float("nan")
+
+
+def bayes_filter_loss(P: np.ndarray, mu: np.ndarray, X: np.ndarray, y: np.ndarray) -> float:
+    """Mean CE (nats) of the Bayes predictor of ``y_t`` given ``x_{1:t}`` (known P, mu, unit noise).
+
+    Forward filtering over the hidden previous symbol ``y_{t-1}``: ``x_t`` carries the
+    Gaussian likelihood of ``y_{t-1}``; the predictive is ``p(y_t | x_{1:t}) = sum_{y'}
+    p(y_{t-1}=y' | x_{1:t}) P[y', y_t]``.
+    """
+    C = P.shape[0]
+    T = X.shape[0]
+    belief = np.full(C, 1.0 / C)  # p(y_{t-1}) before seeing x_t (y_0 stationary)
+    total = 0.0
+    for t in range(T):
+        ll = -0.5 * ((X[t][None, :] - mu) ** 2).sum(-1)
+        post = np.log(belief + 1e-300) + ll
+        post = np.exp(post - post.max())
+        post /= post.sum()
+        pred = post @ P
+        total += -math.log(max(pred[y[t]], 1e-300))
+        belief = np.zeros(C)
+        belief[:] = pred  # p(y_t | x_{1:t}) is the prior of the next hidden "previous symbol"
+    return total / T
