@@ -187,7 +187,7 @@ def results_table(results) -> object:
     from rich.table import Table
 
     table = Table(show_lines=False)
-    table.add_column("claim", overflow="fold", no_wrap=False)
+    table.add_column("claim", overflow="fold", no_wrap=True)
     table.add_column("kind")
     table.add_column("verdict")
     table.add_column("expect")
@@ -303,6 +303,11 @@ def _build_report(source: str, out_dir: str, papers: list[str] | None, *, pdf: b
 
 
 def _console():
+    """A rich console; logs and pipes (tox, CI) get 160 columns rather than rich's 80."""
+    import os
+    import sys
+
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=False, width=None)
+    width = None if sys.stdout.isatty() or "COLUMNS" in os.environ else 160
+    return Console(highlight=False, soft_wrap=False, width=width)
