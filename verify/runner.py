@@ -23,6 +23,17 @@ def default_jobs() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
+def default_memory_gib(jobs: int) -> float | None:
+    """Address-space limit per worker: 80% of physical memory shared by the workers, so a
+    runaway claim raises MemoryError in its own worker instead of starving the machine.
+    (Not applied on CUDA, whose driver reserves large virtual ranges.)"""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+    return max(2.0, 0.8 * total / 2**30 / max(1, jobs))
+
+
 def run(
     select: str | Sequence[str] | None = None,
     *,
@@ -55,7 +66,8 @@ def run(
             and run only the claims missing from it.
         modules: modules/packages to discover claims in (default: ``proofs``, ``numerics``).
         on_start, on_result: progress callbacks.
-        memory_gib: address-space limit of each worker, so a runaway claim fails alone.
+        memory_gib: address-space limit of each worker, so a runaway claim fails alone
+            (default on CPU: :func:`default_memory_gib`).
     """
     if profile not in PROFILES:
         raise UsageError(f"profile {profile!r}: expected one of {', '.join(PROFILES)}")
@@ -116,9 +128,12 @@ def run(
             else:
                 record(failed(c, o.task.ctx, o.failure or "unknown failure", o.elapsed_s))
 
+        n_jobs = jobs or default_jobs()
+        if memory_gib is None and dev == "cpu":
+            memory_gib = default_memory_gib(n_jobs)
         run_tasks(
             [Task(c.id, context(c)) for c in todo],
-            jobs=jobs or default_jobs(),
+            jobs=n_jobs,
             modules=modules,
             on_outcome=on_outcome,
             mem_gib=memory_gib,
