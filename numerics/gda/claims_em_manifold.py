@@ -1,5 +1,9 @@
 """EM interpretation (Sec. 5), manifolds (Sec. 6), diagnostics and design (Sec. 8)."""
 
+# B023: the lambdas below are consumed immediately (sp.Matrix builders) inside their loop.
+# B905: zip() over sequences of equal length by construction.
+# ruff: noqa: B023, B905
+
 from __future__ import annotations
 
 import math
@@ -12,7 +16,7 @@ import verify
 from verify import Evidence, Verdict
 
 from ._instances import draw_sizes, random_params, tolist
-from .attention_head import closed_form_grads, free_forward, head_forward
+from .attention_head import closed_form_grads, head_forward
 from .claims_experiments import _cached_toy, _diverged, _sticky, _toy_logs
 from .dynamics import PARAM_NAMES, FreeState, param_grads
 from .onestep import free_batch
@@ -379,9 +383,8 @@ def key_orthogonality(ctx):
     the trained sticky model: mean |cos| and signed cos of per-symbol mean keys, init vs end,
     against random vectors of the same dimension. (c) external; E|cos| of Gaussian vectors is
     sqrt(2/(pi d)), 0.08 at d ~ 100 (signed mean 0)."""
-    from proofs.gda.identities import _qk_head
-
     from proofs.gda._model import prove_cases
+    from proofs.gda.identities import _qk_head
 
     q, k, V, U, L, dS, r = _qk_head(2, 2, 1, False)
     dk = sp.Matrix(2, 2, lambda j, a: sp.diff(L, k[j, a]))

@@ -6,6 +6,10 @@ full toy grid and the sticky task at T=2000. Trainings are memoised per worker p
 the claims of one run share them (the evidence is still computed in the run).
 """
 
+# B023: the lambdas below are consumed immediately (sp.Matrix builders) inside their loop.
+# B905: zip() over sequences of equal length by construction.
+# ruff: noqa: B023, B905
+
 from __future__ import annotations
 
 import math
@@ -65,7 +69,7 @@ def _diverged(lg) -> np.ndarray:
 
 def _sticky(ctx, **over):
     cfg = profile_config(ctx.profile, **over)
-    return cfg, cached_train(cfg, ctx.run_seed)
+    return cfg, cached_train(cfg, ctx.run_seed, ctx.device)
 
 
 def _quick_note(ctx, cfg) -> str:
@@ -489,7 +493,7 @@ def speedup_attribution(ctx):
     protos = ("SGD", "EM", "SGD0.03", "SGD0.1", "SGD0.3", "WO0.1", "Adam0.01", "Adam0.03")
     cfg = replace(base, protocols=protos, n_seeds=ctx.pick(quick=3, deep=5),
                   steps=ctx.pick(quick=400, deep=1000))
-    log = cached_train(cfg, ctx.run_seed)
+    log = cached_train(cfg, ctx.run_seed, ctx.device)
     sgd = log.runs("SGD")
     rows = {}
     for nm in protos:

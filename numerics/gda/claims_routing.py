@@ -1,5 +1,9 @@
 """Content-based routing (Sec. 9), conjectures 9.2-9.3, and the remaining informal claims."""
 
+# B023: the lambdas below are consumed immediately (sp.Matrix builders) inside their loop.
+# B905: zip() over sequences of equal length by construction.
+# ruff: noqa: B023, B905
+
 from __future__ import annotations
 
 import sympy as sp
@@ -22,7 +26,7 @@ def _mechs(g, causal=True):
 def _table(ctx, n=None):
     g = ctx.torch_generator("def91")
     rows = {}
-    for k in range(n or ctx.pick(quick=2, deep=10)):
+    for _ in range(n or ctx.pick(quick=2, deep=10)):
         x = torch.randn(4, 1, generator=g, dtype=torch.float64)
         for name, m in _mechs(g).items():
             rows.setdefault(name, []).append(def91_predicate(m, x).as_dict())

@@ -11,6 +11,10 @@ the exact finite-``eta`` change (a recomputed forward pass), so a one-step claim
 both ways. All functions are batched over leading dimensions.
 """
 
+# B023: the lambdas below are consumed immediately (sp.Matrix builders) inside their loop.
+# B905: zip() over sequences of equal length by construction.
+# ruff: noqa: B023, B905
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence

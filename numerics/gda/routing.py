@@ -15,6 +15,10 @@ with output ``o_i = sum_j w_ij v_j``:
 the content of positions i and j" listed in the claim list (gda.crr.definition).
 """
 
+# B023: the lambdas below are consumed immediately (sp.Matrix builders) inside their loop.
+# B905: zip() over sequences of equal length by construction.
+# ruff: noqa: B023, B905
+
 from __future__ import annotations
 
 import math

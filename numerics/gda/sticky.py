@@ -16,6 +16,10 @@ Every protocol of a comparison runs in one batched tensor program (runs on the l
 dimension), with the same data and init per seed across protocols (paired seeds).
 """
 
+# B023: the lambdas below are consumed immediately (sp.Matrix builders) inside their loop.
+# B905: zip() over sequences of equal length by construction.
+# ruff: noqa: B023, B905
+
 from __future__ import annotations
 
 import math

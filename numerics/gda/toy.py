@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-from torch import Tensor
 
 from .attention_head import closed_form_grads, free_forward, head_forward, row_entropy
 from .dynamics import PARAM_NAMES

@@ -11,6 +11,10 @@ Private helpers for the proofs in this package. Conventions (claim list section 
   is built in full for the cross-checks at the smallest sizes.
 """
 
+# B023: the lambdas below are consumed immediately (sp.Matrix builders) inside their loop.
+# B905: zip() over sequences of equal length by construction.
+# ruff: noqa: B023, B905
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -6,6 +6,10 @@ claim list (section 0.4) and with the full cross-entropy head at the smallest si
 float64 autograd cross-checks live in ``numerics/gda/claims_identities.py``.
 """
 
+# B023: the lambdas below are consumed immediately (sp.Matrix builders) inside their loop.
+# B905: zip() over sequences of equal length by construction.
+# ruff: noqa: B023, B905
+
 from __future__ import annotations
 
 import sympy as sp
