@@ -309,6 +309,7 @@ def _keep_pdf(src: Path | None, dst: Path, output: ReportOutput) -> None:
     if src is None:
         return
     shutil.move(str(src), dst)
+    dst.chmod(0o644)  # the staging file came from mkstemp (0600); a report is for reading
     output.pdf.append(dst)
 
 
