@@ -1,0 +1,55 @@
+"""Review additions to proofs/toef.py: symbolic-size Wirtinger trace rule, the corrected
+ReLU-axiom enumeration, and readings that the review split off."""
+
+import sympy as sp
+
+import verify
+from proofs import toef as T
+from verify import Verdict
+from verify.registry import discover
+from verify.symbolic import prove_equal
+
+
+def test_trace_grad_conj_key_identity_symbolic_size():
+    m = T._msyms()
+    X, Xs, A, B = m["X"], m["Xs"], m["A"], m["B"]
+    G = T.trace_grad_conj(T._KEY, m)
+    assert prove_equal(G, X * B * Xs * X * A + X * A * Xs * X * B).verdict == Verdict.PROVED
+    # a wrong formula (the paper's first term doubled) is refuted with a concrete-size witness
+    bad = prove_equal(G, 2 * X * A * Xs * X * B)
+    assert bad.verdict == Verdict.REFUTED and bad.counterexample
+
+
+def test_trace_rule_matches_entrywise_wirtinger():
+    assert T._layout_check(T._KEY, 1, 2, part="key identity").verdict == Verdict.PROVED
+    terms = [(sp.Integer(1), ["X", "W", "Xs"]), (sp.Integer(2), ["X", "A", "Xs", "X", "B", "Xs"])]
+    assert T._layout_check(terms, 2, 1, part="main").verdict == Verdict.PROVED
+
+
+def test_homogeneous_idempotent_solutions_include_negative_slope_families():
+    sols = {(sa, sb) for sa, sb, _ in T._homogeneous_idempotent_solutions()}
+    assert sols == {("+", "+"), ("+", "0"), ("+", "-"), ("0", "+"), ("0", "0"), ("-", "+")}
+
+
+def _by_reading(res):
+    out = {}
+    for e in res.evidence:
+        out.setdefault(e.reading, []).append(e.verdict)
+    return out
+
+
+def test_relu_reading_c_refuted_by_abs_and_e_proved():
+    discover(["proofs.toef", "numerics.toef"])
+    (res,) = verify.run(["toef.relu_axioms_characterization"], jobs=0, results_path="/tmp/_toef_relu.jsonl")
+    r = _by_reading(res)
+    assert Verdict.REFUTED in r["C"] and Verdict.PROVED not in r["C"]
+    assert r["E"] == [Verdict.PROVED]
+    assert str(res.verdict) == "REFUTED"
+
+
+def test_lemma3_attention_symbolic_size_generality():
+    discover(["proofs.toef", "numerics.toef"])
+    (res,) = verify.run(["toef.lemma3_wirtinger_linear_attention"], jobs=0, results_path="/tmp/_toef_l3.jsonl")
+    assert str(res.verdict) == "PROVED"
+    key = [e for e in res.evidence if e.part == "key identity" and e.verdict == Verdict.PROVED]
+    assert any("all N, C" in (e.generality or "") for e in key)
