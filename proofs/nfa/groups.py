@@ -99,14 +99,21 @@ def _stats_pair(N: int, d: int, which: str):
     where="Proof of Thm 4(A), L319-327; A3a L108-116; A.2 item 3(A) L290",
     statement=r"x_i'=ax_i+b,\ a>0:\ \mu(S')=a\mu(S)+b,\ s(S')=a\,s(S),\ \tilde x_i(S')=\tilde x_i(S)",
     kind="identity",
+    readings={
+        "B": r"the same conclusion without s(S)>0: N=1 or coincident points (s(S)=0)",
+        "C": r"the same statement for a<0 (outside G_{ST}; recorded for completeness)",
+        "D": r"the identities evaluated in float32 arithmetic (large |b|/(as))",
+    },
     expect="PROVED",
 )
 def norm_stats_covariance(ctx: verify.Context) -> list[Evidence]:
     """Exact at N = 2..4 (quick: 2, 3), d = 1..3: mu covariant; s^2(S') = a^2 s^2(S), hence s(S') = a s(S)
     for a > 0 (square root of a nonnegative quantity); x~ invariant once s(S') = a s(S) is used.
 
-    expect PROVED (requires s(S) > 0: N = 1 or coincident points make x~ undefined; recorded by
-    the numeric evidence in numerics/nfa/claims_groups.py with the edge cases).
+    expect PROVED (requires s(S) > 0). numerics/nfa/claims_groups.py adds, per part, the float64
+    hypothesis cross-check beside each proof, and the edge cases as computed readings:
+    B (s(S) = 0: x~ undefined -> UNDECIDED), C (a < 0: s(S') = |a| s(S) != a s(S), exact witness ->
+    REFUTED), D (float32: deviations bounded by eps32 x conditioning -> SUPPORTED).
     """
     Ns = ctx.pick([2, 3], [2, 3, 4, 5])
     out = []
