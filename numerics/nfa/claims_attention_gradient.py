@@ -152,13 +152,16 @@ def softmax_denominator_remainder(ctx: verify.Context) -> list[Evidence]:
     return [e, proof]
 
 
-def _alpha_remainder_ratio(u: np.ndarray) -> float:
-    """``max_i |alpha_i - 1/N - (u_i - u_bar)/N| / t^2`` for logits/tau = u, t = max|u|."""
+def _alpha_remainder_ratio(u: np.ndarray, t: float | None = None) -> float:
+    """``max_i |alpha_i - 1/N - (u_i - u_bar)/N| / t^2`` for logits/tau = u and the bound t = B/tau
+    (default ``max|u|``). The search passes its bound t explicitly: dividing by ``max|u|`` when
+    every ``|u_i| << t`` would divide float64 round-off in E by a tiny square (a spurious sup of
+    ~1e5 was seen that way in the deep profile)."""
     N = u.size
     a = np.exp(u - u.max())
     a /= a.sum()
     E = a - 1.0 / N - (u - u.mean()) / N
-    t = np.abs(u).max()
+    t = float(np.abs(u).max()) if t is None else float(t)
     return float(np.abs(E).max() / t**2) if t > 0 else 0.0
 
 
@@ -188,7 +191,7 @@ def softmax_weight_constant(ctx: verify.Context) -> Evidence:
     for N in Ns:
         def fun(z, N=N):
             t = 10.0 ** np.clip(z[-1], -1.5, 3.5)
-            return _alpha_remainder_ratio(t * np.tanh(z[:N]))
+            return _alpha_remainder_ratio(t * np.tanh(z[:N]), t)
         sups[str(N)], _ = _sup_search(fun, N, rng, ctx.pick(1, 10), extra_dim=1)
     # boundedness at the ends of the range
     ends = {f"t={t:g}": _alpha_remainder_ratio(t * np.array([1.0] + [-1.0] * 4)) for t in (1e-4, 1e4)}

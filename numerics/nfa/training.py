@@ -65,7 +65,8 @@ class TrainConfig:
 
 
 #: Deep profile: the recipe's budget (2k fields, 2k steps). Quick: a tiny, clearly labelled run.
-DEEP_TRAIN = TrainConfig(steps=2000, fields=2000, batch=16, label="brief training (recipe budget)")
+#: Deep uses N = 64 samples per training set (the relative-PE bias is O(N^2); N = 100 at evaluation).
+DEEP_TRAIN = TrainConfig(steps=2000, fields=2000, batch=16, n=64, label="brief training (recipe budget: 2000 AdamW steps, 2000 fields)")
 QUICK_TRAIN = TrainConfig(steps=25, fields=6, batch=2, size=TINY_SIZE, n=32, queries=16,
                           label="TINY smoke training (quick profile: 25 steps, 6 fields, untrained in effect)")
 
