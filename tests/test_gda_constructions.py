@@ -123,3 +123,42 @@ def test_mamba_unrolled_identity_and_def91():
     assert rep.rows_sum_to_1 and rep.entries_in_01 and rep.depends_on_xi_and_xj
     lstm = def91_predicate(LSTMRouting(generator=g), x[:4])
     assert lstm.depends_on_xj
+
+
+# ---- review additions: the exact counterexamples behind the audited REFUTED verdicts ----------
+def test_exact_alpha_rows_violate_the_sign_claims():
+    from numerics.gda.claims_dynamics import exact_alpha_counterexample
+
+    plain = exact_alpha_counterexample()
+    assert plain["violates"] and plain["first_order_dalpha_j_over_eta"] == "-23/500"
+    mirror = exact_alpha_counterexample(mirror=True)
+    assert mirror["violates"] and mirror["first_order_dalpha_j_over_eta"] == "23/500"
+    top = exact_alpha_counterexample(argmax=True)
+    assert top["violates"] and top["A_j_is_row_argmax"]
+
+
+def test_dominant_query_counterexample_at_kappa_1000():
+    from numerics.gda.claims_dynamics import _dominant_evidence
+
+    ev = _dominant_evidence(-7.0, 4.0)
+    assert ev.verdict.value == "REFUTED"
+    assert ev.counterexample["kappa"] > 1000
+    assert ev.counterexample["first_order_dL0_over_eta"] > 0 and ev.counterexample["finite_dL0(eta=1e-4)"] > 0
+
+
+def test_full_model_stationary_point_with_positive_loss():
+    from numerics.gda.claims_em_manifold import full_stationary_point
+
+    ex = full_stationary_point()
+    assert ex["_ok"]
+    assert all(v == "0" for v in ex["gradients_at_point"].values())
+    assert ex["u"] == ["-1", "1"]
+
+
+def test_layernorm_changes_the_direction_dynamics_exactly():
+    from numerics.gda.claims_em_manifold import layernorm_direction_counterexample
+
+    ex = layernorm_direction_counterexample()
+    assert ex["_ok"]
+    assert ex["LN(v)"] == ["1", "-1", "1", "-1"]
+    assert ex["cos"] == "sqrt(2)/2"

@@ -252,6 +252,37 @@ def values_continue_counterexample() -> dict:
             "L": "2 ln 2", "exact": True, "_ok": bool(u1[0] != 0 and all(x == 0 for x in ubar))}
 
 
+def full_stationary_point() -> dict:
+    """Exact stationary point of the whole model (every parameter gradient zero) with L > 0, u != 0.
+
+    T=2, d_x=d_k=d_v=1, C=2, non-causal: W_Q = W_K = W_V = 0, W_O = [[1],[-1]], b_O = 0, inputs
+    x = (x_1, x_2) symbolic, labels (0, 1). Then v = g = 0, p = (1/2, 1/2), u = (-1, 1), attention
+    uniform, ubar = 0, and the full CE loss (9) has zero gradient in W_Q, W_K, W_V, W_O, b_O for
+    every x: gradient descent (either view, any eta) never moves the values again although
+    L = 2 ln 2 > 0 and u != 0.
+    """
+    x1, x2, wq, wk, wv, o0, o1, c0, c1 = sp.symbols("x1 x2 w_q w_k w_v o0 o1 c0 c1", real=True)
+    X = [x1, x2]
+    q = [wq * x for x in X]
+    k = [wk * x for x in X]
+    v = [wv * x for x in X]
+    L = 0
+    for i, y in enumerate((0, 1)):
+        e = [sp.exp(q[i] * k[j]) for j in range(2)]
+        g = sum(e[j] * v[j] for j in range(2)) / sum(e)
+        ell = [o0 * g + c0, o1 * g + c1]
+        L += -(ell[y] - sp.log(sp.exp(ell[0]) + sp.exp(ell[1])))
+    point = {wq: 0, wk: 0, wv: 0, o0: 1, o1: -1, c0: 0, c1: 0}
+    grads = {str(w): sp.simplify(sp.diff(L, w).subs(point)) for w in (wq, wk, wv, o0, o1, c0, c1)}
+    Lval = sp.simplify(L.subs(point))
+    W_O, half = sp.Matrix([[1], [-1]]), sp.Rational(1, 2)
+    u = [(W_O.T * (sp.Matrix([half, half]) - sp.Matrix([1 - y, y])))[0, 0] for y in (0, 1)]  # (14), p = (1/2, 1/2)
+    return {"T": 2, "d_x": 1, "d_k": 1, "d_v": 1, "C": 2, "causal": False, "W_Q": [[0]], "W_K": [[0]], "W_V": [[0]],
+            "W_O": [[1], [-1]], "b_O": [0, 0], "x": "any (x_1, x_2), symbolic", "y": [0, 1],
+            "u": [str(x) for x in u], "L": str(Lval), "gradients_at_point": {k: str(v) for k, v in grads.items()},
+            "exact": True, "_ok": bool(all(g == 0 for g in grads.values()) and Lval != 0 and any(x != 0 for x in u))}
+
+
 @verify.claim(
     "gda.manifold.values_continue", paper=PAPER, where="Sec. 6.1 L345-349; Sec. 6.3 L366", kind="property",
     statement=r"\text{unless loss is exactly zero, }u_i\text{ remains non-zero and value updates }\Delta v_j=-\eta\sum_i\alpha_{ij}u_i\text{ continue}",
@@ -260,8 +291,10 @@ def values_continue_counterexample() -> dict:
 def values_continue(ctx):
     """REFUTED. (a) L > 0 does not imply u != 0: W_O with equal rows gives u = 0 identically while
     L = T ln C (exact). (b) u != 0 does not imply a value update: T=2, uniform attention, v_1 = -v_2,
-    conflicting labels: u = (-1, 1) but ubar = 0 and grad W_V = 0 (exact; a stationary point with
-    L = 2 ln 2). L = 0 is not attainable with finite parameters (softmax p < 1), so 'unless the
+    conflicting labels: u = (-1, 1) but ubar = 0 and grad W_V = 0 at that instant (exact; the
+    scores still have a gradient there), and the exact stationary point of the whole model of
+    full_stationary_point (all parameter gradients 0, L = 2 ln 2, u != 0), where the values stop
+    for good. L = 0 is not attainable with finite parameters (softmax p < 1), so 'unless the
     loss is exactly zero' is vacuous."""
     out = []
     C = 3
@@ -280,6 +313,12 @@ def values_continue(ctx):
     out.append(Evidence(Verdict.REFUTED if ok else Verdict.UNDECIDED,
                         "(b) T=2, uniform attention, v_1 = -v_2, labels (0,1): u = (-1, 1) != 0 yet ubar = 0 and "
                         "grad W_V = 0 (both views); L = 2 ln 2", method="symbolic", part="(b)", counterexample=ex))
+    sp_ex = full_stationary_point()
+    ok2 = sp_ex.pop("_ok")
+    out.append(Evidence(Verdict.REFUTED if ok2 else Verdict.UNDECIDED,
+                        "(b) exact stationary point of the full model (W_Q = W_K = W_V = 0, W_O = [1,-1]^T, b_O = 0, "
+                        f"labels (0,1), any x): every parameter gradient is 0, L = {sp_ex['L']} > 0, u = (-1, 1): values "
+                        "never move again under gradient descent", method="symbolic", part="(b)", counterexample=sp_ex))
     # float64 re-check of (b) with the torch head
     S = torch.zeros(1, 2, 2, dtype=torch.float64)
     V = torch.tensor([[[0.7], [-0.7]]], dtype=torch.float64)
@@ -300,13 +339,14 @@ def values_continue(ctx):
 )
 def frame_precision(ctx):
     """Composite: the first half is gda.manifold.attention_freezes (Reading A proved); the second
-    half is refuted by the exact stationary point of gda.manifold.values_continue (u != 0, no value
-    update), recomputed here."""
-    ex = values_continue_counterexample()
+    half ("continues to refine as long as u_i is non-zero") is refuted by the exact stationary point
+    of the whole model (full_stationary_point: u != 0, every gradient 0), recomputed here."""
+    ex = full_stationary_point()
     ok = ex.pop("_ok")
     return Evidence(Verdict.REFUTED if ok else Verdict.UNDECIDED,
-                    "second half: u != 0 while the value update is exactly 0 (see gda.manifold.values_continue); first half "
-                    "as gda.manifold.attention_freezes; the empirical part is gda.em.two_timescale",
+                    "second half: at an exact stationary point of the whole model u != 0 (L = 2 ln 2) while every "
+                    "gradient, the value update included, is 0 (see gda.manifold.values_continue); first half as "
+                    "gda.manifold.attention_freezes; the empirical part is gda.em.two_timescale",
                     method="symbolic", counterexample=ex)
 
 
@@ -441,17 +481,57 @@ def column_usage(ctx):
     return [Evidence.informal("monitoring suggestion, not a checkable statement"), ev]
 
 
+def layernorm_direction_counterexample() -> dict:
+    """Exact, d = 4: v = (1, -1, 1, -1) has mean 0 and std 1, so LN(v) = v (gamma = 1, beta = 0):
+    the forward pass, hence the upstream gradient u, is the same with and without LN.
+
+    With u = (2, 0, 0, 2) (already tangent: u.v = 0), the direction v/||v|| moves along
+    (I - vhat vhat^T) u = (2, 0, 0, 2) without LN, and along (I - vhat vhat^T) J^T u = (1, -1, -1, 1)
+    with LN, J = (gamma/sigma)(I - 11^T/d - n n^T/d): the mean-centring of LN removes the
+    component of u along 1, which is tangent to the sphere. cos = 1/sqrt(2).
+    """
+    d = 4
+    v = sp.Matrix([1, -1, 1, -1])
+    u = sp.Matrix([2, 0, 0, 2])
+    one = sp.ones(d, 1)
+    mean = (one.T * v)[0, 0] / d
+    sigma = sp.sqrt(((v - mean * one).T * (v - mean * one))[0, 0] / d)
+    n = (v - mean * one) / sigma
+    J = (sp.eye(d) - one * one.T / d - n * n.T / d) / sigma
+    vh = v / sp.sqrt((v.T * v)[0, 0])
+    Pt = sp.eye(d) - vh * vh.T
+    t_plain, t_ln = Pt * u, Pt * J.T * u
+    cos = sp.nsimplify((t_plain.T * t_ln)[0, 0] / sp.sqrt((t_plain.T * t_plain)[0, 0] * (t_ln.T * t_ln)[0, 0]))
+    return {"d": d, "v": [int(x) for x in v], "LN(v)": [str(x) for x in n], "u": [int(x) for x in u],
+            "tangent_update_without_LN": [str(x) for x in t_plain], "tangent_update_with_LN": [str(x) for x in t_ln],
+            "cos": str(cos), "exact": True, "_ok": bool(n == v and cos != 1)}
+
+
 @verify.claim(
     "gda.reg.layernorm_values", paper=PAPER, where="Sec. 8.2 L467", kind="property",
     statement=r"\text{LayerNorm on values can stabilize norms while leaving directional dynamics intact}",
-    readings={"C": "norm part: ||LN(v)|| is bounded"},
+    readings={"C": "norm part: ||LN(v)|| is bounded",
+              "full-update": "the whole pre-LN update of v_j (radial part included) is unchanged by LN",
+              "RMSNorm": "Reading A for a scale-only normalisation v / rms(v) (no mean-centring)"},
     expect="REFUTED",
 )
 def layernorm_values(ctx):
-    """Reading A (update directions unchanged): the gradient through LN is J^T g with
-    J = (gamma/sigma)(I - 11^T/d - n n^T/d), a projection, so the pre-LN update direction changes:
-    REFUTED with an instance (cosine < 1 in float64; the Jacobian is checked against autograd).
-    Reading C: ||LN(v)|| = gamma sqrt(d) exactly (bounded): SUPPORTED."""
+    """Reading A ("directional dynamics" = the first-order motion of the direction v_j/||v_j||,
+    compared at a state where LN is the identity, so the upstream gradient is the same): REFUTED
+    by the exact d = 4 instance of layernorm_direction_counterexample (cos = 1/sqrt 2): LN's
+    mean-centring removes the tangent component along 1. The radial part that LN removes is the
+    norm dynamics, so it is not held against Reading A; the stricter reading "full-update" (whole
+    update vector, cos < 0.99 on random instances; the Jacobian formula is checked against
+    autograd) is reported beside it. Reading "RMSNorm": a scale-only normalisation keeps the
+    tangent dynamics up to a positive factor (float64, random instances). Reading C:
+    ||LN(v)|| = gamma sqrt(d) exactly (bounded): SUPPORTED."""
+    ex = layernorm_direction_counterexample()
+    ok = ex.pop("_ok")
+    out = [Evidence(Verdict.REFUTED if ok else Verdict.UNDECIDED,
+                    f"exact d=4, LN(v) = v = (1,-1,1,-1), upstream u = (2,0,0,2): the direction of v moves along "
+                    f"{ex['tangent_update_without_LN']} without LN and {ex['tangent_update_with_LN']} with LN "
+                    f"(cos = {ex['cos']}): mean-centring removes a tangent component",
+                    method="symbolic", counterexample=ex)]
     g = ctx.torch_generator("ln")
     d = 4
     v = torch.randn(256, d, generator=g, dtype=torch.float64)
@@ -459,6 +539,8 @@ def layernorm_values(ctx):
     v.requires_grad_(True)
     y = torch.nn.functional.layer_norm(v, (d,), eps=0.0)
     (gv,) = torch.autograd.grad((y * up).sum(), v)
+    yr = v / v.square().mean(-1, keepdim=True).sqrt()
+    (gr,) = torch.autograd.grad((yr * up).sum(), v)
     with torch.no_grad():
         sig = v.std(-1, unbiased=False, keepdim=True)
         n = (v - v.mean(-1, keepdim=True)) / sig
@@ -468,13 +550,25 @@ def layernorm_values(ctx):
         cos = (gv * up).sum(-1) / (gv.norm(dim=-1) * up.norm(dim=-1))
         k = int(cos.argmin())
         norms = y.detach().norm(dim=-1)
-    return [Evidence(Verdict.REFUTED if float(cos[k]) < 0.99 else Verdict.SUPPORTED,
-                     f"cos(update with LN, update without) min {float(cos[k]):.3f}, median {float(cos.median()):.3f}; "
-                     f"LN Jacobian formula vs autograd max rel err {jerr:.2e}",
-                     counterexample={"d": d, "v": tolist(v[k].detach()), "upstream": tolist(up[k]), "cos": float(cos[k])},
-                     numbers={"jacobian_rel_err": jerr}),
-            Evidence(Verdict.SUPPORTED, f"||LN(v)|| = sqrt(d) = {math.sqrt(d):.3f} (gamma=1): range "
-                     f"[{float(norms.min()):.6f}, {float(norms.max()):.6f}]", reading="C")]
+        vh = v / v.norm(dim=-1, keepdim=True)
+
+        def tangent(w):
+            return w - (w * vh).sum(-1, keepdim=True) * vh
+
+        tr_, tu = tangent(gr), tangent(up)
+        cos_r = (tr_ * tu).sum(-1) / (tr_.norm(dim=-1) * tu.norm(dim=-1))
+    out.append(Evidence(Verdict.REFUTED if float(cos[k]) < 0.99 else Verdict.SUPPORTED,
+                        f"cos(update with LN, update without) min {float(cos[k]):.3f}, median {float(cos.median()):.3f}; "
+                        f"LN Jacobian formula vs autograd max rel err {jerr:.2e}", reading="full-update",
+                        counterexample={"d": d, "v": tolist(v[k].detach()), "upstream": tolist(up[k]), "cos": float(cos[k])}
+                        if float(cos[k]) < 0.99 else None, numbers={"jacobian_rel_err": jerr}, dtype="float64"))
+    cmin = float(cos_r.min())
+    out.append(Evidence(Verdict.SUPPORTED if cmin > 1 - 1e-12 else Verdict.UNDECIDED,
+                        f"scale-only normalisation: cos(tangent update with, without) min {cmin:.15f} on 256 instances",
+                        reading="RMSNorm", numbers={"min_cos": cmin}, dtype="float64"))
+    out.append(Evidence(Verdict.SUPPORTED, f"||LN(v)|| = sqrt(d) = {math.sqrt(d):.3f} (gamma=1): range "
+                        f"[{float(norms.min()):.6f}, {float(norms.max()):.6f}]", reading="C"))
+    return out
 
 
 @verify.claim(

@@ -128,10 +128,11 @@ def toy_attention_sharpens(ctx):
 def toy_loss_decays(ctx):
     """Loss at 0/100, monotone curves, and attribution: with attention frozen at init, which
     share of the loss drop remains (a large share means the gain is not from specialization),
-    and the time correlation of loss drop with entropy drop. UNDECIDED: 'smoothly' holds in the
-    stable settings, but the attribution 'most gains as specialization emerges' is not borne out
-    (the frozen-attention ablation keeps most of the gain), so the statement as a whole is not
-    confirmed; the numbers are reported per setting."""
+    and the time correlation of loss drop with entropy drop. UNDECIDED: the paper gives no
+    criterion for 'smoothly' (monotone curves range from 0/15 to 20/20 stable seeds across the
+    unspecified settings) nor a measure of 'specialization'. The frozen-attention ablation keeps
+    most of the loss drop in most settings, which bears on routing only: the paper's
+    specialization is coupled (values too), so it does not refute the attribution either."""
     rows = {}
     mono_total = remain = 0
     n_set = 0
@@ -258,11 +259,17 @@ def _row(metric: str, proto: str, paper: tuple[float, float], meas: np.ndarray, 
     statement=r"\text{EM-like: loss }1.970\pm0.034,\ \text{entropy }1.998\pm0.035,\ \text{acc }0.244\pm0.016,\ \text{steps to SGD level }430\pm143;\ \text{SGD: }2.058\pm0.007,\ 2.077\pm0.001,\ 0.200\pm0.009,\ 1000;\ \text{paired }t\text{-test }p=0.003;\ 2.3\times\text{ speedup}",
     readings={"B": "entropies read in nats (natural-log CE of (9)) instead of the bits of L434"},
     timeout={"quick": 120, "deep": 3600},
+    expect="NOT_REPRODUCED",
 )
 def sticky_table1(ctx):
     """Each row re-measured on 5 paired seeds (REPRODUCED iff |mean - paper| <= 2 sqrt(sd_p^2 +
-    sd_m^2)). Quick profile: T=100 (stated in every summary). Also: the paired t-test, KL(EM||SGD),
-    steps-to-level, and the internal consistency of the paper's own numbers (reading "consistency")."""
+    sd_m^2), the claim list's rule; the speedup row propagates the spread of the steps row).
+    Quick profile: T=100 (stated in every summary). Also: the paired t-test, KL(EM||SGD),
+    steps-to-level, and the internal consistency of the paper's own numbers (reading "consistency").
+    expect=NOT_REPRODUCED is the quick verdict, decided by the entropy rows in bits (Reading A,
+    L434): a calibrated predictor of this chain cannot go below its entropy rate of 2.74 bits,
+    so 1.998 / 2.077 bits cannot be met in either profile (stable on run seeds 0, 1, 2); in nats
+    (Reading B) the entropy rows reproduce in quick. The other rows may differ in deep (T=2000)."""
     cfg, log = _sticky(ctx)
     note = _quick_note(ctx, cfg)
     out = []
@@ -289,8 +296,20 @@ def sticky_table1(ctx):
                         numbers={"paper_value": 0.003, "measured": p_meas, "welch_p": float(welch.pvalue),
                                  "mean_diff": float(d.mean()), "n_seeds": len(d), "tolerance": "p<0.05",
                                  "metric": "paired t-test p"}))
+    # speedup = steps / (steps to SGD level); its spread is propagated from the steps row (delta
+    # method), for the paper (1000 / (430 +- 143)) and the measurement alike, so the tolerance
+    # follows the paper's own precision instead of the degenerate 0 of a single derived number
     speed = cfg.steps / float(np.mean(stl_f))
-    out.append(_row("speedup (SGD steps / EM steps to SGD level)", "EM/SGD", (2.3, 0.0), np.array([speed] * 2), note))
+    sd_speed_m = speed * float(np.std(stl_f, ddof=1)) / float(np.mean(stl_f)) if len(stl_f) > 1 else 0.0
+    sd_speed_p = (1000 / STEPS_TO_SGD[0]) * STEPS_TO_SGD[1] / STEPS_TO_SGD[0]
+    tol_s = 2 * math.sqrt(sd_speed_p**2 + sd_speed_m**2)
+    ok_s = abs(speed - 2.3) <= tol_s
+    out.append(Evidence(Verdict.REPRODUCED if ok_s else Verdict.NOT_REPRODUCED,
+                        f"speedup (SGD steps / EM steps to SGD level): paper 2.3 (1000/(430 +- 143): sd "
+                        f"{sd_speed_p:.2f}), measured {speed:.2f} +- {sd_speed_m:.2f} ({note})", method="experiment",
+                        part="speedup", numbers={"paper_value": 2.3, "paper_spread": sd_speed_p, "measured": speed,
+                                                 "spread": sd_speed_m, "n_seeds": len(stl_f), "tolerance": tol_s,
+                                                 "metric": "speedup"}))
     # KL(EM || SGD) on the held-out sequence (L432)
     kls = []
     for e, s in zip(em, sgd):
@@ -432,13 +451,17 @@ def sticky_capacity_gap(ctx):
     "gda.exp.sticky.grad_magnitude_rationale", paper=PAPER, where="L415 (grouping L413)", kind="property",
     statement=r"\text{value gradients are typically smaller in magnitude than routing gradients early in training}",
     readings={"B": "routing group = W_Q, W_K, W_O (L413)"},
-    expect="REFUTED",
+    expect="UNDECIDED",
 )
 def grad_magnitude_rationale(ctx):
-    """REFUTED (Reading A): at the default init (std 0.1) ||grad W_V|| exceeds ||grad W_Q|| and
-    ||grad W_K|| by orders of magnitude, at step 0 and over the first 100 steps (the score gradient
-    is cubic in the init scale, the value gradient linear). Reading B adds W_O to the routing group;
-    reported with per-entry RMS. Init std sweep {0.01, 0.1, 0.3, 1}."""
+    """UNDECIDED under both readings: the answer depends on the init scale, which the paper does
+    not give (L391-415). ||grad W_V|| / ||(grad W_Q, grad W_K)|| (Reading A) is 211, 2.4, 0.86,
+    0.47 at init std 0.01, 0.1, 0.3, 1 (the score gradient is cubic in the init scale, the value
+    gradient linear), so the claim fails for small inits and holds for large ones; with W_O in the
+    routing group (Reading B, the grouping of L413) the ratio is 1.12, 0.90, 0.64, 0.42. A verdict
+    at one chosen init (the harness default 0.1) would rest on our choice, not the paper's; an
+    earlier version refuted Reading A at std 0.1 and is superseded. The sweep (norms and per-entry
+    RMS) and the trained-run ratio over the first 100 steps (at std 0.1) are in the numbers."""
     out = []
     g = ctx.torch_generator("gm")
     P = torch.tensor(transition_matrix("A"), dtype=torch.float64)
@@ -466,15 +489,21 @@ def grad_magnitude_rationale(ctx):
     cfg, log = _sticky(ctx)
     early = {k: log.grad_norms[k][:, :100].mean(1) for k in PARAM_NAMES}
     traj = {"V/QK over first 100 steps (mean over runs)": float(np.mean(early["W_V"] / np.sqrt(early["W_Q"] ** 2 + early["W_K"] ** 2)))}
-    out.append(Evidence(Verdict.REFUTED if counter else Verdict.SUPPORTED,
-                        f"at init std 0.1: ||grad W_V|| / ||(grad W_Q, grad W_K)|| = {rows['0.1']['V/routing_A']:.3g} "
-                        f"(step 0); over the first 100 training steps {traj['V/QK over first 100 steps (mean over runs)']:.3g}",
-                        numbers={"by_init_std": rows, **traj}, counterexample=counter, seed=ctx.seed))
-    vb = rows["0.1"]["V/routing_B"]
-    out.append(Evidence(Verdict.REFUTED if vb > 1 else Verdict.SUPPORTED,
-                        f"reading B (routing = W_Q, W_K, W_O): ||grad W_V|| / ||routing|| = {vb:.3g} at init std 0.1",
-                        reading="B", numbers={"by_init_std": rows},
-                        counterexample={"init_std": 0.1, "ratio": vb, "rerun": ctx.rerun_command()} if vb > 1 else None))
+    for rd, key, what in (("A", "V/routing_A", "(grad W_Q, grad W_K)"), ("B", "V/routing_B", "(grad W_Q, grad W_K, grad W_O)")):
+        ratios = {k: v[key] for k, v in rows.items()}
+        below = [k for k, r in ratios.items() if r < 1]
+        above = [k for k, r in ratios.items() if r > 1]
+        verdict = Verdict.SUPPORTED if not above else (Verdict.REFUTED if not below else Verdict.UNDECIDED)
+        out.append(Evidence(verdict,
+                            f"||grad W_V|| / ||{what}|| at step 0 by init std: "
+                            + ", ".join(f"{k}: {r:.3g}" for k, r in ratios.items())
+                            + ("; value gradients smaller only for init std " + ", ".join(below) if below and above else "")
+                            + " (init scale not given in the paper)"
+                            + (f"; trained run (std 0.1), first 100 steps: {traj['V/QK over first 100 steps (mean over runs)']:.3g}"
+                               if rd == "A" else ""),
+                            reading=rd, numbers={"by_init_std": rows, **traj, "init_std_0.1_all_seeds": counter},
+                            counterexample={"by_init_std": ratios, "rerun": ctx.rerun_command()} if verdict is Verdict.REFUTED
+                            else None, seed=ctx.seed))
     return out
 
 
@@ -482,13 +511,19 @@ def grad_magnitude_rationale(ctx):
     "gda.exp.sticky.speedup_attribution", paper=PAPER, where="L410-415, L434, L452", kind="experiment",
     statement=r"\text{This acceleration occurs because the EM-motivated learning rate schedule (with larger LR for values) allows values to specialize more rapidly, whereas uniform SGD must balance routing and content updates at the same rate.}",
     timeout={"quick": 120, "deep": 3600},
+    expect="REFUTED",
 )
 def speedup_attribution(ctx):
     """Baselines on the same paired seeds: uniform SGD 0.03/0.1/0.3, W_O-only 0.1, Adam 0.01/0.03.
-    The attribution requires EM to beat the tuned uniform baselines; a uniform-rate baseline that
-    reaches the SGD level at least as fast is a counterexample (REFUTED). Also records what
+    The attribution ("because the larger LR for values ..., whereas uniform SGD must balance
+    routing and content at the same rate") requires EM to beat the tuned uniform baselines (the
+    claim list's criterion, fixed before the runs); a uniform-rate baseline that reaches the SGD
+    level at least as fast and ends lower is a counterexample (REFUTED). Also records what
     'matched total parameter updates per step' amounts to (one gradient per step for all; the
-    update norms differ)."""
+    update norms differ). expect=REFUTED is the quick verdict (T=100, 3 seeds, 400 steps): uniform
+    SGD at 0.1 and 0.3 beat EM on run seeds 0, 1, 2. Caveat: in quick every protocol stays close
+    to the chance loss ln 8 = 2.079 (EM ends at ~2.07), as the paper's own SGD does (2.058); the
+    deep profile (T=2000, 5 seeds, 1000 steps) may differ."""
     base = profile_config(ctx.profile)
     protos = ("SGD", "EM", "SGD0.03", "SGD0.1", "SGD0.3", "WO0.1", "Adam0.01", "Adam0.03")
     cfg = replace(base, protocols=protos, n_seeds=ctx.pick(quick=3, deep=5),
@@ -515,16 +550,31 @@ def speedup_attribution(ctx):
                     numbers={"protocols": rows})
 
 
-def _value_displacements(log, runs, n_pos: int, rng):
-    """Displacements v_j(final) - v_j(init) of n_pos sampled positions of the fixed probe sequence."""
+def _value_displacements(log, runs, n_pos: int, rng, ends: list | None = None):
+    """Displacements v_j(final) - v_j(init) of n_pos sampled positions of the fixed probe sequence.
+
+    With ``ends`` (a list), the (init, final) value clouds of each run are appended to it.
+    """
     out = []
     for r in runs:
         s = r % log.config.n_seeds
         X = log.eval_X[s].double()
         idx = rng.choice(X.shape[0], size=min(n_pos, X.shape[0]), replace=False)
-        D = X[idx] @ (log.final["W_V"][r].double() - log.init["W_V"][s].double()).T
-        out.append(D.numpy())
+        V0 = X[idx] @ log.init["W_V"][s].double().T
+        V1 = X[idx] @ log.final["W_V"][r].double().T
+        out.append((V1 - V0).numpy())
+        if ends is not None:
+            ends.append((V0.numpy(), V1.numpy()))
     return out
+
+
+def _pca_plane_coherence(D_em: np.ndarray, D_sgd: np.ndarray, clouds: list[np.ndarray]) -> tuple[float, float]:
+    """Coherence of the displacements projected on the top-2 principal axes of the pooled value
+    clouds (init and final, both protocols, one seed): the plane of Fig. 9."""
+    P = np.concatenate(clouds, 0)
+    _, _, Vt = np.linalg.svd(P - P.mean(0), full_matrices=False)
+    B = Vt[:2].T
+    return _coherence(D_em @ B), _coherence(D_sgd @ B)
 
 
 def _coherence(D: np.ndarray) -> float:
@@ -536,20 +586,31 @@ def _coherence(D: np.ndarray) -> float:
 @verify.claim(
     "gda.exp.sticky.value_trajectories", paper=PAPER, where="Fig. 9, L442-450; L434", kind="experiment",
     statement=r"\text{EM induces longer, more coherent trajectories from initial to final positions than SGD}",
+    readings={"full-space": "coherence measured in the full value space instead of the PCA plane of Fig. 9"},
     timeout={"quick": 120, "deep": 3600},
+    expect="REFUTED",
 )
 def value_trajectories(ctx):
-    """200 positions of the fixed probe sequence (the same for both protocols), v_j = W_V x_j:
-    ratio of mean displacement lengths EM/SGD, coherence (mean pairwise cosine), displacement per
-    unit value learning rate, and a random Delta W_V of equal norm as a coherence control.
-    SUPPORTED when EM is longer and more coherent; the per-unit-rate control is reported."""
+    """200 positions of the fixed probe sequence (the same positions for both protocols),
+    v_j = W_V x_j: ratio of mean displacement lengths EM/SGD, coherence (mean pairwise cosine of
+    the displacements) in the top-2 PCA plane of the pooled value clouds (Reading A, the plane of
+    Fig. 9) and in the full space, displacement per unit value learning rate, and a random
+    Delta W_V of equal norm as a coherence control. SUPPORTED when EM is longer and more coherent.
+    expect=REFUTED is the quick-profile verdict (T=100): EM is ~6-7x longer but less coherent in
+    the full space on run seeds 0, 1, 2 (0.031/0.062, 0.083/0.170, 0.039/0.104); the deep
+    profile (T=2000) may differ."""
     cfg, log = _sticky(ctx)
-    rng = ctx.numpy_rng("traj")
-    res = {}
+    res, Dsall, endsall = {}, {}, {}
     for nm in ("EM", "SGD"):
-        Ds = _value_displacements(log, log.runs(nm), 200, rng)
+        ends: list = []
+        Ds = _value_displacements(log, log.runs(nm), 200, np.random.default_rng(ctx.subseed("traj_pos")), ends)
+        Dsall[nm], endsall[nm] = Ds, ends
         res[nm] = {"mean_length": float(np.mean([np.linalg.norm(D, axis=1).mean() for D in Ds])),
                    "coherence": float(np.mean([_coherence(D) for D in Ds]))}
+    pl = [_pca_plane_coherence(De, Dg, [*endsall["EM"][k], *endsall["SGD"][k]])
+          for k, (De, Dg) in enumerate(zip(Dsall["EM"], Dsall["SGD"]))]
+    res["EM"]["coherence_pca_plane"] = float(np.mean([a for a, _ in pl]))
+    res["SGD"]["coherence_pca_plane"] = float(np.mean([b for _, b in pl]))
     res["EM"]["length_per_unit_lr"] = res["EM"]["mean_length"] / 0.1
     res["SGD"]["length_per_unit_lr"] = res["SGD"]["mean_length"] / 0.01
     g = ctx.torch_generator("rand")
@@ -559,14 +620,20 @@ def value_trajectories(ctx):
     Rw = Rw / Rw.norm() * dW.norm()
     res["random_dW_V_coherence"] = _coherence((X[:200] @ Rw.T).numpy())
     ratio = res["EM"]["mean_length"] / res["SGD"]["mean_length"]
-    ok = ratio > 1 and res["EM"]["coherence"] > res["SGD"]["coherence"]
-    return Evidence(Verdict.SUPPORTED if ok else Verdict.REFUTED,
-                    f"EM/SGD mean displacement {ratio:.2f}; coherence EM {res['EM']['coherence']:.3f} vs SGD "
-                    f"{res['SGD']['coherence']:.3f} (random dW_V of equal norm: {res['random_dW_V_coherence']:.3f}); per unit "
-                    f"value lr: EM {res['EM']['length_per_unit_lr']:.3g} vs SGD {res['SGD']['length_per_unit_lr']:.3g} "
-                    f"({_quick_note(ctx, cfg)}); both protocols apply (32) to W_V",
-                    method="experiment", numbers=res, seed=ctx.run_seed,
-                    counterexample=None if ok else {"seed": ctx.run_seed, **res, "rerun": ctx.rerun_command()})
+    out = []
+    for rd, key, where in (("A", "coherence_pca_plane", "in the top-2 PCA plane (Fig. 9)"),
+                           ("full-space", "coherence", "in the full d_v = 15 space")):
+        ok = ratio > 1 and res["EM"][key] > res["SGD"][key]
+        out.append(Evidence(Verdict.SUPPORTED if ok else Verdict.REFUTED,
+                            f"EM/SGD mean displacement {ratio:.2f}; coherence {where}: EM {res['EM'][key]:.3f} vs SGD "
+                            f"{res['SGD'][key]:.3f} (full-space coherence of a random dW_V of equal norm: "
+                            f"{res['random_dW_V_coherence']:.3f}); per unit value lr: EM {res['EM']['length_per_unit_lr']:.3g} "
+                            f"vs SGD {res['SGD']['length_per_unit_lr']:.3g} ({_quick_note(ctx, cfg)}, {cfg.n_seeds} seeds); "
+                            "both protocols apply (32) to W_V", reading=rd,
+                            method="experiment", numbers=res, seed=ctx.run_seed,
+                            counterexample=None if ok else {"seed": ctx.run_seed, "profile": ctx.profile, **res,
+                                                            "rerun": ctx.rerun_command()}))
+    return out
 
 
 @verify.claim(
