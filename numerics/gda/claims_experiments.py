@@ -597,8 +597,8 @@ def value_trajectories(ctx):
     Fig. 9) and in the full space, displacement per unit value learning rate, and a random
     Delta W_V of equal norm as a coherence control. SUPPORTED when EM is longer and more coherent.
     expect=REFUTED is the quick-profile verdict (T=100): EM is ~6-7x longer but less coherent in
-    the full space on run seeds 0, 1, 2 (0.031/0.062, 0.083/0.170, 0.039/0.104); the deep
-    profile (T=2000) may differ."""
+    the PCA plane on run seeds 0, 1, 2 (EM/SGD 0.022/0.041, 0.093/0.156, 0.039/0.076) and in the
+    full space; the deep profile (T=2000) may differ."""
     cfg, log = _sticky(ctx)
     res, Dsall, endsall = {}, {}, {}
     for nm in ("EM", "SGD"):
