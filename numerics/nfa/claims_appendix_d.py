@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mpmath
 import numpy as np
 import sympy as sp
 import torch
@@ -132,8 +133,10 @@ def _multihead_remainder(Phi, r, Q, tau):
 def thm16_multihead_softmax(ctx: verify.Context) -> list[Evidence]:
     """Rate part SUPPORTED (slope -2 over tau >= 10 B, centred residuals, N=64, K=16, H=8).
     Constant part REFUTED for both readings: duplicating one head H times multiplies ||R||_2 by
-    sqrt(H) at fixed N, B, R -- exact witness N = 2, s = (1, -1) per head, V = (1, -1), tau = 1:
-    each head's remainder is tanh(1) - 1, so ||R||_2 = sqrt(H)(1 - tanh 1) exceeds any C for large H.
+    sqrt(H) at fixed N, B, R. Witness (review: at large tau, since the theorem is for "tau large
+    enough"; the earlier N = 2 witness at tau = 1 had an O(tau^-3) remainder, so it did not
+    contradict the bound for tau >= tau_0(H)): N = 3, s = (1, 0, 0) per head, V = (2, -1, -1),
+    tau^2 |R_1(tau)| -> 1/9 (mpmath, 50 digits), so tau^2 ||R||_2 -> sqrt(H)/9, unbounded in H.
     """
     gen = ctx.torch_generator("t16")
     Phi, r, _ = random_sinusoid_problem(4, 64, 16, 2, generator=gen, centred=True)
@@ -144,20 +147,42 @@ def thm16_multihead_softmax(ctx: verify.Context) -> list[Evidence]:
     fit = fit_rate(taus, vals, x_min=10 * B)
     rate = fit.evidence(-2, sense="at_most", part="rate", xlabel="tau", ylabel="||R(tau)||_2")
     rate_b = fit.evidence(-2, sense="at_most", part="rate", reading="B", xlabel="tau", ylabel="||R(tau)||_2")
-    per_head = 1 - np.tanh(1.0)
-    rows = {H: float(np.sqrt(H) * per_head) for H in (1, 4, 16, 64, 1024)}
-    # float64 re-check of the duplicated-head construction
-    Phi2 = torch.tensor([[1.0], [-1.0]], dtype=F64)
-    V = torch.tensor([1.0, -1.0], dtype=F64)
-    checks = {H: float(_multihead_remainder(Phi2, V, torch.ones(1, H, dtype=F64), 1.0)) for H in (1, 4, 16, 64)}
-    cex = {"N": 2, "s_per_head": [1, -1], "V": [1, -1], "B": 1, "R": 1, "tau": 1,
-           "norm_R_by_H_exact": rows, "norm_R_by_H_float64": checks}
+    # Constant: H identical heads, a single head whose remainder is Theta(tau^-2) (N = 3, so the
+    # second-order term (beta^2/2) mean((s - s_bar)^2 V) does not vanish as it does for N = 2).
+    mpmath.mp.dps = 50
+    s_h, V_h = [1, 0, 0], [2, -1, -1]
+
+    def head_rem(tau):
+        t = mpmath.mpf(tau)
+        w = [mpmath.exp(mpmath.mpf(si) / t) for si in s_h]
+        O = sum(wi * vi for wi, vi in zip(w, V_h, strict=True)) / sum(w)
+        return abs(O - mpmath.mpf(sum(si * vi for si, vi in zip(s_h, V_h, strict=True))) / (3 * t))
+
+    taus_c = (10, 100, 1000, 10000)
+    per_head = {f"1e{int(np.log10(t))}": mpmath.nstr(t**2 * head_rem(t), 12) for t in taus_c}
+    lim = mpmath.mpf(1) / 9  # (1/2) mean((s - s_bar)^2 V) = (1/2)(1/3)(2/3)
+    Hs = (1, 4, 16, 64, 1024)
+    rows = {H: float(mpmath.sqrt(H) * 1000**2 * head_rem(1000)) for H in Hs}
+    Phi2 = torch.tensor([[1.0], [0.0], [0.0]], dtype=F64)
+    V = torch.tensor([2.0, -1.0, -1.0], dtype=F64)
+    checks = {H: float(1000**2 * _multihead_remainder(Phi2, V, torch.ones(1, H, dtype=F64), 1000.0)) for H in (1, 4, 16, 64)}
+    cex = {"N": 3, "K": 1, "s_per_head": s_h, "V": V_h, "V_bar": 0, "B": 1, "R": 2, "Q": "ones(1, H)",
+           "tau2_head_remainder_mpmath": per_head, "limit_tau2_head_remainder": "1/9",
+           "tau2_norm_R_at_tau_1e3_mpmath": rows, "tau2_norm_R_at_tau_1e3_float64": checks}
     out = [rate, rate_b]
     for rd in ("A", "B"):
         out.append(Evidence(Verdict.REFUTED,
-                            f"C cannot be independent of H: H identical heads (N=2, s=(1,-1), V=(1,-1), B=R=1, tau=1) give "
-                            f"||R||_2 = sqrt(H)(1 - tanh 1): {', '.join(f'H={h}: {v:.3g}' for h, v in rows.items())}",
-                            reading=rd, part="constant", counterexample=cex, dtype="float64"))
+                            "C cannot be independent of H: H identical heads (N=3, s=(1,0,0), V=(2,-1,-1) centred, B=1, R=2) "
+                            f"have tau^2 ||R(tau)||_2 = sqrt(H) tau^2 |R_1(tau)| -> sqrt(H)/9 as tau -> inf "
+                            f"(mpmath: tau^2|R_1| = {', '.join(f'{v} at tau={k}' for k, v in per_head.items())}); "
+                            f"at tau=1e3: {', '.join(f'H={h}: {v:.4g}' for h, v in rows.items())} -- unbounded in H for every tau_0",
+                            reading=rd, part="constant", counterexample=cex, dtype="mpmath(50 digits), float64 re-check",
+                            steps=["each head sees the same logits and values, so R(tau) = R_1(tau) (1,...,1) and "
+                                   "||R||_2 = sqrt(H) |R_1(tau)|",
+                                   "softmax series: R_1(tau) = tau^-2 (1/2) mean((s - s_bar)^2 V) + O(tau^-3) = tau^-2/9 + ...",
+                                   "so sup_{tau >= tau_0} tau^2 ||R||_2 >= sqrt(H)/9 (1 - o(1)), which exceeds any C(N, B, R) "
+                                   "for H large"],
+                            numbers={"limit": float(lim)}))
     return out
 
 

@@ -187,10 +187,10 @@ def thm9_fourier_multiset(ctx: verify.Context) -> Evidence:
     expect="REFUTED",
 )
 def thm9_continuum_subgroup(ctx: verify.Context) -> list[Evidence]:
-    """Reading A REFUTED: the frequency set {0} (the constant basis) is fixed by every A, so the
-    trivial T_A = I works for all of GL(n); also {(0, 1), (0, -1)}... not closed under diag(a, a^p)
-    unless p = 0: the subgroup {diag(a, 1)} with the set {(0, 1)} (axis-aligned, second axis) is
-    closed exactly (symbolic a). Reading B: both are "one-point" cases, SUPPORTED (no other case
+    """Reading A REFUTED by a non-degenerate pair (review: the counterexample now leads with it):
+    the subgroup {diag(a, 1)} (a nontrivial continuum) fixes the nonzero frequency (0, 1), so
+    T_A = I is exact for every A in it (symbolic a). The degenerate {0}, fixed by all of GL(n),
+    is recorded beside it; the statement's "any fixed finite frequency set" admits both. Reading B: both are "one-point" cases, SUPPORTED (no other case
     found among random/lattice sets and the subgroups scalar, diagonal families, SO(2), shears).
     """
     a, t = sp.symbols("a t", positive=True)
@@ -205,10 +205,13 @@ def thm9_continuum_subgroup(ctx: verify.Context) -> list[Evidence]:
             if ok:
                 closed.setdefault(fn, []).append(sn)
     eA = Evidence(Verdict.REFUTED,
-                  "continuum subgroups fixing a finite frequency set pointwise (exact, symbolic parameter): "
+                  "nonzero frequency set {(0,1)} is fixed by the continuum subgroup {diag(a,1)}, so T_A = I gives exact "
+                  "equivariance (exact, symbolic a); all closed pairs found: "
                   + "; ".join(f"{k}: {v}" for k, v in closed.items()),
-                  counterexample={"subgroup": "all of GL(n), or diag(a, 1), a > 0", "frequency_set": "{0} (resp. {(0, 1)})",
-                                  "T_A": "identity", "closed_pairs": closed}, method="symbolic",
+                  counterexample={"subgroup": "{diag(a, 1) : a > 0} (n = 2)", "frequency_set": [[0, 1]],
+                                  "check": "diag(a, 1)^T (0, 1) = (0, 1) for symbolic a > 0", "T_A": "identity",
+                                  "degenerate_also": "{0} is fixed by all of GL(n)", "closed_pairs": closed},
+                  method="symbolic",
                   generality="exact with symbolic a, t")
     trivial = all(set(v) <= {"{0}", "{(0,1)}", "{(1,0)}", "{(0,1),(0,-1)}"} for v in closed.values())
     eB = Evidence(Verdict.SUPPORTED if trivial else Verdict.UNDECIDED,
@@ -224,14 +227,21 @@ def thm9_continuum_subgroup(ctx: verify.Context) -> list[Evidence]:
     statement=r"\text{no exact equivariance to arbitrary anisotropic scalings with a fixed finite Fourier basis unless "
     r"a full matrix scale } M(S) \text{ is stored (and normalises) or frequencies are reparameterised}",
     kind="property",
-    expect="REFUTED",
+    readings={"B": r"literal, including the degenerate frequency set \{0\} (the constant basis), which Thm 9 "
+                   r"itself exempts as 'closed under A^T' (L530) and 'trivial one-point' (L540)"},
+    expect="SUPPORTED",
 )
 def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
-    """REFUTED as printed: the basis {1} (frequency 0) or any set inside {0} is closed under all
-    positive diagonals, so the trivial (constant-field) architecture is exactly equivariant without
-    M(S) -- same degenerate case as Thm 9. For nondegenerate random sets in n = 2, 3 the multiset
-    is never closed under random positive diagonals (SUPPORTED part); the "unless" branch is
-    exercised by nfa.anis.thm7_matrix_normalization.
+    """Reading A (the corollary of Thm 9 it is stated as, "This rules out ..."; Thm 9 exempts
+    frequency sets closed under A^T, and for Diag(>0) the only closed finite set is {0}):
+    SUPPORTED -- a nonzero omega with omega_j != 0 has the infinite orbit {lambda_j omega_j} under
+    positive diagonals, so no finite set containing it is closed; checked exactly on 20 random
+    integer sets (n = 2, 3) against random rational positive diagonals.
+    Reading B (literal, {0} admitted): REFUTED -- {0} is closed under every positive diagonal
+    (symbolic lambda1, lambda2), so the constant-field architecture is exactly equivariant with
+    neither M(S) nor frequency outputs. (Review: this degenerate case was Reading A's refutation;
+    the brief's rule makes a degenerate case the statement excludes by context a separate reading.)
+    expect SUPPORTED.
     """
     rng = ctx.numpy_rng("c10")
     fails = 0
@@ -239,16 +249,22 @@ def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
         for _ in range(10):
             ws = [tuple(v) for v in rng.integers(-3, 4, size=(4, n))]
             lam = sp.diag(*[sp.Rational(int(x), 7) for x in rng.integers(8, 30, size=n)])
-            if not _multiset_closed(ws, lam) or all(w == (0,) * n for w in ws):
+            if any(w != (0,) * n for w in ws) and not _multiset_closed(ws, lam):
                 fails += 1
-    e1 = Evidence(Verdict.SUPPORTED, f"{fails}/20 random integer frequency sets not closed under a random positive diagonal (exact)",
-                  part="nondegenerate sets", method="numeric")
+    e1 = Evidence(Verdict.SUPPORTED if fails == 20 else Verdict.UNDECIDED,
+                  f"{fails}/20 random integer frequency sets (n = 2, 3, K = 4) not closed under a random rational positive "
+                  "diagonal (exact); generally a nonzero omega has an infinite Diag(>0) orbit, so only {0} is closed",
+                  part="nondegenerate sets", method="numeric",
+                  steps=["omega != 0 has some omega_j != 0; diag(lambda) omega has j-th entry lambda_j omega_j, "
+                         "taking every value of sign(omega_j) (0, inf): an infinite orbit",
+                         "a finite set closed under all of Diag(>0) is a union of orbits, hence contains no nonzero omega: "
+                         "it is {0} (or empty)"])
     lam1, lam2 = sp.symbols("lambda1 lambda2", positive=True)
     closed = _multiset_closed([(0, 0)], sp.diag(lam1, lam2))
     e2 = Evidence(Verdict.REFUTED if closed else Verdict.UNDECIDED,
                   "degenerate set {0}: closed under every positive diagonal (symbolic lambda1, lambda2), "
                   "so a fixed finite basis (the constant) is exactly equivariant with neither M(S) nor frequency outputs",
-                  part="as printed", counterexample={"frequency_set": [[0, 0]], "group": "Diag(>0)", "T_A": "identity"},
+                  reading="B", counterexample={"frequency_set": [[0, 0]], "group": "Diag(>0)", "T_A": "identity"},
                   method="symbolic")
     return [e1, e2]
 

@@ -1,0 +1,30 @@
+"""Review regressions for numerics/nfa/claims_attention_gradient.py and claims_appendix_d.py."""
+
+from __future__ import annotations
+
+import verify
+
+
+def _run(claim_id: str):
+    (res,) = verify.run(claim_id, jobs=0, results_path=None)
+    return res
+
+
+def test_rate_headline_one_piece_per_reading_with_centring_in_reading_a():
+    res = _run("nfa.ag.softmax_rate_headline")
+    by_reading = {e.reading: e for e in res.evidence}
+    assert sorted(by_reading) == ["A", "B", "C", "D", "E"]
+    assert len(res.evidence) == 5
+    assert by_reading["A"].verdict == verify.Verdict.SUPPORTED  # raw gap, centred: slope -2
+    for rd in "BCDE":
+        assert by_reading[rd].verdict == verify.Verdict.REFUTED
+    fig = by_reading["A"].figures[0]
+    assert fig["kind"] == "curve" and fig["logx"] and fig["logy"] and len(fig["series"]) == 3
+
+
+def test_thm16_constant_witness_is_taken_at_large_tau():
+    res = _run("nfa.appd.thm16_multihead_softmax")
+    ce = next(e for e in res.evidence if e.part == "constant").counterexample
+    vals = ce["tau2_norm_R_at_tau_1e3_float64"]
+    assert abs(vals[4] / vals[1] - 2.0) < 1e-8  # sqrt(H) growth at tau = 1e3
+    assert abs(vals[1] - 1 / 9) < 1e-3
