@@ -4,7 +4,8 @@
 
 - Layer 1 (Thm F.1 Step 1, L1685-1740): head ``gamma`` attends by positional scores only,
   ``<W_Q^pos p_q, W_K^pos p_k>`` from :class:`~.embedding.SpatialAwareEmbedding`; ``m = 1`` heads copy
-  the one-hot state (``W_V = Pi_{B_1}``, L1728-1734), ``m > 1`` heads copy ``w_s = s/(V-1)`` and the
+  the one-hot state (``W_V = Pi_{B_1}``, L1728-1734), ``m > 1`` heads copy ``w_s = (s+1)/V`` (the paper's
+  ``s/(V-1)`` shifted so that the sinks' zero value decodes to no configuration) and the
   Lemma E.4 decoder maps the superposition ``z_gamma`` (eq. L1719) to a one-hot over ``V^m`` block
   configurations (Step 2).
 - Marginalisation: per *neighbour index* ``j``: ``B_{3,K}[j]`` = state of ``delta_j``, ``B_{3,Q}[j]`` = state
@@ -79,7 +80,7 @@ class SpatialInductionHead(nn.Module):
         if self.m == 1:
             self.Delta = math.log((4 * self.k - 1) * (N - 1)) + margin_slack
         else:
-            dmin = 1.0 / (V ** self.m - 1)
+            dmin = 1.0 / (V * (V ** self.m - 1))  # gap of the shifted values (s+1)/V
             self.Delta = math.log(4 * (N - self.m) / (self.m * dmin)) + margin_slack
         Lmax = max(self.widths)
         heads = []
@@ -93,7 +94,7 @@ class SpatialInductionHead(nn.Module):
             s = [j * math.log(V) for j in range(len(block))]
             coef, omega = self._fit(pts, s)
             alpha = torch.softmax(torch.tensor(s, dtype=torch.float64), 0)
-            vals = torch.tensor([sum(float(alpha[j]) * c[j] / (V - 1) for j in range(len(block)))
+            vals = torch.tensor([sum(float(alpha[j]) * (c[j] + 1) / V for j in range(len(block)))
                                  for c in itertools.product(range(V), repeat=len(block))], dtype=torch.float64)
             heads.append(HeadSpec(block, coef, s, omega, BumpDecoder(vals), alpha.tolist()))
         self.heads = heads
@@ -163,8 +164,8 @@ class SpatialInductionHead(nn.Module):
             if hd.decoder is None:
                 cellstate[hd.offsets[0]] = A @ onehot
             else:
-                w = torch.tensor([max(s, 0) / (V - 1) for s in states], dtype=torch.float64)
-                w = w * torch.tensor([s >= 0 for s in states], dtype=torch.float64)
+                # w_s = (s + 1)/V (not s/(V-1)): the sinks' value 0 must decode to 'no configuration'
+                w = torch.tensor([(s + 1) / V if s >= 0 else 0.0 for s in states], dtype=torch.float64)
                 y = hd.decoder(A @ w)  # (n, V^m)
                 confs = list(itertools.product(range(V), repeat=len(hd.offsets)))
                 for j, u in enumerate(hd.offsets):
