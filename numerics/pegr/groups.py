@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import torch
-from scipy.linalg import null_space
 
 
 def rot2(a: torch.Tensor) -> torch.Tensor:
@@ -119,16 +118,21 @@ def commutant_dim(mats: Sequence[np.ndarray], kind: str = "symmetric", tol: floa
     symmetric (complex) commutant is 1-dimensional iff the representation is irreducible over R (C)."""
     D = mats[0].shape[0]
     eye = np.eye(D)
-    rows = [np.kron(eye, M) - np.kron(M.T, eye) for M in mats]  # vec_col(XM - MX) = (M^T (x) I - I (x) M) vec X
-    A = np.concatenate(rows, 0)
-    if kind == "complex":
-        return int(null_space(A.astype(complex), rcond=tol).shape[1])
-    # parametrise symmetric X by its upper triangle
-    basis = []
-    for i in range(D):
-        for j in range(i, D):
-            E = np.zeros((D, D))
-            E[i, j] = E[j, i] = 1.0
-            basis.append(E.reshape(-1, order="F"))
-    B = np.stack(basis, 1)
-    return int(null_space(A @ B, rcond=tol).shape[1])
+    # vec_col(XM - MX) = (M^T (x) I - I (x) M) vec X; the commutant is the null space of sum_i A_i^* A_i
+    # (a D^2 x D^2 Hermitian matrix: one eigvalsh instead of an SVD of the stacked system)
+    G = np.zeros((D * D, D * D), dtype=complex if kind == "complex" else float)
+    for M in mats:
+        A = np.kron(M.T, eye) - np.kron(eye, M)
+        G += A.conj().T @ A
+    if kind != "complex":
+        # parametrise symmetric X by its upper triangle
+        basis = []
+        for i in range(D):
+            for j in range(i, D):
+                E = np.zeros((D, D))
+                E[i, j] = E[j, i] = 1.0
+                basis.append(E.reshape(-1, order="F") / np.linalg.norm(E))
+        B = np.stack(basis, 1)
+        G = B.T @ G @ B
+    w = np.linalg.eigvalsh(G)
+    return int((w <= tol * max(1.0, float(w.max()))).sum())
