@@ -86,7 +86,7 @@ def rule_space(ctx):
 
 
 @verify.claim(
-    "sih.setup.flatten_distance", paper=PAPER, where="L163-166; cf. L191-192", kind="identity",
+    "sih.setup.flatten_distance", paper=PAPER, where="L163-166; cf. L191-192", kind="identity", expect="UNDECIDED",
     statement=r"\text{row-major flattening separates adjacent physical neighbours by distances of }\mathcal O(W^{m-1})",
     readings={"B": r"$\mathcal O(W^{d-1})$ (as printed at L192)"},
 )

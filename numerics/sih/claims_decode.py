@@ -33,13 +33,13 @@ def lemma_e2(ctx):
     control r+1 = n: an affine bijection exists. B: REFUTED -- V = 3, m = 1 (h = |U|): the distributed
     construction with a linear Layer 1 predicts every evaluable ECA-neighbourhood cell exactly."""
     cases = []
-    for r, n in [(1, 3), (1, 4), (2, 4)]:
+    for r, n in ctx.pick(quick=[(1, 3), (1, 4)], deep=[(1, 3), (1, 4), (2, 4)]):
         Z = sp.Matrix(n, r, lambda i, j: sp.Symbol(f"z{i}{j}", real=True)).row_join(sp.ones(n, 1))
         A = sp.Matrix(r + 1, n, lambda i, j: sp.Symbol(f"a{i}{j}", real=True))
         prod = Z * A
         # det(Z A) = 0 identically (Cauchy-Binet: rank <= r+1 < n), so Z A != I_n
         cases.append((f"det([Z,1]A) = 0, r={r}, n={n}", prod.det(method="berkowitz").expand(), 0))
-    ev = proved_all(cases, generality="(r, n) in {(1,3), (1,4), (2,4)}, symbolic z and A", part="lemma")
+    ev = proved_all(cases, generality="(r, n) in {(1,3), (1,4)} (deep: also (2,4)), symbolic z and A", part="lemma")
     arith = all((2 < V ** m) == (m >= 2 or V >= 3) for V in range(2, 6) for m in range(1, 5))
     ev2 = exact_enum(arith, "2 < V^m iff m >= 2 or V >= 3 (V in [2,5], m in [1,4])", generality="finite range", part="application")
     ctrl = sp.Matrix([[0, 1], [1, 1]]).inv() * sp.eye(2)  # r=1, n=2: z=(0,1) -> e_1, e_2 affine
@@ -110,7 +110,7 @@ def lemma_e4(ctx):
 
 
 @verify.claim(
-    "sih.decode.remark_e5", paper=PAPER, where="Remark E.5, L1461-1467", kind="rate",
+    "sih.decode.remark_e5", paper=PAPER, where="Remark E.5, L1461-1467", kind="rate", expect="UNDECIDED",
     statement=r"O(V^m)\text{ hidden width is tight for 2-layer ReLU MLPs};\ \text{deeper MLPs: exponentially smaller width}",
     readings={"B": r"the same lower bound with $\varepsilon$-robust plateaus (Def E.3 (1))"},
 )
@@ -191,7 +191,7 @@ def lemma_e6(ctx):
 
 @verify.claim(
     "sih.retrieve.remark_e7_gap", paper=PAPER, where="Remark E.7, L1515-1520; Def E.8 L1539-1548; F.1 Step 3 L1779-1783",
-    kind="identity", statement=r"m=1:\ G=c(k-2k\bar\varepsilon)-c((k-1)+2k\bar\varepsilon)=c(1-4k\bar\varepsilon)>0\iff\bar\varepsilon<\tfrac1{4k};"
+    kind="identity", expect="UNDECIDED", statement=r"m=1:\ G=c(k-2k\bar\varepsilon)-c((k-1)+2k\bar\varepsilon)=c(1-4k\bar\varepsilon)>0\iff\bar\varepsilon<\tfrac1{4k};"
                                r"\ m>1:\ \text{match }ch,\ \text{non-match}\le c(h-1),\ G=c",
 )
 def remark_e7_gap(ctx):

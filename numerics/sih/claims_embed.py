@@ -77,7 +77,7 @@ def _case_evidence(ctx, grids, partition_of=None, dims_bound=None):
 
 
 @verify.claim(
-    "sih.embed.def_spatial_aware", paper=PAPER, where="Definition D.1, L845-860; L258-263", kind="informal",
+    "sih.embed.def_spatial_aware", paper=PAPER, where="Definition D.1, L845-860; L258-263", kind="informal", expect="UNDECIDED",
     statement=r"\langle W_Q^{\rm pos}p_{t,\mathbf i},W_K^{\rm pos}p_{t',\mathbf i'}\rangle=s_j\text{ if }(t',\mathbf i')=(t-1,\mathbf i+\delta_j),"
               r"\ \le s_{\min}-\Delta\text{ otherwise};\ s_j\text{ distinct};\ \sum_j\alpha_jx_j\ne\sum_j\alpha_jx'_j\ (x\ne x')",
 )

@@ -172,7 +172,7 @@ def compute(ctx):
 
 
 @verify.claim(
-    "sih.text.contributions", paper=PAPER, where="Introduction, L72-85", kind="informal",
+    "sih.text.contributions", paper=PAPER, where="Introduction, L72-85", kind="informal", expect="UNDECIDED",
     statement=r"(1)\text{ spatial induction heads implement the optimal learner with dimension independent of grid size};"
               r"\ (2)\text{ routing-decoding trade-off};\ (3)\text{ trained transformers converge to the predicted circuit}",
 )
@@ -186,7 +186,7 @@ def contributions(ctx):
 
 
 @verify.claim(
-    "sih.text.checklist", paper=PAPER, where="NeurIPS checklist, L1933-2376", kind="informal",
+    "sih.text.checklist", paper=PAPER, where="NeurIPS checklist, L1933-2376", kind="informal", expect="UNDECIDED",
     statement=r"\text{Q1, Q3, Q4, Q6, Q7 (error bars) [Yes], Q5 [No], Q8 [Yes]; 'Our work is purely theoretical'}",
 )
 def checklist(ctx):

@@ -184,7 +184,7 @@ def coverage_mmin(ctx):
 
 
 @verify.claim(
-    "sih.naive.rpe_construction", paper=PAPER, where="App. C L753-826; eqs. (5)-(7)", kind="property",
+    "sih.naive.rpe_construction", paper=PAPER, where="App. C L753-826; eqs. (5)-(7)", kind="property", expect="UNDECIDED",
     statement=r"D=(2k+2)V;\ 2k\text{ RPE heads};\ \langle\tilde{\mathcal N},\tilde{\mathcal N}'\rangle=k\iff\text{agree, else}\le k-1;"
               r"\ \text{bias table }O(T\cdot L);\ \text{scales poorly in }k,V",
 )
@@ -222,7 +222,7 @@ def naive_rpe_construction(ctx):
 
 
 @verify.claim(
-    "sih.depth.one_layer_insufficient", paper=PAPER, where="L190-191; App. C.1 L759-780", kind="informal",
+    "sih.depth.one_layer_insufficient", paper=PAPER, where="L190-191; App. C.1 L759-780", kind="informal", expect="UNDECIDED",
     statement=r"\text{1-layer transformers cannot perform exact spatial ICL in general (Appendix C.1)}",
     readings={"B": "App. C.1: an informal argument; k >= 2 left to future work"},
 )
@@ -269,7 +269,7 @@ def nondegeneracy(ctx):
 
 
 @verify.claim(
-    "sih.text.naive_rpe_cost", paper=PAPER, where="L179; L189-193; L819-826", kind="property",
+    "sih.text.naive_rpe_cost", paper=PAPER, where="L179; L189-193; L819-826", kind="property", expect="UNDECIDED",
     statement=r"\text{naive RPE approach requires }O(T\cdot L)\text{ learned bias parameters}",
 )
 def naive_rpe_cost(ctx):
