@@ -124,7 +124,8 @@ def thm43(ctx):
 )
 def dim_formula(ctx):
     """Block sums vs (54): PROVED symbolically (d_p = 2d+2 for m = 1; d_p <= 2(m+d)+2 gives (54) for m > 1). MLP width
-    A ('exactly 4hV^m') REFUTED: ECA, h = 3 (blocks of sizes 2, 1, 1): per-head widths 4V^{|S|} sum to 32 < 48.
+    A ('exactly 4hV^m') REFUTED: ECA, h = 3, blocks {-1}, {0}, {1, 2}: the decoders need 4V^2 = 16 units
+    (singleton heads need none; 32 with 4V per singleton) < 4hV^m = 48.
     B holds (per-head exact, total <= 4hV^m) for every ECA/VN partition."""
     h, V, d, m = sp.symbols("h V d m", positive=True, integer=True)
     ev = proved_all([("m = 1", V + (2 * d + 2) + 2 * h * V + V, 2 * (h + 1) * V + 2 * d + 2),
