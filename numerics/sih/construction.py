@@ -116,10 +116,20 @@ class SpatialInductionHead(nn.Module):
                         "marginalisation": "per neighbour index", "Delta": self.Delta, "c": self.c}
 
     def _fit(self, pts, s):
-        """Smallest Fourier set found (growing radius) for an m > 1 block (Lemma D.2 via LP)."""
+        """A Fourier set for an m > 1 block (Lemma D.2 via LP): the first feasible subset of size <= m + d in
+        order of size and frequency radius (at most 600 LPs), else the shortest feasible radius-ordered prefix."""
         classes = frequency_classes(self.widths)
         classes.sort(key=lambda w: (sum(min(x, L - x) for x, L in zip(w, self.widths, strict=True)), w))
         smin = min(s)
+        budget = 600  # exhaustive subsets of size <= m + d first (Lemma D.2's bound), then a growing prefix
+        for r in range(1, len(pts) + self.d + 1):
+            for omega in itertools.combinations(classes, r):
+                budget -= 1
+                if budget < 0:
+                    break
+                coef = lp_polynomial(list(omega), self.widths, pts, s, smin - self.Delta)
+                if coef is not None:
+                    return coef, list(omega)
         for n in range(1, len(classes) + 1):
             omega = classes[:n]
             coef = lp_polynomial(omega, self.widths, pts, s, smin - self.Delta)
