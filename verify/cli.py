@@ -295,11 +295,20 @@ def _build_report(source: str, out_dir: str, papers: list[str] | None, *, pdf: b
 
     for warning in out.warnings:
         console.print(f"[yellow]warning:[/] {escape(str(warning))}")
+    # A TeX error traced to one claim is recovered by showing that claim's math as text: the
+    # document is complete, so it is reported (the claim's LaTeX needs fixing) but not fatal.
+    # An error no claim explains, or a document without its PDF, fails the command.
+    pdf_stems = {p.stem for p in out.pdf}
+    missing = [p for p in out.tex if out.compiled and p.stem not in pdf_stems]
+    fatal = [e for e in out.errors if e.claim is None or Path(e.document).stem not in pdf_stems]
     for err in out.errors:  # TeX log excerpts contain [...]: never read them as markup
-        console.print(f"[red]error:[/] {escape(str(err))}")
+        label = "[red]error:[/]" if err in fatal else "[yellow]recovered (math shown as text):[/]"
+        console.print(f"{label} {escape(str(err))}")
+    for p in missing:
+        console.print(f"[red]error:[/] no PDF was built for {escape(str(p))}")
     if not out.compiled:
         console.print("[yellow]no TeX engine found: wrote .tex only[/]")
-    return 0 if out.ok else 1
+    return 1 if fatal or missing else 0
 
 
 def _console():

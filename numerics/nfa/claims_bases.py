@@ -227,8 +227,8 @@ def thm9_continuum_subgroup(ctx: verify.Context) -> list[Evidence]:
     statement=r"\text{no exact equivariance to arbitrary anisotropic scalings with a fixed finite Fourier basis unless "
     r"a full matrix scale } M(S) \text{ is stored (and normalises) or frequencies are reparameterised}",
     kind="property",
-    readings={"B": r"literal, including the degenerate frequency set \{0\} (the constant basis), which Thm 9 "
-                   r"itself exempts as 'closed under A^T' (L530) and 'trivial one-point' (L540)"},
+    readings={"B": r"\text{literal, including the degenerate frequency set } \{0\} \text{ (the constant basis), "
+                   r"which Thm 9 itself exempts as closed under } A^{\top} \text{ (L530) and trivial one-point (L540)}"},
     expect="SUPPORTED",
 )
 def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
