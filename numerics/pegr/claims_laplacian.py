@@ -34,7 +34,7 @@ def eigenspace_invariance(ctx):
     S^1: ``d^2/dtheta^2`` of a rotated / reflected Fourier mode ``cos k(+-theta - a)`` is ``-k^2`` times it
     (PROVED, SymPy). Two parts (graphs: numeric, S^1: exact), so the claim is SUPPORTED, not PROVED."""
     worst = 0.0
-    for name, (A, G) in _graphs().items():
+    for _name, (A, G) in _graphs().items():
         L = gr.laplacian(A)
         es = gr.eigenspaces(L)
         for s in G:
