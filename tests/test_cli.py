@@ -73,3 +73,22 @@ def test_show_runs_a_claim_missing_from_the_results(tmp_path):
     p = verify_cli("show", "fx.good_first", "--from", str(tmp_path / "none.jsonl"), cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert "drew four numbers" in p.stdout
+
+
+@pytest.mark.pdf
+def test_report_recovers_one_claims_bad_math_and_exits_zero(tmp_path):
+    from verify.report import latex_engine_available
+
+    if not latex_engine_available():
+        pytest.skip("no TeX engine")
+    fixture = Path(__file__).parent / "fixtures" / "report_results.jsonl"
+    p = verify_cli("report", "--from", str(fixture), "--out", str(tmp_path), "--paper", "gda")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "recovered (math shown as text):" in p.stdout and "gda.broken.math" in p.stdout
+    assert (tmp_path / "gda.pdf").exists() and (tmp_path / "summary.pdf").exists()
+
+
+def test_report_from_a_missing_file_is_a_usage_error(tmp_path):
+    p = verify_cli("report", "--from", str(tmp_path / "none.jsonl"), "--out", str(tmp_path))
+    assert p.returncode == 2
+    assert p.stderr.startswith("verify: error:") and "does not exist" in p.stderr
