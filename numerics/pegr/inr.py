@@ -109,7 +109,7 @@ def train_inr(task: str, pe_kind: str, hp: dict, seed: int, n: int = 256, steps:
     for step in range(steps + 1):
         if step in snapshots and Eq is not None:
             with torch.no_grad():
-                snaps[step] = model(Eq).double()
+                snaps[step] = model(Eq).double().cpu()
         if step == steps:
             break
         opt.zero_grad()
@@ -161,7 +161,8 @@ class EnsembleMLP(torch.nn.Module):
 
 
 def train_ensemble(task: str, runs: list[tuple[str, dict, int]], n: int = 256, steps: int = 500,
-                   width: int = 128, snapshots: tuple[int, ...] = (), pts: torch.Tensor | None = None):
+                   width: int = 128, snapshots: tuple[int, ...] = (), pts: torch.Tensor | None = None,
+                   device: str = "cpu"):
     """Train several runs ``(pe_kind, hp, seed)`` of one task at once (same PE input width, same lr).
 
     Each run draws split, PE sample and init from its own seed, as :func:`train_inr`. Returns a list of
@@ -181,17 +182,19 @@ def train_ensemble(task: str, runs: list[tuple[str, dict, int]], n: int = 256, s
     lrs = {hp["lr"] for _, hp, _ in runs}
     if len(lrs) != 1:
         raise ValueError("train_ensemble: one learning rate per ensemble")
-    E = torch.stack(E)
-    model = EnsembleMLP(E.shape[2], Y.shape[1], gens, width)
+    E = torch.stack(E).to(device)
+    Y = Y.to(device)
+    idx = [tuple(i.to(device) for i in ii) for ii in idx]
+    model = EnsembleMLP(E.shape[2], Y.shape[1], gens, width).to(device)
     Xtr = torch.stack([E[s, i[0]] for s, i in enumerate(idx)])
     Ytr = torch.stack([Y[i[0]] for i in idx])
     opt = torch.optim.Adam(model.parameters(), lr=lrs.pop())
     snaps = {}
-    Eq = torch.stack(Eq) if Eq else None
+    Eq = torch.stack(Eq).to(device) if Eq else None
     for step in range(steps + 1):
         if step in snapshots and Eq is not None:
             with torch.no_grad():
-                snaps[step] = model(Eq).double()
+                snaps[step] = model(Eq).double().cpu()
         if step == steps:
             break
         opt.zero_grad()
