@@ -1,0 +1,49 @@
+"""Behavioural tests of selected pegr claims: the refutations carry re-checkable counterexamples, the proofs are exact."""
+
+import numpy as np
+import pytest
+
+import verify
+from numerics.pegr import graphs as gr
+from numerics.pegr.groups import compose
+
+
+def _tmp():
+    import tempfile
+    from pathlib import Path
+    return Path(tempfile.mkdtemp()) / "results.jsonl"
+
+
+def _run(pattern):
+    import numerics.pegr.claims_laplacian  # noqa: F401
+    import numerics.pegr.claims_so2  # noqa: F401
+    import proofs.pegr  # noqa: F401
+    return {r.id: r for r in verify.run(pattern, jobs=0, results_path=str(_tmp()))}
+
+
+@pytest.mark.parametrize("cid,verdict", [
+    ("pegr.rope.frequency_formula", "REFUTED"),
+    ("pegr.pe.vec_rho_properties", "PROVED"),
+    ("pegr.laplacian.rho_is_homomorphism", "REFUTED"),
+    ("pegr.homogeneous.lift_pe", "REFUTED"),
+])
+def test_claim_verdicts(cid, verdict):
+    r = _run(cid)[cid]
+    assert str(r.verdict).endswith(verdict)
+
+
+def test_rows_convention_is_an_antihomomorphism_on_C3():
+    """The mechanism behind pegr.laplacian.rho_is_homomorphism: rho(gh) = rho(h) rho(g) != rho(g) rho(h)."""
+    Phi = gr.eigenspaces(gr.laplacian(gr.cycle(3)))[1][1]
+    g, h = (1, 2, 0), (0, 2, 1)
+    rg, rh, rgh = (gr.rho_rows(s, Phi) for s in (g, h, compose(g, h)))
+    assert np.allclose(rgh, rh @ rg)
+    assert not np.allclose(rgh, rg @ rh)
+
+
+def test_eq7_holds_with_inverse():
+    Phi = gr.eigenspaces(gr.laplacian(gr.cycle(7)))[1][1]
+    g = tuple((x + 2) % 7 for x in range(7))
+    ginv = tuple((x - 2) % 7 for x in range(7))
+    assert np.allclose(Phi[:, list(g)], gr.rho_rows(ginv, Phi) @ Phi)
+    assert not np.allclose(Phi[:, list(g)], gr.rho_rows(g, Phi) @ Phi)
