@@ -33,8 +33,13 @@ I_n = sp.Identity(n)
 
 @dataclass(frozen=True)
 class Case:
+    """A corpus entry. ``may_be_undecided``: a TRUE case the ladder need not prove (it must
+    still never be REFUTED); a FALSE case that need not be refuted (no witness can be
+    evaluated, e.g. matrix exponentials) but must never be PROVED."""
+
     name: str
     build: Callable[[], tuple[Any, Any, dict[str, Any]]]
+    may_be_undecided: bool = False
 
 
 def sigma(s: sp.Expr) -> sp.Expr:
@@ -116,8 +121,21 @@ def _sum(e: sp.Expr, idx: sp.Idx = i) -> sp.Expr:
     return sp.Sum(e, (idx, 0, N - 1))
 
 
+Xn, Yn = sp.symbols("X Y", commutative=False)
+zc, wc = sp.symbols("zc wc")  # complex: no assumptions
+x_nonint = sp.Symbol("x_nonint", noninteger=True)
+idx = sp.Symbol("idx", integer=True)
+
+
+def _matmul_entry_split(first_in_sum: int) -> tuple[Any, Any]:
+    # (AB)[0, 0] = A[0, 0] B[0, 0] + sum_{i >= 1} A[0, i] B[i, 0]; the bound i must not be
+    # given one value for every entry of the sum
+    return (A * B)[0, 0], A[0, 0] * B[0, 0] + sp.Sum(A[0, idx] * B[idx, 0], (idx, first_in_sum, n - 1))
+
+
 def _c(lhs: Any, rhs: Any, **kw: Any) -> Callable[[], tuple[Any, Any, dict[str, Any]]]:
     return lambda: (lhs, rhs, kw)
+
 
 
 TRUE_CASES: list[Case] = [
@@ -177,6 +195,29 @@ TRUE_CASES: list[Case] = [
     # Wirtinger and BCH
     Case("Wirtinger d/dzbar |z|^2 + z^2 conj(w)", lambda: (*_wirt(False), {})),
     Case("BCH order 3", lambda: (*_bch3(-1), {})),
+    # red-team additions: branch cuts, domains, removable singularities, bound indices
+    Case("exp(log z) = z for complex z", _c(sp.exp(sp.log(zc)), zc)),
+    Case("exp(z/2)^2 = exp(z) for complex z", _c(sp.exp(zc / 2) ** 2, sp.exp(zc))),
+    Case("exp(i pi z)^2 = exp(2 i pi z)", _c(sp.exp(sp.I * sp.pi * zc) ** 2, sp.exp(2 * sp.I * sp.pi * zc))),
+    Case("exp(i pi k) = (-1)^k for integer k", _c(sp.exp(sp.I * sp.pi * k), (-1) ** k)),
+    Case("cosh as exponentials (complex)", _c(sp.cosh(zc), (sp.exp(zc) + sp.exp(-zc)) / 2)),
+    Case("sqrt(exp(x)) = exp(x/2) for real x", _c(sp.sqrt(sp.exp(x)), sp.exp(x / 2))),
+    Case("log(exp(x)) = x for real x", _c(sp.log(sp.exp(x)), x)),
+    Case("removable singularity (x^2-1)/(x-1) = x+1 (where defined)", _c((x ** 2 - 1) / (x - 1), x + 1)),
+    Case("|x|/x = sign(x) (where defined)", _c(sp.Abs(x) / x, sp.sign(x))),
+    Case("sign(z)|z| = z for complex z", _c(sp.sign(zc) * sp.Abs(zc), zc)),
+    Case("Heaviside = (1 + sign)/2 (H(0) = 1/2)", _c(sp.Heaviside(x), (1 + sp.sign(x)) / 2)),
+    Case("Max = (x + y + |x - y|)/2", _c(sp.Max(x, y), (x + y + sp.Abs(x - y)) / 2)),
+    Case("Max(x,0) Min(x,0) = 0", _c(sp.Max(x, 0) * sp.Min(x, 0), 0)),
+    Case("KroneckerDelta(k,0) k = 0", _c(sp.KroneckerDelta(k, 0) * k, 0)),
+    Case("sum of a delta over 0..n-1 (n >= 1)", _c(sp.Sum(sp.KroneckerDelta(k, 0), (k, 0, n - 1)), 1)),
+    Case("geometric series as Piecewise at t = 1", _c(sp.Sum(t ** k, (k, 0, n - 1)), sp.Piecewise(((1 - t ** n) / (1 - t), sp.Ne(t, 1)), (n, True)))),
+    Case("ceiling - floor = 1 for a noninteger", _c(sp.ceiling(x_nonint) - sp.floor(x_nonint), 1), may_be_undecided=True),
+    Case("(AB)[0,0] split off the first product", lambda: (*_matmul_entry_split(1), {})),
+    Case("inverse of a product (where invertible)", _c(sp.Inverse(A * B), B.I * A.I)),
+    Case("trace of 2I is 2n", _c(sp.Trace(2 * I_n), 2 * n)),
+    Case("(AB)^T = B^T A^T, symbolic", _c((A * B).T, B.T * A.T)),
+    Case("noncommutative (X+Y)^2 expanded in order", _c((Xn + Yn) ** 2, Xn ** 2 + Xn * Yn + Yn * Xn + Yn ** 2)),
 ]
 
 FALSE_CASES: list[Case] = [
@@ -226,4 +267,33 @@ FALSE_CASES: list[Case] = [
     Case("attention gradient with K^T", lambda: (*_attention_grad(True), {})),
     Case("Wirtinger d/dzbar |z|^2 gives conj z", lambda: (*_wirt(True), {})),
     Case("BCH order 3 with flipped sign", lambda: (*_bch3(+1), {})),
+    # red-team additions
+    Case("sqrt(z^2) = z for complex z", _c(sp.sqrt(zc ** 2), zc)),
+    Case("log(exp(z)) = z for complex z", _c(sp.log(sp.exp(zc)), zc)),
+    Case("(zw)^a = z^a w^a", _c((zc * wc) ** a, zc ** a * wc ** a)),
+    Case("atan(tan x) = x", _c(sp.atan(sp.tan(x)), x)),
+    Case("asin(sin x) = x", _c(sp.asin(sp.sin(x)), x)),
+    Case("sqrt(exp(z)) = exp(z/2) for complex z", _c(sp.sqrt(sp.exp(zc)), sp.exp(zc / 2))),
+    Case("sqrt(exp(2z)) = exp(z) for complex z", _c(sp.sqrt(sp.exp(2 * zc)), sp.exp(zc))),
+    Case("exp(2 i pi z) = 1", _c(sp.exp(2 * sp.I * sp.pi * zc), 1)),
+    Case("|x| = x for real x (no positivity)", _c(sp.Abs(x), x)),
+    Case("|z|^2 = z^2 for complex z", _c(sp.Abs(zc) ** 2, zc ** 2)),
+    Case("x + 10^-40 = x", _c(x + sp.Rational(1, 10 ** 40), x)),
+    Case("sin x + 10^-40 = sin x", _c(sp.sin(x) + sp.Rational(1, 10 ** 40), sp.sin(x))),
+    Case("exp(pi sqrt 163) is an integer", _c(sp.exp(sp.pi * sp.sqrt(163)), 262537412640768744)),
+    Case("sign(x)^2 = 1 (fails at 0)", _c(sp.sign(x) ** 2, 1)),
+    Case("Heaviside(x,0) = Heaviside(x,1)", _c(sp.Heaviside(x, 0), sp.Heaviside(x, 1))),
+    Case("Max = (x + y + |x + y|)/2", _c(sp.Max(x, y), (x + y + sp.Abs(x + y)) / 2)),
+    Case("floor(2x) = 2 floor(x)", _c(sp.floor(2 * x), 2 * sp.floor(x))),
+    Case("Piecewise differing only at 0", _c(sp.Piecewise((5, sp.Eq(x, 0)), (sp.sin(x) / x, True)), sp.Piecewise((1, sp.Eq(x, 0)), (sp.sin(x) / x, True)))),
+    Case("geometric series as Piecewise, wrong at t = 1", _c(sp.Sum(t ** k, (k, 0, n - 1)), sp.Piecewise(((1 - t ** n) / (1 - t), sp.Ne(t, 1)), (n + 5, True)))),
+    Case("sum of a delta over 0..m-1 for integer m (fails at m <= 0)", _c(sp.Sum(sp.KroneckerDelta(k, 0), (k, 0, idx - 1)), 1)),
+    Case("(AB)[0,0] with the first product counted twice", lambda: (*_matmul_entry_split(0), {})),
+    Case("inverse of a product in the same order", _c(sp.Inverse(A * B), A.I * B.I)),
+    Case("trace of 2I is n", _c(sp.Trace(2 * I_n), n)),
+    Case("tr(ABC) = tr(BAC)", _c(sp.Trace(A * B * C), sp.Trace(B * A * C))),
+    Case("det(2A) = 2 det(A)", _c(sp.Determinant(2 * A), 2 * sp.Determinant(A))),
+    Case("noncommutative XY = YX", _c(Xn * Yn, Yn * Xn)),
+    Case("noncommutative exp(X)exp(Y) = exp(X+Y) is not proved", _c(sp.exp(Xn) * sp.exp(Yn), sp.exp(Xn + Yn)), may_be_undecided=True),
+    Case("noncommutative sin(X)cos(Y) = cos(Y)sin(X) is not proved", _c(sp.sin(Xn) * sp.cos(Yn), sp.cos(Yn) * sp.sin(Xn)), may_be_undecided=True),
 ]

@@ -2,7 +2,7 @@
 
 TRUE identities must never be REFUTED (we require PROVED for all of them, except the ones
 listed in ``MAY_BE_UNDECIDED``); FALSE ones must be REFUTED (never PROVED), and each witness
-is re-checked here independently at 60 digits from the counterexample's text.
+is re-checked here independently at 90 digits from the counterexample's text.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def test_corpus_sizes() -> None:
 def test_true_identity_is_proved(case: Case) -> None:
     _, _, _, ev = _run(case)
     assert ev.verdict is not Verdict.REFUTED, ev.summary
-    if case.name not in MAY_BE_UNDECIDED:
+    if case.name not in MAY_BE_UNDECIDED and not case.may_be_undecided:
         assert ev.verdict is Verdict.PROVED, f"{ev.summary}\n" + "\n".join(ev.steps)
         assert ev.method == "symbolic" and ev.generality
 
@@ -65,10 +65,10 @@ def _recheck(lhs, rhs, kw, cex: dict) -> None:
     if "entry" in cex:
         r, c = cex["entry"]
         lhs, rhs = lhs[r, c], rhs[r, c]
-    lv = sp.N(sp.sympify(lhs).xreplace(point).doit(), 60)
-    rv = sp.N(sp.sympify(rhs).xreplace(point).doit(), 60)
+    lv = sp.N(sp.sympify(lhs).xreplace(point).doit(), 90)
+    rv = sp.N(sp.sympify(rhs).xreplace(point).doit(), 90)
     scale = max(1, abs(lv), abs(rv))
-    assert abs(lv - rv) > sp.Float("1e-40") * scale, (lv, rv)
+    assert abs(lv - rv) > sp.Float("1e-60") * scale, (lv, rv)
     # assumptions on the symbols hold at the witness
     for at, val in point.items():
         if isinstance(at, sp.Symbol):
@@ -100,6 +100,9 @@ def _recheck_noncommutative(lhs, rhs, cex: dict) -> None:
 @pytest.mark.parametrize("case", FALSE_CASES, ids=lambda c: c.name)
 def test_false_identity_is_refuted(case: Case) -> None:
     lhs, rhs, kw, ev = _run(case)
+    assert ev.verdict is not Verdict.PROVED, f"{ev.summary}\n" + "\n".join(ev.steps)
+    if case.may_be_undecided and ev.verdict is Verdict.UNDECIDED:
+        return
     assert ev.verdict is Verdict.REFUTED, f"{ev.summary}\n" + "\n".join(ev.steps)
     assert ev.counterexample
     _recheck(lhs, rhs, kw, ev.counterexample)

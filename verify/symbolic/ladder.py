@@ -310,6 +310,24 @@ MATRIX_RUNGS: tuple[Rung, ...] = (
 )
 
 
+#: For expressions with noncommutative symbols: only rewritings that keep the order of
+#: factors. ``cancel``/``together``, the formal-exponential rung (its generators are
+#: commutative), ``trigsimp``, ``fu`` and ``simplify`` treat ``exp(X)``, ``sin(X)`` as
+#: commuting and "prove" ``exp(X)exp(Y) = exp(X+Y)`` or ``sin(X)cos(Y) = cos(Y)sin(X)``.
+NONCOMMUTATIVE_RUNGS: tuple[Rung, ...] = (
+    Rung("as given", lambda e: e, 2.0, cheap=True),
+    Rung("expand (noncommutative)", r_expand, 10.0, cheap=True),
+    Rung("doit + expand (noncommutative)", r_doit, 10.0),
+)
+
+
+def has_noncommutative(e: Any) -> bool:
+    """Whether ``e`` contains a noncommutative symbol (``Symbol(..., commutative=False)``)."""
+    if not isinstance(e, sp.Basic):
+        return False
+    return any(s.is_commutative is False for s in e.atoms(sp.Symbol))
+
+
 SCALAR_RUNGS: tuple[Rung, ...] = (
     Rung("as given", lambda e: e, 2.0, cheap=True),
     Rung("expand", r_expand, 10.0, cheap=True),

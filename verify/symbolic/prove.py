@@ -34,20 +34,42 @@ from ..evidence import Evidence
 from ..verdict import Verdict
 from . import assume
 from ._guard import Deadline, RungTimeout, guarded
-from .ladder import MATRIX_RUNGS, SCALAR_RUNGS, NotApplicable, Rung, is_zero
+from .ladder import (
+    MATRIX_RUNGS,
+    NONCOMMUTATIVE_RUNGS,
+    SCALAR_RUNGS,
+    NotApplicable,
+    Rung,
+    has_noncommutative,
+    is_zero,
+)
 from .witness import consistent, search
 
 log = logging.getLogger(__name__)
 
 #: Total time budget when ``timeout=None``: never wait forever on SymPy.
 DEFAULT_TIMEOUT_S = 60.0
+#: Seconds past ``timeout`` after which the hard limit over a whole call abandons it.
+HARD_SLACK_S = 1.0
 #: Default concrete sizes for dimension symbols.
 DEFAULT_SIZES = (1, 2, 3, 4)
 
 _LATEX_MAX = 240
 
 
+def _too_big(e: Any, limit: int = 400) -> bool:
+    """Whether ``e`` has more than ``limit`` nodes, in O(limit) time (printing is not free)."""
+    if not isinstance(e, sp.Basic):
+        return False
+    for count, _ in enumerate(sp.preorder_traversal(e)):
+        if count > limit:
+            return True
+    return False
+
+
 def _tex(e: Any) -> str:
+    if _too_big(e):
+        return "(a large expression)"
     try:
         s = sp.latex(e)
     except Exception:  # noqa: BLE001 - latex printing is decoration only
@@ -84,12 +106,13 @@ def _shape(x: Any) -> tuple | None:
 
 
 def dimension_symbols(*exprs: Any) -> list[sp.Symbol]:
-    """Symbols that act as sizes: in matrix-symbol shapes and in summation/product limits."""
+    """Symbols that act as sizes: in the shapes of matrix symbols (and of ``Identity(n)``,
+    ``ZeroMatrix``, ``OneMatrix``) and in summation/product limits."""
     dims: set[sp.Symbol] = set()
     for e in exprs:
         if not isinstance(e, sp.Basic):
             continue
-        for m in e.atoms(sp.MatrixSymbol):
+        for m in e.atoms(sp.MatrixSymbol, sp.Identity, sp.ZeroMatrix, sp.OneMatrix):
             for s in m.shape:
                 dims |= {a for a in sp.sympify(s).free_symbols if isinstance(a, sp.Symbol)}
         for s in list(e.atoms(sp.Sum)) + list(e.atoms(sp.Product)):
@@ -115,10 +138,13 @@ class _Ladder:
             self.open = {None: diff}
         self.closed_by: dict[Any, str] = {}
         self.timed_out = False
+        self.noncommutative = any(has_noncommutative(e) for e in self.open.values())
 
     @property
     def rungs(self) -> tuple[Rung, ...]:
-        return MATRIX_RUNGS if self.symbolic_matrix else SCALAR_RUNGS
+        if self.symbolic_matrix:
+            return MATRIX_RUNGS
+        return NONCOMMUTATIVE_RUNGS if self.noncommutative else SCALAR_RUNGS
 
     def run(self, cheap: bool | None) -> bool:
         for rung in self.rungs:
@@ -211,10 +237,27 @@ def prove_equal(
     """
     t0 = time.perf_counter()
     total = DEFAULT_TIMEOUT_S if timeout is None else float(timeout)
-    deadline = Deadline(total)
-    # the ladder may not eat the witness search's time: keep a quarter (at most 5 s) for it
-    ladder_deadline = Deadline(total - min(0.25 * total, 5.0))
     steps: list[str] = []
+    try:
+        # A hard limit over the whole call: every slow step is guarded on its own, but
+        # SymPy work between the guards (instantiating a 4x4 symbolic inverse, printing a
+        # huge expression) must not run past the timeout either.
+        return guarded(_prove_equal, lhs, rhs, assumptions=assumptions, total=total, seed=seed,
+                       points=points, sizes=sizes, reading=reading, part=part, steps=steps,
+                       t0=t0, seconds=total + HARD_SLACK_S)
+    except RungTimeout:
+        return Evidence(Verdict.UNDECIDED,
+                        f"timeout: the hard limit of {total:g} s (+{HARD_SLACK_S:g} s) was reached",
+                        method="symbolic", reading=reading, part=part, steps=list(steps),
+                        seed=seed, elapsed_s=time.perf_counter() - t0)
+
+
+def _prove_equal(lhs: Any, rhs: Any, *, assumptions: assume.Assumptions, total: float, seed: int,
+                 points: int, sizes: Mapping[Any, Iterable[int]] | None, reading: str, part: str,
+                 steps: list[str], t0: float) -> Evidence:
+    deadline = Deadline(total - (time.perf_counter() - t0))
+    # the ladder may not eat the witness search's time: keep a quarter (at most 5 s) for it
+    ladder_deadline = Deadline(total - min(0.25 * total, 5.0) - (time.perf_counter() - t0))
 
     def ev(verdict: Verdict, summary: str, **kw: Any) -> Evidence:
         return Evidence(verdict, summary, method="symbolic", reading=reading, part=part,
@@ -236,7 +279,10 @@ def prove_equal(
         sp.sympify(v).is_Integer for v in (*sL, *(sR or ()))
     ):
         # concrete shapes: work entrywise on explicit matrices (entries A[i, j])
-        L, R = _explicit(L), _explicit(R)
+        try:
+            L, R = guarded(lambda: (_explicit(L), _explicit(R)), seconds=deadline.budget(None))
+        except RungTimeout:
+            return ev(Verdict.UNDECIDED, "timeout while making the matrix expressions explicit")
         steps.append("matrix expressions of concrete shape made explicit (entries A[i, j])")
     dims = dimension_symbols(L, R)
     symbolic_size = isinstance(L, MatrixExpr) or isinstance(R, MatrixExpr) or bool(dims)
@@ -320,7 +366,11 @@ def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol], sizes: Mapping[Any, I
         sub = dict(zip(dims, (sp.Integer(c) for c in combo), strict=True))
         label = ", ".join(f"{d.name}={c}" for d, c in zip(dims, combo, strict=True))
         try:
-            Lc, Rc = (_explicit(x.xreplace(sub)) for x in (L, R))
+            Lc, Rc = guarded(lambda: tuple(_explicit(x.xreplace(sub)) for x in (L, R)),  # noqa: B023
+                             seconds=deadline.budget(None))
+        except RungTimeout:
+            steps.append(f"[{label}] instantiation ran out of time")
+            break
         except Exception as exc:  # noqa: BLE001
             steps.append(f"[{label}] could not instantiate ({type(exc).__name__}: {exc})")
             return ev(Verdict.UNDECIDED, f"could not instantiate at {label}")

@@ -63,7 +63,8 @@ def variables(*exprs: Any) -> list[sp.Basic]:
             if all(i.free_symbols <= free for i in a.indices):
                 atoms.add(a)
         for a in e.atoms(MatrixElement):
-            atoms.add(a)
+            if all(i.free_symbols <= free for i in _indices(a)):
+                atoms.add(a)
             labels |= a.parent.free_symbols if not isinstance(a.parent, sp.MatrixSymbol) else {a.parent}
         for s in free:
             if isinstance(s, sp.Symbol) and s not in labels:
@@ -71,12 +72,35 @@ def variables(*exprs: Any) -> list[sp.Basic]:
     return sorted(atoms, key=lambda a: (not isinstance(a, sp.Symbol), sp.default_sort_key(a)))
 
 
+def _indices(a: sp.Basic) -> tuple:
+    if isinstance(a, sp.Indexed):
+        return tuple(a.indices)
+    return (sp.sympify(a.i), sp.sympify(a.j))
+
+
 def _has_bound_indexed(x: Any) -> bool:
+    """Whether substituting values for atoms would reach inside a sum, product or integral.
+
+    True when an ``Indexed`` or ``MatrixElement`` entry has a bound index (``x[i]`` or
+    ``A[0, i]`` inside ``Sum(..., (i, 0, n - 1))``), or when a symbol is bound somewhere and
+    free elsewhere (``Sum(x[i], (i, 0, N - 1)) + x[i]``). ``xreplace`` does not respect binding:
+    it would give one value to every ``A[0, i]`` of the sum (a bogus counterexample to
+    ``(AB)[0, 0] = A[0, 0] B[0, 0] + sum_{i >= 1} A[0, i] B[i, 0]``).
+    """
+    from sympy.concrete.expr_with_limits import ExprWithLimits
+
     for _, e in _entries(x):
         if isinstance(e, sp.Basic):
             free = e.free_symbols
-            if any(not all(i.free_symbols <= free for i in a.indices) for a in e.atoms(sp.Indexed)):
+            bound: set[sp.Basic] = set()
+            for w in e.atoms(ExprWithLimits):
+                bound |= {lim[0] for lim in w.limits}
+            if free & bound:
                 return True
+            for a in e.atoms(sp.Indexed, MatrixElement):
+                idx_syms = set().union(*(i.free_symbols for i in _indices(a)))
+                if not idx_syms <= free or idx_syms & bound:
+                    return True
     return False
 
 
@@ -91,10 +115,6 @@ def _kind(atom: sp.Basic) -> tuple[str, dict[str, bool]]:
             facts = {k: v for k, v in base.assumptions0.items() if v is not None}
             return describe(base), facts
     return "complex", facts
-
-
-_CHECKABLE = ("integer", "rational", "real", "positive", "negative", "nonnegative",
-              "nonpositive", "nonzero", "zero", "even", "odd", "prime", "imaginary")
 
 
 def _draw(kind: str, rng: random.Random, level: int, allow_complex: bool) -> sp.Expr:
@@ -134,12 +154,18 @@ def _draw(kind: str, rng: random.Random, level: int, allow_complex: bool) -> sp.
 
 
 def consistent(value: sp.Expr, facts: dict[str, bool]) -> bool:
-    """Whether ``value`` satisfies every decidable fact (``{"positive": True, ...}``)."""
-    for key in _CHECKABLE:
-        if key in facts:
-            got = getattr(value, "is_" + key)
-            if got is not None and bool(got) != facts[key]:
-                return False
+    """Whether ``value`` provably satisfies every fact (``{"positive": True, ...}``).
+
+    Every assumption SymPy knows counts (``irrational``, ``noninteger``, ``composite``...),
+    not only the ones :func:`_draw` aims at: a fact the value cannot be shown to satisfy
+    (``polar``) rejects it, so a symbol whose assumptions no drawn value meets gets no
+    witness at all rather than an invalid one (``ceiling(x) - floor(x) = 1`` for a
+    ``noninteger`` x must not be refuted at ``x = 0``).
+    """
+    for key, want in facts.items():
+        got = getattr(value, "is_" + key, None)
+        if got is None or bool(got) != bool(want):
+            return False
     return True
 
 
@@ -275,7 +301,7 @@ def search(
     res = SearchResult()
     atoms = variables(*(e for _, e in _entries(lhs)), *(e for _, e in _entries(rhs)))
     if _has_bound_indexed(lhs) or _has_bound_indexed(rhs):
-        res.notes.append("sums over symbolic ranges: witness search needs concrete sizes")
+        res.notes.append("entries indexed by a bound (summation) variable: witness search needs concrete sizes")
         return res
     rng = random.Random(seed)
     if any(not getattr(a, "is_commutative", True) for a in atoms):
