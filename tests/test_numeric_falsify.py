@@ -202,3 +202,54 @@ def test_refutation_survives_a_float32_nan_at_its_index():
     assert ev.verdict is Verdict.REFUTED
     assert ev.counterexample["violation_searched_dtype"] is None
     assert audit(ev) is ev  # no NaN anywhere in the evidence
+
+
+# -- red-team regressions --------------------------------------------------------------------
+
+
+def test_all_nan_property_is_never_supported():
+    def nan(generator, batch, dtype, device):
+        return torch.full((batch,), math.nan, dtype=dtype)
+
+    for dtype in (torch.float64, torch.float32):
+        ev = falsify(nan, {}, budget=5, batch=8, dtype=dtype, device="cpu")
+        assert ev.verdict is Verdict.UNDECIDED, ev.summary
+
+
+def test_float32_violation_confirmed_by_float64_is_refuted():
+    def half_bad(generator, batch, dtype, device):
+        x = torch.rand(batch, generator=generator, dtype=torch.float64).to(dtype)
+        return (x > 0.5).to(dtype)
+
+    ev = falsify(half_bad, {}, budget=5, batch=32, dtype=torch.float32, device="cpu")
+    assert ev.verdict is Verdict.REFUTED and ev.counterexample["violation_float64"] == 1.0
+    assert audit(ev).verdict is Verdict.REFUTED
+
+
+def test_budget_batch_and_shape_edge_cases():
+    zero = lambda generator, batch, dtype, device: torch.zeros(batch, dtype=dtype)  # noqa: E731
+    # budget=0 used to run an example anyway (max(1, budget)) and could return a verdict
+    ev = falsify(lambda generator, batch, dtype, device: torch.ones(batch, dtype=dtype), {}, budget=0,
+                 batch=4, device="cpu")
+    assert ev.verdict is Verdict.UNDECIDED and ev.numbers["examples"] == 0
+    with pytest.raises(ValueError, match="budget"):
+        falsify(zero, {}, budget=-1, batch=4, device="cpu")
+    with pytest.raises(ValueError, match="batch must be >= 1"):  # was numpy's "argmax of an empty sequence"
+        falsify(zero, {}, budget=2, batch=0, device="cpu")
+    # a (2, batch/2) tensor has batch elements but is not batch violations: refused
+    with pytest.raises(ValueError, match="violations for batch"):
+        falsify(lambda generator, batch, dtype, device: torch.zeros(2, batch // 2), {}, budget=2, batch=4, device="cpu")
+    with pytest.raises(ValueError, match="violations for batch"):
+        falsify(lambda generator, batch, dtype, device: torch.zeros(batch, 2), {}, budget=2, batch=4, device="cpu")
+    # (batch, 1) and, for batch=1, a 0-d tensor are accepted
+    assert falsify(lambda generator, batch, dtype, device: torch.zeros(batch, 1), {}, budget=2, batch=4,
+                   device="cpu").verdict is Verdict.SUPPORTED
+    assert falsify(lambda generator, batch, dtype, device: torch.tensor(0.0), {}, budget=2, batch=1,
+                   device="cpu").verdict is Verdict.SUPPORTED
+
+
+def test_tol_zero_counts_any_positive_violation():
+    tiny = lambda generator, batch, dtype, device: torch.full((batch,), 1e-300, dtype=dtype)  # noqa: E731
+    zero = lambda generator, batch, dtype, device: torch.zeros(batch, dtype=dtype)  # noqa: E731
+    assert falsify(tiny, {}, budget=2, batch=2, tol=0, device="cpu").verdict is Verdict.REFUTED
+    assert falsify(zero, {}, budget=2, batch=2, tol=0, device="cpu").verdict is Verdict.SUPPORTED

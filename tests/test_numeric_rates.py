@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -73,3 +75,18 @@ def test_regime_and_errors():
         fit_rate([1, 2, 3], [1, 0, 1])
     with pytest.raises(ValueError, match="at least 3"):
         fit_rate([1, 2], [1, 2])
+
+
+def test_degenerate_sweeps():
+    # constant y: linregress's stderr is 0/0; the slope is exactly 0, not "nan outside the CI"
+    ev = rate_evidence([1, 2, 4, 8], [3, 3, 3, 3], -1.0)
+    assert ev.verdict is Verdict.REFUTED and math.isfinite(ev.numbers["gap"])
+    assert rate_evidence([1, 2, 4, 8], [3, 3, 3, 3], 0.0).verdict is Verdict.SUPPORTED
+    # x equal up to rounding: the slope would be rounding noise (5e14 before)
+    with pytest.raises(ValueError, match="relative range"):
+        fit_rate([1, 1 + 1e-15, 1 + 2e-15], [1, 2, 3])
+    for bad_y in ([0, 1, 2], [-1, -2, -4], [1, math.nan, 2], [1, math.inf, 2]):
+        with pytest.raises(ValueError, match="positive and finite"):
+            fit_rate([1, 2, 4], bad_y)
+    with pytest.raises(ValueError, match="all x are equal"):
+        fit_rate([2, 2, 2], [1, 2, 3])

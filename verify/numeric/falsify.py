@@ -152,9 +152,14 @@ def _evaluate(
     v = torch.as_tensor(out).detach()
     if v.is_complex():
         raise TypeError("falsify: a property must return real violations, got a complex tensor")
+    if [d for d in v.shape if d != 1] != ([batch] if batch != 1 else []):
+        # (batch,), (batch, 1) or a 0-d tensor for batch=1; never (2, batch // 2): a property
+        # that returns violations of another shape has mixed up its axes
+        raise ValueError(
+            f"falsify: the property returned shape {tuple(v.shape)}; it must return {batch} "
+            f"violations for batch={batch}, shape ({batch},)"
+        )
     v = v.reshape(-1).to("cpu", torch.float64).numpy()
-    if v.shape[0] != batch:
-        raise ValueError(f"falsify: the property returned {v.shape[0]} violations for batch={batch}")
     if np.any(v < 0):
         raise ValueError(f"falsify: violations must be non-negative, got min {np.nanmin(v)!r}")
     return v, inputs
@@ -235,6 +240,10 @@ def falsify(
     """
     t0 = time.monotonic()
     params = dict(params or {})
+    if int(batch) < 1:
+        raise ValueError(f"falsify: batch must be >= 1, got {batch!r}")
+    if int(budget) < 0:
+        raise ValueError(f"falsify: budget must be >= 0, got {budget!r}")
     dev = prepare_device(device)
     tol_ = default_tol(dtype) if tol is None else float(tol)
     if not tol_ >= 0:
@@ -291,11 +300,15 @@ def falsify(
             )
         state.cleared += 1
 
+    if int(budget) == 0:  # nothing was asked for: neither a pass nor a counterexample
+        return Evidence(Verdict.UNDECIDED, "budget=0: no example was evaluated", method="numeric",
+                        dtype=dtype_name(dtype), device=dev, seed=int(seed),
+                        numbers={"examples": 0, "budget": 0, "batch": int(batch), "tol": tol_})
     test = given(drawn=st.fixed_dictionaries(params), torch_seed=st.integers(0, _MAX_TORCH_SEED))(
         check_example
     )
     test = settings(
-        max_examples=max(1, int(budget)),
+        max_examples=int(budget),
         database=None,
         deadline=None,
         derandomize=False,

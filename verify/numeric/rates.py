@@ -173,8 +173,9 @@ def fit_rate(
             counted in ``RateFit.dropped``.
 
     Raises:
-        ValueError: fewer than 3 points in the regime, or a non-positive / non-finite value
-            (a zero error has no logarithm: say what it means in the check, not here).
+        ValueError: fewer than 3 points in the regime, a non-positive / non-finite value
+            (a zero error has no logarithm: say what it means in the check, not here), or x
+            values that differ only at rounding level (relative span of log x below 1e-6).
     """
     xs = np.asarray(x, dtype=np.float64).reshape(-1)
     ys = np.asarray(y, dtype=np.float64).reshape(-1)
@@ -197,8 +198,17 @@ def fit_rate(
     if np.unique(xs).size < 2:
         raise ValueError("fit_rate: all x are equal; no slope to fit")
     lx, ly = np.log(xs), np.log(ys)
+    span = float(lx.max() - lx.min())
+    if span <= 1e-6 * max(1.0, float(np.abs(lx).max())):
+        # log x differs only at rounding level: any slope fitted there is noise over noise
+        raise ValueError(f"fit_rate: x spans a relative range of {span:.3g} only; no slope to fit")
     res = stats.linregress(lx, ly)
     slope, intercept, stderr = float(res.slope), float(res.intercept), float(res.stderr)
+    if not math.isfinite(stderr):
+        # linregress derives stderr from r, which is 0/0 for a constant y; use the residuals
+        resid = ly - (intercept + slope * lx)
+        sxx = float(((lx - lx.mean()) ** 2).sum())
+        stderr = math.sqrt(float((resid**2).sum()) / (n - 2) / sxx)
     tq = float(stats.t.ppf(0.5 + confidence / 2.0, n - 2))
     # floor: an exact power law has stderr ~ 0; its slope is still only known to rounding
     half = max(tq * stderr, 1e3 * np.finfo(np.float64).eps * max(1.0, abs(slope)))
