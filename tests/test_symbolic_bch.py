@@ -81,3 +81,40 @@ def test_matches_scipy_logm_with_residual_t_to_order_plus_one(order: int) -> Non
         res.append(np.linalg.norm(exact - series))
     slope = np.polyfit(np.log(ts), np.log(res), 1)[0]
     assert slope == pytest.approx(order + 1, abs=0.35), (res, slope)
+
+
+def test_bch_order_8_against_a_60_digit_matrix_logarithm() -> None:
+    """Independent check of every coefficient up to order 8: for X, Y scaled by t the residual
+    log(e^{tX} e^{tY}) - bch(8)(tX, tY) must be O(t^9); one wrong coefficient of order k <= 8
+    leaves an O(t^k) residual, which the ratio at t = 1e-3 and 1e-4 would show."""
+    import random
+
+    import mpmath as mp
+
+    from verify.symbolic import X, bch
+
+    with mp.workdps(60):
+        rng = random.Random(1)
+        Xm = mp.matrix([[rng.uniform(-1, 1) for _ in range(3)] for _ in range(3)])
+        Ym = mp.matrix([[rng.uniform(-1, 1) for _ in range(3)] for _ in range(3)])
+        terms = []
+        for term in sp.Add.make_args(sp.expand(bch(8))):
+            c, nc = term.args_cnc()
+            word = []
+            for f in nc:
+                base, ex = f.as_base_exp()
+                word += [base] * int(ex)
+            q = sp.Rational(sp.Mul(*c))
+            terms.append((mp.mpf(q.p) / q.q, word))
+        ratios = []
+        for t in (mp.mpf("1e-3"), mp.mpf("1e-4")):
+            A, B = t * Xm, t * Ym
+            approx = mp.zeros(3, 3)
+            for c, word in terms:
+                P = mp.eye(3)
+                for letter in word:
+                    P = P * (A if letter == X else B)
+                approx += c * P
+            r = mp.mnorm(mp.logm(mp.expm(A) * mp.expm(B)) - approx, 1)
+            ratios.append(r / t ** 9)
+        assert 0 < ratios[0] < 1 and abs(ratios[0] / ratios[1] - 1) < 0.01, ratios

@@ -92,3 +92,17 @@ def test_matrix_symbol_variable() -> None:
     Z, A = sp.MatrixSymbol("Z", 2, 2), sp.MatrixSymbol("A", 2, 2)
     g = wirtinger_conj(sp.Trace(Z * A * sp.conjugate(Z).T), Z)
     assert prove_equal(g, (Z * A).as_explicit()).verdict is Verdict.PROVED
+
+
+def test_non_holomorphic_functions_are_refused_not_differentiated_to_zero() -> None:
+    # arg(z), conj(sqrt(z)), |sqrt(z)| hide conj(z): d/dzbar used to come out as 0
+    z = sp.Symbol("z")
+    for f in (sp.arg(z), sp.conjugate(sp.sqrt(z)), sp.conjugate(sp.log(z)), sp.sign(z),
+              sp.Abs(sp.sqrt(z)), sp.Max(sp.re(z), 0)):
+        for fn in (wirtinger, wirtinger_conj):
+            with pytest.raises(ValueError, match="not holomorphic|cannot separate"):
+                fn(f, z)
+    # what can be separated still works
+    assert sp.expand(wirtinger_conj(sp.Abs(z) ** 2, z) - z) == 0
+    assert wirtinger(sp.exp(sp.conjugate(z)), z) == 0
+    assert sp.expand(wirtinger(sp.im(z), z) + sp.I / 2) == 0

@@ -32,6 +32,16 @@ def _open(expr: sp.Expr) -> sp.Expr:
     return expr
 
 
+#: Functions that are not holomorphic in their arguments (after ``Abs``, ``re``, ``im`` were
+#: opened): their dependence on ``conj(z)`` cannot be read off by treating ``z``, ``zb`` apart.
+_NOT_HOLOMORPHIC: tuple[type, ...] = (
+    sp.conjugate, sp.arg, sp.sign, sp.Abs, sp.re, sp.im, sp.floor, sp.ceiling, sp.frac,
+    sp.Heaviside, sp.DiracDelta, sp.KroneckerDelta, sp.Max, sp.Min, sp.Piecewise,
+    sp.polar_lift, sp.periodic_argument, sp.adjoint, sp.transpose,
+    sp.core.relational.Relational,
+)
+
+
 def _check_var(z: Any) -> sp.Expr:
     if not isinstance(z, (sp.Symbol, sp.Indexed, MatrixElement)):
         raise TypeError(f"Wirtinger derivative needs a symbol or a matrix/indexed entry, got {z!r}")
@@ -46,6 +56,11 @@ def _scalar(expr: sp.Expr, z: sp.Expr, conj: bool) -> sp.Expr:
     e = _open(expr).xreplace({sp.conjugate(z): zb})
     if e.has(sp.conjugate(z)):  # conjugate not pushed through an unknown function
         raise ValueError(f"cannot separate conjugate({z}) in {expr}")
+    for node in sp.preorder_traversal(e):
+        # a function that is not holomorphic in its argument hides a dependence on conj(z):
+        # diff would treat arg(z) or conjugate(sqrt(z)) as free of zb and return 0
+        if isinstance(node, _NOT_HOLOMORPHIC) and (node.has(z) or node.has(zb)):
+            raise ValueError(f"cannot separate conjugate({z}) in {expr}: {node} is not holomorphic in its argument")
     d = sp.diff(e, zb if conj else z)
     return d.xreplace({zb: sp.conjugate(z)})
 
