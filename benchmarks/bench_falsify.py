@@ -14,10 +14,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import save  # noqa: E402
-
 import hypothesis.strategies as st  # noqa: E402
 import torch  # noqa: E402
+from _common import save  # noqa: E402
 
 from verify.numeric import falsify  # noqa: E402
 
