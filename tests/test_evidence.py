@@ -45,3 +45,10 @@ def test_summary_is_one_line():
 def test_informal_is_undecided_with_reason():
     e = Evidence.informal()
     assert e.verdict is Verdict.UNDECIDED and e.summary == "not a checkable statement"
+
+
+def test_relabel_places_engine_evidence_in_a_claim():
+    e = Evidence(Verdict.PROVED, "exact zero", method="symbolic")
+    assert e.relabel(part="law", reading="B", generality="N <= 4", prefix="action law") is e
+    assert (e.part, e.reading, e.generality) == ("law", "B", "N <= 4")
+    assert e.summary == "action law: exact zero"

@@ -102,6 +102,27 @@ class Evidence:
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in d.items() if k in known})
 
+    def relabel(
+        self,
+        *,
+        part: str | None = None,
+        reading: str | None = None,
+        generality: str | None = None,
+        prefix: str | None = None,
+    ) -> Evidence:
+        """Attach an engine's evidence to a claim's structure, in place, and return it:
+        which ``part`` and ``reading`` it is about, the ``generality`` covered, and a
+        ``prefix`` for the summary (``"field identity: exact zero after expand"``)."""
+        if part is not None:
+            self.part = str(part)
+        if reading is not None:
+            self.reading = str(reading)
+        if generality is not None:
+            self.generality = generality
+        if prefix is not None:
+            self.summary = f"{prefix}: {self.summary}"
+        return self
+
     # -- convenient constructors -------------------------------------------------------------
     @classmethod
     def undecided(cls, reason: str, **kw: Any) -> Evidence:
