@@ -51,15 +51,7 @@ def smat(n: int, m: int, name: str) -> sp.Matrix:
 def sym(e: Evidence, *, part: str | None = None, reading: str | None = None, generality: str | None = None,
         summary: str | None = None) -> Evidence:
     """Relabel an engine Evidence (part / reading / generality / a prefix for the summary)."""
-    if part is not None:
-        e.part = part
-    if reading is not None:
-        e.reading = reading
-    if generality is not None:
-        e.generality = generality
-    if summary is not None:
-        e.summary = f"{summary}: {e.summary}"
-    return e
+    return e.relabel(part=part, reading=reading, generality=generality, prefix=summary)
 
 
 def exact_refuted(summary: str, counterexample: dict, *, lhs: sp.Expr, rhs: sp.Expr, **kw) -> Evidence:
