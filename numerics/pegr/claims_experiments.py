@@ -148,7 +148,7 @@ def exp_protocol(ctx):
     "pegr.exp.table2_images", paper=PAPER, where="Table 2 (left), L101-106; caption L108; claims at L91",
     statement=r"\text{SO(2) PEs outperform the others on Retina, Radial, Spiral; }T\times T\text{ slightly better on "
               r"Cameraman}",
-    kind="experiment", expect="UNDECIDED",
+    kind="experiment", expect="UNDECIDED", timeout={"deep": 3 * 3600.0},
     readings={"B": "from the reported numbers alone (orderings, Welch tests from the summary statistics)"},
 )
 def exp_table2_images(ctx):
@@ -170,7 +170,7 @@ def exp_table2_images(ctx):
 @verify.claim(
     "pegr.exp.table2_vector_fields", paper=PAPER, where="Table 2 (right), L101-106; claim at L114",
     statement=r"\text{SO(2) positional encodings outperform the other choices on these tasks}",
-    kind="experiment", expect="UNDECIDED",
+    kind="experiment", expect="UNDECIDED", timeout={"deep": 3 * 3600.0},
     readings={"B": "from the reported numbers alone (orderings, Welch tests from the summary statistics)"},
 )
 def exp_table2_vector_fields(ctx):
@@ -187,7 +187,7 @@ def exp_table2_vector_fields(ctx):
 @verify.claim(
     "pegr.exp.reproduction", paper=PAPER, where="derived check: Table 2 synthetic columns, L101-106; protocol D.2",
     statement=r"\text{with a reduced hyperparameter grid the Table 2 orderings on the four synthetic tasks are reproduced}",
-    kind="experiment", expect="UNDECIDED",
+    kind="experiment", expect="UNDECIDED", timeout={"deep": 3 * 3600.0},
 )
 def exp_reproduction(ctx):
     """The four synthetic columns together (quick: fixed hyperparameters on a 64^2 grid; deep: validation selection
