@@ -43,17 +43,10 @@ def smat(n: int, name: str) -> sp.Matrix:
     return sp.Matrix(n, n, lambda i, j: sp.Symbol(f"{name}{i}{j}", real=True))
 
 
-def tag(e: Evidence, *, part: str | None = None, reading: str | None = None, generality: str | None = None,
-        summary: str | None = None) -> Evidence:
-    if part is not None:
-        e.part = part
-    if reading is not None:
-        e.reading = reading
-    if generality is not None:
-        e.generality = generality
-    if summary is not None:
-        e.summary = f"{summary}: {e.summary}"
-    return e
+def tag(e: Evidence, *, part: str | None = None, reading: str | None = None, summary: str | None = None,
+        generality: str | None = None) -> Evidence:
+    """Set part / reading / generality / a summary prefix on an engine Evidence."""
+    return e.relabel(part=part, reading=reading, generality=generality, prefix=summary)
 
 
 def pe(lhs, rhs, summary: str, *, part: str = "main", reading: str = "A", generality: str | None = None,

@@ -47,13 +47,5 @@ def gen(seed: int) -> torch.Generator:
 
 def relabel(e: Evidence, *, part: str | None = None, reading: str | None = None, summary: str | None = None,
             generality: str | None = None) -> Evidence:
-    """Set part / reading / a summary prefix on an engine Evidence."""
-    if part is not None:
-        e.part = part
-    if reading is not None:
-        e.reading = reading
-    if summary is not None:
-        e.summary = f"{summary}: {e.summary}"
-    if generality is not None:
-        e.generality = generality
-    return e
+    """Set part / reading / generality / a summary prefix on an engine Evidence."""
+    return e.relabel(part=part, reading=reading, generality=generality, prefix=summary)
