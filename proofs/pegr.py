@@ -210,11 +210,11 @@ def T_sinusoidal_rep(ctx):
     readings={"B": "frequencies with the 2 pi factor of Tancik et al. (cos(2 pi alpha . p))"},
 )
 def TxT_sinusoidal_rep(ctx):
-    """SymPy with two symbolic frequency vectors ``alpha^(1), alpha^(2)`` (the identities are per frequency, so
-    16 frequencies follow), positions p, q, t in R^2, without (A) and with (B) the 2 pi factor. Gram
+    """SymPy with one (quick) / two (deep) symbolic frequency vectors ``alpha^(i)`` (the identities are per
+    frequency block and the blocks are independent, so 16 frequencies follow), positions p, q, t in R^2, without (A) and with (B) the 2 pi factor. Gram
     non-invariance under rotations (contrast measurement): numerics/pegr/claims_reps.py."""
     out = []
-    n = 2
+    n = ctx.pick(quick=1, deep=2)  # the identities are per frequency block; quick keeps the sympy cost ~2 s
     al = [sp.symbols(f"a{i}_1:3", real=True) for i in range(n)]
     p = sp.symbols("p1:3", real=True)
     q = sp.symbols("q1:3", real=True)
@@ -224,7 +224,7 @@ def TxT_sinusoidal_rep(ctx):
         g = lambda u: sp.Matrix([w for ai in al for w in (sp.cos(sc * dot(ai, u)), sp.sin(sc * dot(ai, u)))])  # noqa: E731,B023,E501
         rho = blockdiag(*[R(sc * dot(ai, tt)) for ai in al])
         pt = [p[0] + tt[0], p[1] + tt[1]]
-        gen = "symbolic alpha^(1), alpha^(2) in R^2, p, q, t in R^2"
+        gen = f"symbolic alpha^(1..{n}) in R^2 (per-frequency identities), p, q, t in R^2"
         out.append(pe(g(pt), rho * g(p), f"(i) gamma(p+t) = rho(t) gamma(p) [{'no 2pi' if sc == 1 else '2pi'}]",
                       part="(i)", reading=reading, generality=gen))
         pmq = [p[0] - q[0], p[1] - q[1]]

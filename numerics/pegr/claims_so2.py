@@ -89,14 +89,26 @@ def homogeneous_lift_pe(ctx):
               "D": "related, not claimed: continuity of gamma at the origin, per m"},
 )
 def so2pe_lossless(ctx):
-    """Reading A (one feature ``J_m(c r) e^{i k theta}`` injective): REFUTED, smallest witness k = 2: p = (1/2, 0)
-    and -p give ``J_0(c/2) e^{0} = J_0(c/2) e^{2 pi i}`` exactly (also every point of the circle r = j_{0,1}/c
-    maps to 0). Reading B (``(s, u) -> s u``): REFUTED, (1, 1) and (-1, -1) both give 1. Reading C: the 32-dim
+    """Reading A (one feature ``J_m(c r) e^{i k theta}`` injective): REFUTED, with a witness that is about the
+    multiplication the footnote calls lossless (k = 1, m = 0 as in the experiments): every point of the circle
+    r0 = j_{0,1}/c maps to 0 (mpmath, 50 digits). Separately (own part) with k = 2: p = (1/2, 0) and -p give
+    ``J_0(c/2) e^{0} = J_0(c/2) e^{2 pi i}`` exactly; that one is a property of ``e^{2 i theta}``, not of the product. Reading B (``(s, u) -> s u``): REFUTED, (1, 1) and (-1, -1) both give 1. Reading C: the 32-dim
     encoding separates all grid pixels (cKDTree nearest-neighbour distance per (C, K), quick: 128^2 grid,
     C = 25; deep: 256^2, full grid): SUPPORTED with the smallest distance and the local inverse-Lipschitz ratio.
     Continuity at the origin (not claimed): ``|gamma(eps e1) - gamma(eps e2)|_inf`` stays O(1) for m = 0 and
     -> 0 for m >= 1 (numbers)."""
     out = []
+    import mpmath
+    with mpmath.workdps(50):
+        j01 = mpmath.besseljzero(0, 1)
+        diff50 = abs(mpmath.besselj(0, j01) * (mpmath.expj(0) - mpmath.expj(mpmath.pi / 2)))
+    if diff50 < mpmath.mpf(10) ** -40:
+        out.append(refuted("k = 1, m = 0, c = 5 (the experiment's m): on the circle r0 = j_{0,1}/5 = 0.481 the invariant "
+                           "factor J_0(5 r0) vanishes, so p = (r0, 0) and q = (0, r0) both give 0: multiplying by the "
+                           "real scalar erases the angle (mpmath, 50 digits)",
+                           {"m": 0, "c": 5, "k": 1, "r0": mpmath.nstr(j01 / 5, 20), "p": "(r0, 0)", "q": "(0, r0)",
+                            "|difference|_50digits": mpmath.nstr(diff50, 3)}, method="numeric", dtype="mpmath-50",
+                           generality="exact up to 50 digits"))
     c = sp.Integer(5)
     f = lambda r, th: sp.besselj(0, c * r) * sp.exp(sp.I * 2 * th)  # noqa: E731
     d = sp.simplify(f(sp.Rational(1, 2), 0) - f(sp.Rational(1, 2), sp.pi))
@@ -105,6 +117,7 @@ def so2pe_lossless(ctx):
                            "J_0(5/2) e^{2i theta} (exact: e^{2 pi i} = 1)",
                            {"m": 0, "c": 5, "k": 2, "p": [0.5, 0], "q": [-0.5, 0], "difference": str(d)},
                            method="symbolic", generality="exact"))
+        out[-1].part = "k >= 2: e^{ik theta} itself is not injective"
     z = float(special.jn_zeros(0, 1)[0])
     out[0].numbers = {"zero_circle_radius_c5": z / 5, "feature_on_zero_circle": float(special.j0(z))}
     s_, u_ = sp.Integer(1), sp.Integer(1)
