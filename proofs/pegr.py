@@ -250,7 +250,8 @@ def abelian_irreps_1d(ctx):
     REFUTED exactly by ``z = 1``: ``|chi(1)| = e != 1 = |e^{i alpha}|`` (also ``n -> 2^n`` on Z). Reading B
     (unitary): ``|e^{z x}| = 1`` for all x forces ``Re z = 0`` (from x = 1), so the unitary ``chi_z`` are
     exactly ``e^{i alpha x}`` (PROVED within the family chi_z; that every continuous character is some chi_z is
-    the classical Cauchy-equation result, not re-proved here)."""
+    the classical Cauchy-equation result, not re-proved here). Review: the REFUTED needs alpha real, which the
+    paper's wording ("frequencies", L49, D.2) fixes; with complex alpha, e^{zx} = e^{i(-iz)x} and (b) holds."""
     out = [pe(R(a * t) * sp.Matrix([1, -sp.I]), sp.exp(sp.I * a * t) * sp.Matrix([1, -sp.I]),
               "(a) (1,-i) is a common eigenvector of R(alpha t), eigenvalue e^{i alpha t}", part="(a)",
               generality="symbolic alpha, t"),
@@ -724,7 +725,10 @@ def data_spiral_approx(ctx):
     out.append(exact_refuted("phi = pi, p = (1/40, 0): I_sp(R_pi p) = -I_sp(p) = -sin(3/2) (relative error 2; on the "
                              "disk eps_2(pi) = 2 > sqrt(2) of a random image)",
                              {"p": ["1/40", "0"], "phi": "pi", "I(p)": "sin(3/2)", "I(R_pi p)": "-sin(3/2)",
-                              "eps_2(pi)": 2, "random_image_eps_2": "sqrt(2)"},
+                              "eps_2(pi)": 2, "random_image_eps_2": "sqrt(2)",
+                              "angular_mean_on_every_circle": str(sp.integrate(sp.sin(sp.Symbol("u") + th),
+                                                                               (sp.Symbol("u"), 0, 2 * sp.pi))),
+                              "note": "zero angular mean: the projection onto SO(2)-invariant functions is 0"},
                              lhs=Isp_rot, rhs=Isp, part="image", generality="exact witness"))
     out.append(exact_refuted("phi = pi, p = (1/40, 0): v_sp(R_pi p) - R_pi v_sp(p) = 2 v_sp(p)",
                              {"p": ["1/40", "0"], "phi": "pi", "v(p)": "sin(3/2)(1, 0)"},
