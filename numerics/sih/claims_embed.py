@@ -185,17 +185,19 @@ def lemma_d2_proof_step4(ctx):
 
 @verify.claim(
     "sih.embed.lemma_d4", paper=PAPER, where="Lemma D.4, L986-1084; (22) L1069, (23) L1081", kind="existence",
-    expect="REFUTED",
-    statement=r"L\ge4,\ \Omega=\{0,1,2\}:\ \exists a_0,a_1,a_2,b_1:\ g(0)=v_0,g(\pm1)=v_{\pm1},\ g(\delta)\le-W\ (\delta\notin\{-1,0,1\});"
-              r"\ \text{with }a_2=-\Lambda,\ \Lambda\ge\frac{W+v_0+|\Gamma|+|b_1|}{2(1-c_2)(c_1-c_2)}\ (23)",
-    readings={"B": "the existence statement of Lemma D.4 alone (without the sufficiency of (23))"},
+    expect="SUPPORTED",
+    statement=r"L\ge4,\ \Omega=\{0,1,2\}:\ \exists a_0,a_1,a_2,b_1:\ g(0)=v_0,g(\pm1)=v_{\pm1},\ g(\delta)\le-W\ (\delta\notin\{-1,0,1\})",
+    readings={"B": r"the proof's step (iv): $a_2=-\Lambda$ with $\Lambda\ge\frac{W+v_0+|\Gamma|+|b_1|}{2(1-c_2)(c_1-c_2)}$ (23) is sufficient"},
 )
 def lemma_d4(ctx):
-    """(i)-(iii) PROVED in SymPy (symbolic theta = 2 pi/L, v, Lambda). Step (iv): the triangle bound
-    Gamma(c-1) <= |Gamma| is wrong (c - 1 reaches -2), and (23) is not sufficient: L = 4, v = (1, 0, 1),
-    any W: (23) gives Lambda = (W+1)/4 and g(2) = 2 - 4 Lambda = 1 - W > -W (exact: c_1 = 0, c_2 = -1).
-    Reading B (existence) SUPPORTED: a larger Lambda works on every fuzzed instance (least working Lambda
-    by direct evaluation)."""
+    """Reading A is the lemma as printed (L693-698): an existence statement; (23) is a step of its proof (reading B).
+    (i)-(iii) PROVED in SymPy (symbolic theta = 2 pi/L, v, Lambda). A (existence) SUPPORTED: with a2 = -Lambda and
+    Lambda grown from (23) until it works, g <= -W off N on every fuzzed instance, and the corrected bound (23') with
+    2|Gamma| in place of |Gamma| (|c_delta - 1| <= 2) never fails (the paper's left-hand bound at delta = 2 is right).
+    B (the proof's (23) is sufficient) REFUTED: the triangle bound Gamma(c-1) <= |Gamma| is wrong (c - 1 reaches
+    -2): L = 4, v = (1, 0, 1), W = 1: (23) gives Lambda = 1/2 and g(2) = 0 > -1 (exact: c_1 = 0, c_2 = -1).
+    Review (2026-11): the (23) failure was the claim verdict (REFUTED) although the lemma is existential; it refutes
+    only the proof step, so it moved to reading B and expect became SUPPORTED."""
     th, x, v0, vm, vp, Lam, W = sp.symbols("theta x v_0 v_m v_p Lambda W", real=True)
     c1, s1 = sp.cos(th), sp.sin(th)
     b1 = (vp - vm) / (2 * s1)
@@ -227,15 +229,16 @@ def lemma_d4(ctx):
     cex = {"L": 4, "v": [1, 0, 1], "W": 1, "Lambda_23": str(Lam23), "g(2)": str(g2), "required": "<= -1"}
     ev_iv = exact_enum(not (g2 > -Wv), "(23) not sufficient: L=4, v=(1,0,1), W=1: Lambda=(W+1)/4=1/2, g(2)=0 > -W "
                        "(the bound |Gamma(c-1)| <= |Gamma| fails: c(2)-1 = -2)", generality="exact (cos(pi/2)=0)",
-                       counterexample=cex, part="bound_23")
+                       counterexample=cex, part="bound_23", reading="B")
     fcheck = _d4_numeric(ctx)
     return [ev_id, ev_iv, fcheck]
 
 
 def _d4_numeric(ctx) -> Evidence:
-    """Reading B: with Lambda above the least working value g <= -W off N (random L, v, W)."""
+    """Reading A (existence): with Lambda above the least working value g <= -W off N (random L, v, W); also counts
+    the failures of (23) and of the corrected bound (23') = (W + v0 + 2|Gamma| + |b1|) / (2(1-c2)(c1-c2))."""
     rnd = random.Random(ctx.subseed("d4"))
-    worst, n, fails23 = 0.0, 0, 0
+    worst, n, fails23, fails23c = 0.0, 0, 0, 0
     for _ in range(ctx.pick(quick=200, deep=5000)):
         L = rnd.randint(4, 256)
         v = tuple(rnd.uniform(-20, 20) for _ in range(3))
@@ -243,8 +246,16 @@ def _d4_numeric(ctx) -> Evidence:
         coef, lam23 = lemma_d4_coefficients(L, v, W)
         off = [x for x in range(L) if x not in (0, 1, L - 1)]
         gmax = max(poly_eval(coef, (x,), (L,)) for x in off)
-        fails23 += gmax > -W + 1e-9 * (1 + lam23)
-        lam = lam23
+        fails23 += gmax > -W + 1e-9 * (1 + abs(lam23))
+        th = 2 * math.pi / L
+        c1, c2 = math.cos(th), math.cos(2 * th)
+        gam = ((v[2] + v[0]) / 2 - v[1]) / (c1 - 1)
+        b1 = (v[2] - v[0]) / (2 * math.sin(th))
+        lamc = max((W + v[1] + 2 * abs(gam) + abs(b1)) / (2 * (1 - c2) * (c1 - c2)), 1e-12)
+        coef_c, _ = lemma_d4_coefficients(L, v, W, lamc)
+        gmax_c = max(poly_eval(coef_c, (x,), (L,)) for x in off)
+        fails23c += gmax_c > -W + 1e-9 * (1 + lamc)
+        lam = max(lam23, 1e-12)
         for _ in range(60):  # grow until it works (existence)
             coef, _ = lemma_d4_coefficients(L, v, W, lam)
             gmax = max(poly_eval(coef, (x,), (L,)) for x in off)
@@ -254,8 +265,9 @@ def _d4_numeric(ctx) -> Evidence:
         worst = max(worst, gmax + W)
         n += 1
     ok = worst <= 1e-6
-    return judge(ok, f"existence: a working Lambda found on all {n} instances; (23) itself failed on {fails23}",
-                 reading="B", numbers={"instances": n, "fails_23": fails23}, cex={"worst_excess": worst})
+    return judge(ok, f"existence: a working Lambda found on all {n} instances; (23) itself failed on {fails23}, "
+                 f"the corrected (23') on {fails23c}", generality=f"{n} random (L in [4,256], v in [-20,20]^3, W), float64",
+                 numbers={"instances": n, "fails_23": fails23, "fails_23_corrected": fails23c}, cex={"worst_excess": worst})
 
 
 @verify.claim(

@@ -53,14 +53,18 @@ def _configs(ctx):
 
 @verify.claim(
     "sih.main.leakage_bound", paper=PAPER, where="F.1 Step 1, L1695-1717, (56), (57); L1793-1806", kind="property",
-    expect="REFUTED",
-    statement=r"\varepsilon_{\rm attn}\le\frac{N-m}{me^\Delta+N-m}\ (56);\ \varepsilon_{\rm attn}<\delta/4\iff\Delta>\log\frac{4(N-m)}{m\delta};"
+    expect="SUPPORTED",
+    statement=r"\varepsilon_{\rm attn}\le\frac{N-m}{me^\Delta+N-m}\ (56);\ \varepsilon_{\rm attn}<\delta/4\iff\Delta>\log\frac{4(N-m)}{m\delta}\ \text{(``a valid sufficient condition'', L1714-1716)};"
               r"\ \frac{N-1}{e^\Delta+N-1}<\frac1{4k}\Rightarrow\Delta>\log((4k-1)(N-1))\ (57);\ |z_\gamma-v_j|\le\varepsilon_{\rm attn}",
+    readings={"B": r"the displayed $\iff$ at L1711 taken literally (necessary and sufficient)"},
 )
 def leakage_bound(ctx):
-    """(56) and the displayed steps: falsified (SUPPORTED). (57) is an exact equivalence (PROVED). The "iff" at
-    L1711 is REFUTED: N = 2, m = 1, delta = 1, Delta = log(7/2): leakage 2/9 < 1/4 yet Delta < log 4 (the exact
-    threshold is log((4 - delta)(N - m)/(m delta)), as L1714-1716 concede)."""
+    """(56) and the displayed steps: falsified (SUPPORTED). (57) is an exact equivalence (PROVED). Partitioned
+    threshold: the paper displays an "iff" at L1711 but states in the next sentence (L1714-1716) that, the exact
+    threshold carrying the factor (4 - delta)/delta <= 4/delta, the display is "a valid sufficient condition"; reading
+    A is that sufficient direction, PROVED symbolically (at the threshold (56) equals delta/(4+delta) < delta/4 and
+    (56) decreases in Delta). Reading B (the displayed "iff" taken literally, both directions) is REFUTED: N = 2,
+    m = 1, delta = 1, Delta = log(7/2): leakage 2/9 < 1/4 yet Delta < log 4 (reported beside; review 2026-11)."""
     def prop(generator, batch, dtype, device, N, m, D10, spread):
         m = min(m, N - 1)
         Delta = D10 / 10
@@ -86,8 +90,21 @@ def leakage_bound(ctx):
     leak = sp.Rational(1, 1) / (sp.Rational(7, 2) + 1)
     cex = {"N": 2, "m": 1, "delta": 1, "Delta": "log(7/2)", "leakage_bound_56": str(leak), "delta/4": "1/4", "printed_threshold": "log 4"}
     evi = exact_enum(not (leak < sp.Rational(1, 4) and Dl < sp.log(4)), "'iff' at L1711: leakage 2/9 < delta/4 at Delta = log(7/2) < log 4",
-                     generality="exact", counterexample=cex, part="iff")
-    return [ev, ev57, evi]
+                     generality="exact", counterexample=cex, part="iff", reading="B")
+    # Reading A: the sufficient direction (L1714-1716). At e^Delta = 4(N-m)/(m delta), (56) = delta/(4+delta);
+    # delta/4 - delta/(4+delta) = delta^2/(4(4+delta)) > 0; d(56)/d(e^Delta) < 0.
+    Ns, ms, dl, E = sp.symbols("N m delta E", positive=True)
+    b56 = (Ns - ms) / (ms * E + Ns - ms)
+    at_thr = sp.simplify(b56.subs(E, 4 * (Ns - ms) / (ms * dl)))
+    gap = sp.factor(sp.Rational(1, 4) * dl - at_thr)
+    slope = sp.factor(sp.diff(b56, E))
+    suff_ok = (sp.simplify(at_thr - dl / (4 + dl)) == 0 and sp.simplify(gap - dl ** 2 / (4 * (4 + dl))) == 0
+               and sp.simplify(slope + ms * (Ns - ms) / (ms * E + Ns - ms) ** 2) == 0)
+    evs = exact_enum(suff_ok, "sufficient direction (L1714-1716): at e^Delta = 4(N-m)/(m delta) the bound (56) is "
+                     "delta/(4+delta) = delta/4 - delta^2/(4(4+delta)) and (56) decreases in Delta, so Delta > log(4(N-m)/(m delta)) "
+                     "implies (56) < delta/4", generality="symbolic N > m > 0, delta > 0", part="threshold",
+                     counterexample={"note": "symbolic identity did not reduce", "at_threshold": str(at_thr)})
+    return [ev, ev57, evs, evi]
 
 
 @verify.claim(
