@@ -52,7 +52,9 @@ def exact_enum(ok: bool, summary: str, *, generality: str, part: str = "main", r
 def rule_space(ctx):
     """Counts by exhaustive enumeration (V=2, k<=3; V=3, k<=2): PROVED. Game of Life (B3/S23): the next
     centre state is not a function of the 8 non-centre Moore offsets (reading A, k=8): REFUTED by an
-    exact pair (centre dead/alive, two live neighbours); with the centre (B, k=9) it is (all 512)."""
+    exact pair (centre dead/alive, two live neighbours); since each of the 9 Moore cells is essential (computed), no set of
+    8 offsets works. With the centre (B, k=9) GoL is an instance and k = 9 is least. Review (2026-11): reading B was a
+    hard-coded PROVED; it is now the computed essential-cell check."""
     out = []
     ok, rows = True, []
     for V, k in [(2, 1), (2, 2), (2, 3), (3, 1), (3, 2)]:
@@ -80,8 +82,18 @@ def rule_space(ctx):
     out.append(exact_enum(witness is None, "GoL next state as a function of the 8 non-centre offsets" +
                           ("" if witness is None else ": two configurations agree on all 8 offsets but differ in next state"),
                           generality="all 2^9 Moore configurations", part="game_of_life", counterexample=witness))
-    out.append(exact_enum(True, "GoL is a function of the 9 Moore offsets (k=9): the table is defined on all 512 configurations",
-                          generality="all 2^9 Moore configurations", part="game_of_life", reading="B"))
+    # Every Moore cell is essential: for each offset o a pair differing only at o changes the next state. Hence no set
+    # of 8 offsets (Moore or not) carries GoL (it misses some Moore cell), and k = 9 is the least k (reading B).
+    essential = []
+    for o in range(9):
+        if any(life(c) != life(c[:o] + (1 - c[o],) + c[o + 1:]) for c in itertools.product((0, 1), repeat=9)):
+            essential.append(o)
+    out.append(exact_enum(len(essential) == 9, f"GoL depends essentially on {len(essential)} of the 9 Moore cells: with "
+                          "k = 9 (centre included) it is an instance of Def 3.1 and no 8 offsets suffice",
+                          generality="all 2^9 Moore configurations", part="game_of_life", reading="B",
+                          counterexample={"essential_offsets": essential}, numbers={"essential_offsets": essential}))
+    if witness is not None and len(essential) == 9:
+        out[1].summary += "; every Moore cell is essential, so no choice of 8 offsets works"
     return out
 
 
