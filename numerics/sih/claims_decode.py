@@ -42,9 +42,11 @@ def lemma_e2(ctx):
     ev = proved_all(cases, generality="(r, n) in {(1,3), (1,4)} (deep: also (2,4)), symbolic z and A", part="lemma")
     arith = all((2 < V ** m) == (m >= 2 or V >= 3) for V in range(2, 6) for m in range(1, 5))
     ev2 = exact_enum(arith, "2 < V^m iff m >= 2 or V >= 3 (V in [2,5], m in [1,4])", generality="finite range", part="application")
-    ctrl = sp.Matrix([[0, 1], [1, 1]]).inv() * sp.eye(2)  # r=1, n=2: z=(0,1) -> e_1, e_2 affine
-    ev3 = exact_enum(ctrl.shape == (2, 2), "negative control r+1 = n = 2: affine bijection exists", generality="r=1, n=2",
-                     part="control")
+    Zc = sp.Matrix([[0, 1], [1, 1]])  # r=1, n=2: rows [z_j, 1] for z = (0, 1)
+    ctrl = Zc.inv()  # the affine map's [a; b] columns: [z_j, 1] ctrl = e_j
+    ev3 = exact_enum(Zc * ctrl == sp.eye(2) and (Zc * sp.Matrix(2, 2, sp.symbols("c0:4"))).det() != 0,
+                     "negative control r+1 = n = 2: the affine map [z, 1] -> [z, 1] [[0,1],[1,1]]^-1 sends z = 0, 1 to "
+                     "e_1, e_2 (the determinant obstruction vanishes only for r+1 < n)", generality="r=1, n=2", part="control")
     g = ctx.torch_generator("e2B")
     _, _, stream = sample_stream(g, ECA, 3, (6,), 6)
     m = SpatialInductionHead(ECA, 3, (6,), 6, len(stream) + 1)

@@ -362,7 +362,9 @@ def thm42_case2(ctx):
 def example_d6(ctx):
     """The score identity <Q_S p_i, K_S p_i'> = g(i - i') is PROVED for the 5 spatial coordinates (one for omega=0).
     The claimed outcome fails on the real ECA stream under both W_T readings (and both signs): a same-row key
-    gets +W_T from the printed temporal part (REFUTED; smallest L = 4). 2(m+d)+2 = 10 checked."""
+    gets +W_T from the printed temporal part (REFUTED; smallest L = 4). 2(m+d)+2 = 10 checked. Review (2026-11): added
+    the exact obstruction (part any_projection): no W_Q^pos, W_K^pos over this p works for T >= 3, so the failure is
+    not an artefact of our coefficients, W_T or sign choice."""
     i, ip, L, a0, a1, b1, a2 = sp.symbols("i i' L a_0 a_1 b_1 a_2", real=True)
 
     def ps(j):
@@ -393,7 +395,36 @@ def example_d6(ctx):
                "at": r["worst"][r["worst_class"]][1], "seed": ctx.seed}
         out.append(judge(r["min_margin"] >= -tol, f"W_T reading {reading}: min Def D.1 margin {r['min_margin']:.3g} "
                          f"({r['worst_class']})", cex=cex, reading=reading, part="def_d1"))
+    out.append(_affine_in_time_obstruction())
     return out
+
+
+def _affine_in_time_obstruction() -> Evidence:
+    """No projection at all works over the printed p (independent of coefficients, W_T, Delta and sign convention).
+
+    For any 7 x 7 bilinear form B, the score of key (t', i) from query (t, i) is affine in t' (p is affine in t), so
+    score(t-1) = (score(t) + score(t-2)) / 2 exactly (PROVED below with symbolic B and features). For t >= 2 the keys
+    (t, i) (the query itself), (t-1, i) and (t-2, i) are all causally visible; (t-1, i) is the target of offset 0
+    (score s_C >= s_min under either sign convention), so Def D.1 would need both others <= s_min - Delta and hence
+    s_C <= s_min - Delta < s_min: impossible for every T >= 3."""
+    from verify.symbolic import prove_equal
+    t, c1, s1, c2, s2 = sp.symbols("t c1 s1 c2 s2", real=True)
+    B = sp.Matrix(7, 7, sp.symbols("B0:49", real=True))
+
+    def p(tt):
+        return sp.Matrix([tt, 1, 1, c1, s1, c2, s2])
+
+    def score(tp):
+        return (p(t).T * B * p(tp))[0, 0]
+    ev = prove_equal(sp.expand(score(t - 1)), sp.expand((score(t) + score(t - 2)) / 2), assumptions="real", timeout=10.0)
+    if ev.verdict is not Verdict.PROVED:
+        return Evidence.undecided("affine-in-t' identity not reduced symbolically", method="symbolic", part="any_projection")
+    return Evidence(Verdict.REFUTED, "for ANY W_Q^pos, W_K^pos over the printed p (d_p = 7) Def D.1 fails once T >= 3: the score "
+                    "is affine in t', so the target (t-1, i) scores the mean of the visible keys (t, i) and (t-2, i) and cannot "
+                    "exceed both by Delta > 0 (identity PROVED with a symbolic 7 x 7 form)", method="symbolic",
+                    part="any_projection", generality="every bilinear form, every L, every T >= 3, both sign conventions",
+                    counterexample={"query": "(t, i), t = 2", "keys": ["(2, i) self", "(1, i) target offset 0", "(0, i)"],
+                                    "identity": "score(1, i) = (score(2, i) + score(0, i)) / 2", "smallest": {"T": 3, "L": "any (L >= 3)"}})
 
 
 @verify.claim(
