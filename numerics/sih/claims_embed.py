@@ -460,5 +460,37 @@ def remark_d7(ctx):
     ok_req = all(r["min_Omega"] is not None and len(r["min_Omega"]) == 5 for r in rows)
     ok_ub = all(r["min_Omega"] is not None and len(r["min_Omega"]) <= 5 for r in rows)
     cex = {"rows": rows, "note": "uniform form; d_S = 2|Omega| < 10"}
-    return [judge(ok_req, f"minimal |Omega| per L: {[(r['L'], r['min_Omega']) for r in rows]}", cex=cex, numbers={"rows": rows}),
+    return [judge(ok_req, f"minimal |Omega| per L: {[(r['L'], r['min_Omega']) for r in rows]}", cex=cex, numbers={"rows": rows},
+                  part="lp_search"),
+            _d7_exact_witness(ctx.pick(quick=[5, 8, 16], deep=list(range(5, 33)))),
             judge(ok_ub, "upper bounds 10 / 12 hold", reading="B", cex=cex)]
+
+
+def _d7_exact_witness(Ls) -> Evidence:
+    """Exact witness that Omega = {0, 1, 2} (d_S = 6 < 10) routes U = {-1, 0, 1, 2} (D = -delta in {-2, -1, 0, 1}).
+
+    With u(x) = cos(2 pi (x + 1/2) / L) (a degree-1 trigonometric polynomial in x), h = -(u - cos(pi/L))(u - cos(3 pi/L))
+    is quadratic in u, hence in span{1, cos, sin, cos 2, sin 2} (Omega = {0, 1, 2}); it vanishes on N (circular
+    distance 1/2 or 3/2 from -1/2) and is < 0 off N (distance >= 5/2, so u <= cos(5 pi/L) < cos(3 pi/L) for L >= 5).
+    Scaled so that max off N = -1 and added to the rank-4 interpolant of any distinct targets, it meets Def D.1's
+    spatial part. Checked exactly (SymPy values, signs at 50 digits) for each L."""
+    x = sp.Symbol("x")
+    bad = None
+    for L in Ls:
+        u = sp.cos(2 * sp.pi * (x + sp.Rational(1, 2)) / L)
+        h = -(u - sp.cos(sp.pi / L)) * (u - sp.cos(3 * sp.pi / L))
+        on = [sp.simplify(h.subs(x, v)) for v in (-2, -1, 0, 1)]
+        off = [h.subs(x, v).evalf(50) for v in range(2, L - 2)]
+        # h is in span{1, cos, sin, cos 2, sin 2} by construction (a quadratic in the degree-1 polynomial u)
+        if any(v != 0 for v in on) or not all(v < 0 for v in off):
+            bad = {"L": L, "on_N": [str(v) for v in on], "max_off": str(max(off)) if off else None}
+            break
+    if bad is not None:
+        return Evidence.undecided(f"exact witness failed at L = {bad['L']}", method="symbolic", numbers=bad, part="exact_witness")
+    return Evidence(Verdict.REFUTED, "'required d_S = 10': Omega = {0, 1, 2} (d_S = 6, d_p = 8) already routes U = {-1,0,1,2}: "
+                    "h = -(u - cos(pi/L))(u - cos(3 pi/L)), u = cos(2 pi (x+1/2)/L), is 0 on N and < 0 off N (exact)",
+                    method="symbolic", part="exact_witness",
+                    generality=f"exact for L in {Ls[0]}..{Ls[-1]}; the argument holds for every L >= 5",
+                    counterexample={"L": Ls[0], "Omega": [0, 1, 2], "d_S": 6, "d_p": 8,
+                                    "h": "-(u - cos(pi/L)) (u - cos(3 pi/L)), u = cos(2 pi (x + 1/2)/L)",
+                                    "N (D = -delta)": [-2, -1, 0, 1]})
