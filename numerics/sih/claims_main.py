@@ -180,13 +180,17 @@ def marginalisation_alignment(ctx):
     J^Q = {j: delta_j + e_hat in S}. They differ (and even have different dimensions) for most partitions, e.g.
     h = 2, S = {-1, 0}, {1, 2}: J^K_1 = {1, 2} (V^2) vs J^Q_1 = {1} (V): the blockwise inner product is undefined
     (REFUTED). Aligned only at h = 1. With per-neighbour marginalisation the score is c * (#agreeing neighbours),
-    = ck iff equal (checked on all 2^3 x 2^3 ECA pairs)."""
+    = ck iff equal (checked on all 2^3 x 2^3 ECA pairs). Review (2026-11): partitions are now restricted to Def 4.1's
+    |S_gamma| <= ceil(|U|/h); the earlier witness (h = 2, blocks of sizes 1 and 3) violated that hypothesis."""
     NK = [(-1,), (0,), (1,)]
     eh = e_hat(1)
     U = sorted(union_set(ECA)[2])
     rows, bad = [], None
     for hh in range(1, len(U) + 1):
+        mm = -(-len(U) // hh)
         for p in partitions(U, hh):
+            if max(map(len, p)) > mm:  # Def 4.1: |S_gamma| <= m = ceil(|U|/h)
+                continue
             for b in p:
                 JK = sorted(j for j, o in enumerate(NK) if o in b)
                 JQ = sorted(j for j, o in enumerate(NK) if (o[0] + eh[0],) in b)
@@ -195,7 +199,9 @@ def marginalisation_alignment(ctx):
                     if bad is None or (len(JK) != len(JQ) and len(bad["J_K"]) == len(bad["J_Q"])):
                         bad = {"setting": "ECA", "h": hh, "partition": [[list(o) for o in bb] for bb in p], "block": [list(o) for o in b],
                                "J_K": JK, "J_Q": JQ, "dims": [2 ** len(JK), 2 ** len(JQ)]}
-    evA = exact_enum(bad is None, f"{len(rows)} (partition, block) pairs with J^K != J^Q", generality="all ECA partitions",
+    evA = exact_enum(bad is None, f"{len(rows)} (partition, block) pairs with J^K != J^Q" +
+                     ("" if bad is None else f", e.g. h = {bad['h']}, block {bad['block']}: J^K = {bad['J_K']} (dim {bad['dims'][0]}) vs "
+                      f"J^Q = {bad['J_Q']} (dim {bad['dims'][1]})"), generality="all ECA partitions with |S| <= ceil(|U|/h) (Def 4.1)",
                      counterexample=bad)
     import itertools
     ok = all(sum(a == b for a, b in zip(x, y, strict=True)) == (3 if x == y else sum(a == b for a, b in zip(x, y, strict=True))) and
