@@ -161,7 +161,8 @@ def data(ctx):
           and stream_length(10, (16,), "T1") == 169 and stream_length(12, (32,), "T1") == 395)
     ev = exact_enum(ok, f"ECA classes {ncls}; 3^27 = {3 ** 27}; lengths 169 / 395 / 503", generality="exact", part="counts",
                     numbers={"eca_classes": ncls, "split_80_20": ncls * 0.8})
-    evA = exact_enum(2 ** 25 == 2 ** 32, "'2^25 = 2^32': 33554432 != 4294967296", generality="exact",
+    evA = exact_enum(2 ** 25 == 2 ** 32, "'2^25 = 2^32' as printed in the seed text: 33554432 != 4294967296 (most likely the "
+                     "nested superscript 2^(2^5) flattened; reading B holds)", generality="exact",
                      counterexample={"2^25": 2 ** 25, "2^32": 2 ** 32}, part="rule_space")
     evB = exact_enum(2 ** (2 ** 5) == 2 ** 32, "2^(2^5) = 2^32", generality="exact", reading="B", part="rule_space")
     return [ev, evA, evB]
