@@ -136,3 +136,23 @@ def test_resume_reruns_claims_of_another_seed(tmp_path):
     verify.run(["fx.good_first"], modules=FIXTURES, jobs=0, seed=1, results_path=path)
     again = verify.run(["fx.good_first"], modules=FIXTURES, jobs=0, seed=2, results_path=path, resume=True)
     assert again["fx.good_first"].run_seed == 2
+
+
+def test_global_state_is_reset_before_each_claim():
+    import mpmath
+    import torch
+
+    from verify.execute import reset_global_state
+
+    mpmath.mp.dps = 50
+    torch.set_default_dtype(torch.float64)
+    try:
+        reset_global_state(5)
+        assert mpmath.mp.dps == 15
+        assert torch.get_default_dtype() is torch.float32
+        a = torch.rand(3)
+        reset_global_state(5)
+        assert torch.equal(a, torch.rand(3))  # accidental global draws repeat too
+    finally:
+        torch.set_default_dtype(torch.float32)
+        mpmath.mp.dps = 15

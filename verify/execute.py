@@ -70,8 +70,47 @@ def _quote(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def reset_global_state(seed: int) -> None:
+    """Put the process-wide state a check could change back to its defaults, and seed the
+    global generators from the claim's seed.
+
+    A worker runs many claims, in an order that depends on scheduling; without this, one
+    claim that raises ``mpmath.mp.dps`` or switches torch's default dtype or grad mode
+    would change the numbers of whichever claim the worker runs next. Checks should draw
+    from ``ctx.torch_generator`` / ``ctx.numpy_rng``; one that touches a global generator by
+    accident still gets the same numbers on every run.
+    """
+    import random
+
+    random.seed(seed)
+    try:
+        import mpmath
+
+        mpmath.mp.dps = 15
+        mpmath.mp.pretty = False
+    except ImportError:  # pragma: no cover - mpmath comes with sympy
+        pass
+    try:
+        import numpy as np
+
+        np.random.seed(seed % 2**32)
+    except ImportError:  # pragma: no cover
+        pass
+    if "torch" in __import__("sys").modules:
+        import torch
+
+        from .devices import WORKER_THREADS
+
+        torch.manual_seed(seed)
+        torch.set_default_dtype(torch.float32)
+        torch.set_grad_enabled(True)
+        if WORKER_THREADS:
+            torch.set_num_threads(WORKER_THREADS)
+
+
 def execute(claim: Claim, ctx: Context) -> ClaimResult:
     """Run every check of ``claim`` with ``ctx`` and combine their evidence."""
+    reset_global_state(ctx.seed)
     t0 = time.perf_counter()
     evidence: list[Evidence] = []
     for fn in claim.checks:
