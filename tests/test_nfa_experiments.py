@@ -33,6 +33,29 @@ def test_digits_standin_offline():
     assert imgs.shape == (3, 8, 8) and imgs.max() <= 1 and imgs.min() >= 0
 
 
+def test_digits_training_split_excludes_the_evaluation_digits():
+    from sklearn.datasets import load_digits
+
+    held = _data.digits_indices(5, rng=np.random.default_rng(7))
+    imgs, _ = _data.digits_images(5, side=8, rng=np.random.default_rng(7))
+    assert np.allclose(imgs, load_digits().images[held] / 16.0)  # digits_indices reproduces the draw
+    idx = _data.digits_indices(200, rng=np.random.default_rng(8), exclude=held)
+    assert len(set(idx)) == 200 and not set(idx) & set(held)
+
+
+def test_affine_trials_trained_operator_is_p1_equivariant():
+    from numerics.nfa.experiments_appendix import affine_trials
+    from numerics.nfa.training import QUICK_FIELD_TRAIN, GridFields, train_operator
+
+    imgs = np.random.default_rng(2).random((3, 8, 8))
+    r = train_operator("softmax_tau1", 2, QUICK_FIELD_TRAIN, seed=1, pool=GridFields(torch.as_tensor(imgs), 7.0))
+    p1 = affine_trials(imgs[:2], protocol="P1", coords="A", dtype=torch.float64, size=QUICK_SIZE, run_seed=0,
+                       tag="t", operator=r.operator)
+    p2 = affine_trials(imgs[:2], protocol="P2", coords="A", dtype=torch.float64, size=QUICK_SIZE, run_seed=0,
+                       tag="t", operator=r.operator)
+    assert p1.max() < 1e-20 < p2.min()  # Thm 1: exact under the group action, not under re-rasterising
+
+
 def test_metrics_zero_for_equal_fields():
     f = torch.randn(2, 10, dtype=torch.float64)
     m = _metrics.equivariance_metrics(f, f)

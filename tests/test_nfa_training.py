@@ -40,3 +40,34 @@ def test_training_reduces_loss_and_is_reproducible():
     assert r1.losses == r2.losses  # seeded: data, weights, batches and dropout
     assert r1.last_loss < r1.first_loss
     assert not r1.operator.training  # returned in eval mode
+
+
+def test_grid_fields_interpolate_pixel_centres_and_vanish_outside():
+    import numpy as np
+
+    from numerics.nfa._data import pixel_coords, rerasterise
+    from numerics.nfa.training import GridFields
+
+    img = np.random.default_rng(0).random((8, 8))
+    pool = GridFields(torch.as_tensor(img[None]), 7.0)
+    x = torch.as_tensor(pixel_coords(8, "A"))[None]
+    assert torch.allclose(pool(torch.tensor([0]), x)[0], torch.as_tensor(img.ravel()), atol=1e-12)
+    # between centres: the bilinear read-out of rerasterise (P2) with the identity map shifted
+    b = np.array([0.1, -0.05])
+    shifted = torch.as_tensor(pixel_coords(8, "A") - b)[None]
+    assert np.allclose(pool(torch.tensor([0]), shifted)[0].numpy(), rerasterise(img, 1.0, b).ravel(), atol=1e-12)
+    assert float(pool(torch.tensor([0]), torch.full((1, 1, 2), 3.0, dtype=torch.float64)).abs().max()) == 0.0
+    pts = pool.points(2, 50, 2, torch.Generator().manual_seed(0))
+    assert pts.min() >= -1 + 1 / 7 - 1e-6 and pts.max() <= -1 + 15 / 7 + 1e-6
+
+
+def test_training_on_grid_fields_reduces_loss():
+    import numpy as np
+
+    from numerics.nfa.training import QUICK_FIELD_TRAIN, GridFields
+
+    imgs = np.random.default_rng(1).random((4, 8, 8))
+    cfg = dataclasses.replace(QUICK_FIELD_TRAIN, steps=60, fields=4, batch=4, lr=3e-3)
+    r = train_operator("softmax_tau1", 2, cfg, seed=5, pool=GridFields(torch.as_tensor(imgs), 7.0))
+    assert r.last_loss < r.first_loss
+    assert not r.operator.training

@@ -133,9 +133,11 @@ def poisson_solutions(
 # ------------------------------------------------------------------------------------------
 # App. F: MNIST stand-in (scikit-learn digits)
 # ------------------------------------------------------------------------------------------
-def digits_images(count: int, *, side: int = 8, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def digits_images(count: int, *, side: int = 8, rng: np.random.Generator,
+                  exclude: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``count`` random 8 x 8 digits from ``sklearn.datasets.load_digits`` (bundled, no download),
     intensities / 16 in [0, 1]; resampled bilinearly to ``side x side`` when ``side != 8``.
+    ``exclude``: dataset indices not to draw (a held-out split; see :func:`digits_indices`).
 
     STAND-IN for MNIST (App. F uses 28 x 28 MNIST, which is not available offline).
     Returns images (count, side, side) and their labels.
@@ -143,13 +145,22 @@ def digits_images(count: int, *, side: int = 8, rng: np.random.Generator) -> tup
     from sklearn.datasets import load_digits
 
     ds = load_digits()
-    idx = rng.choice(len(ds.images), size=count, replace=False)
+    idx = digits_indices(count, rng=rng, total=len(ds.images), exclude=exclude)
     imgs = ds.images[idx] / 16.0
     if side != 8:
         from scipy.ndimage import zoom
 
         imgs = np.stack([np.clip(zoom(im, side / 8.0, order=1), 0.0, 1.0) for im in imgs])
     return imgs, ds.target[idx]
+
+
+def digits_indices(count: int, *, rng: np.random.Generator, total: int = 1797,
+                   exclude: np.ndarray | None = None) -> np.ndarray:
+    """The dataset indices :func:`digits_images` draws with ``rng`` (same stream, same result)."""
+    if exclude is None or len(exclude) == 0:
+        return rng.choice(total, size=count, replace=False)
+    pool = np.setdiff1d(np.arange(total), np.asarray(exclude))
+    return pool[rng.choice(len(pool), size=count, replace=False)]
 
 
 def pixel_coords(side: int, reading: str = "A") -> np.ndarray:

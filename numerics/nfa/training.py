@@ -13,7 +13,10 @@ band-limited 2-D fields, 2-5k AdamW steps at 3e-4, about 5-10 min on CPU. This m
   (:class:`numerics.nfa.siren.SirenField`, hidden 32, 3 layers, omega_0 = 30, Table 3 init,
   residual parametrisation), trained in float32 with dropout 0.1 on (sample set -> field)
   self-consistency: from ``N`` samples ``(x_i, f(x_i))``, ``x ~ U[-1,1]^d``, predict ``f`` at
-  ``M`` fresh query points in ``[-1, 1]^d``, MSE loss, AdamW (Table 5 settings).
+  ``M`` fresh query points in ``[-1, 1]^d``, MSE loss, AdamW (Table 5 settings). The field family
+  is a parameter (``pool``): band-limited fields by default (Table 1), or :class:`GridFields`, a
+  family of rasterised fields (App. F digits, App. G Poisson solutions) read bilinearly between
+  the Table 4 pixel centres, whose sample and query points are drawn from the pixel-centre box.
 
 Everything is seeded from explicit ``torch.Generator`` objects (data, weights, batches and
 dropout masks all flow from the ``seed`` argument). The trained module is returned in eval mode.
@@ -56,12 +59,15 @@ class TrainConfig:
     band: float = 6.0
     terms: int = 8
     label: str = field(default="", compare=False)
+    #: what the fields are, when not the band-limited family (e.g. "sklearn digits 28x28")
+    data: str = ""
 
     def describe(self) -> dict:
+        kind = self.data or f"band-limited, {self.terms} sinusoids, |omega| <= {self.band:g}"
         return {"steps": self.steps, "fields": self.fields, "batch": self.batch, "operator_size": dict(self.size),
                 "siren": f"hidden {self.siren_hidden}, {self.siren_layers} layers, omega_0 = 30",
                 "N": self.n, "queries": self.queries, "optimizer": f"AdamW lr {self.lr:g}, wd {self.weight_decay:g}",
-                "fields_kind": f"band-limited, {self.terms} sinusoids, |omega| <= {self.band:g}", "label": self.label}
+                "fields_kind": kind, "label": self.label}
 
 
 #: Deep profile: the recipe's budget (2k fields, 2k steps). Quick: a tiny, clearly labelled run.
@@ -69,6 +75,12 @@ class TrainConfig:
 DEEP_TRAIN = TrainConfig(steps=2000, fields=2000, batch=16, n=64, label="brief training (recipe budget: 2000 AdamW steps, 2000 fields)")
 QUICK_TRAIN = TrainConfig(steps=25, fields=6, batch=2, size=TINY_SIZE, n=32, queries=16,
                           label="TINY smoke training (quick profile: 25 steps, 6 fields, untrained in effect)")
+#: App. F / G meta-training of the A3a operator on their own field families (recipe: "small and
+#: meta-trained, about 5 min on CPU"): the Table 1 budget on 500 fields; quick: the same TINY smoke run.
+DEEP_FIELD_TRAIN = TrainConfig(steps=2000, fields=500, batch=16, n=64,
+                               label="meta-training (recipe: small operator, ~5 min CPU): 2000 AdamW steps, 500 fields")
+QUICK_FIELD_TRAIN = TrainConfig(steps=25, fields=6, batch=2, size=TINY_SIZE, n=32, queries=16,
+                                label="TINY smoke meta-training (quick profile: 25 steps, 6 fields, untrained in effect)")
 
 
 @dataclass
@@ -86,6 +98,42 @@ class BandlimitedFields:
 
     def __len__(self) -> int:
         return self.omega.shape[0]
+
+    def points(self, batch: int, n: int, d: int, generator: torch.Generator) -> Tensor:
+        """``x ~ U[-1, 1]^d`` (batch, n, d), float32."""
+        return 2 * torch.rand(batch, n, d, generator=generator) - 1
+
+
+@dataclass
+class GridFields:
+    """A pool of rasterised 2-D fields ``images`` (F, n, n) on the Table 4 pixel centres
+    ``x = -1 + 2 (i + 0.5) / den`` (``den = n - 1`` as printed, ``n`` for Reading B; ``(row, col)``
+    order as :func:`numerics.nfa._data.pixel_coords`), read bilinearly between the centres and
+    zero outside their box (the interpolation of :func:`numerics.nfa._data.rerasterise`)."""
+
+    images: Tensor  # (F, n, n) float64
+    den: float
+
+    def __call__(self, idx: Tensor, x: Tensor) -> Tensor:
+        """Values of fields ``idx`` (B,) at points ``x`` (B, M, 2) -> (B, M), in ``x``'s dtype."""
+        n = self.images.shape[-1]
+        img = self.images[idx].to(x.dtype).unsqueeze(1)  # (B, 1, n, n)
+        frac = (x + 1) * self.den / 2 - 0.5  # fractional pixel index, (row, col)
+        u = 2 * frac / (n - 1) - 1  # align_corners=True: -1 -> centre 0, 1 -> centre n - 1
+        grid = torch.stack([u[..., 1], u[..., 0]], -1).unsqueeze(1)  # grid_sample wants (col, row)
+        out = torch.nn.functional.grid_sample(img, grid, mode="bilinear", padding_mode="zeros", align_corners=True)
+        tol = 1e-6  # an outer centre itself counts as inside despite round-off in frac
+        inside = ((frac >= -tol) & (frac <= n - 1 + tol)).all(-1)  # zero beyond the outer centres (rerasterise)
+        return out[:, 0, 0, :] * inside.to(x.dtype)
+
+    def __len__(self) -> int:
+        return self.images.shape[0]
+
+    def points(self, batch: int, n: int, d: int, generator: torch.Generator) -> Tensor:
+        """Points uniform in the box spanned by the pixel centres (batch, n, 2), float32."""
+        side = self.images.shape[-1]
+        lo, hi = -1 + 1 / self.den, -1 + (2 * side - 1) / self.den
+        return lo + (hi - lo) * torch.rand(batch, n, d, generator=generator)
 
 
 def bandlimited_fields(count: int, d: int, *, terms: int = 8, band: float = 6.0,
@@ -156,8 +204,12 @@ class TrainResult:
         return float(sum(tail) / len(tail))
 
 
-def train_operator(config: str, d: int, cfg: TrainConfig, *, seed: int) -> TrainResult:
-    """Train one Table 1 configuration on band-limited fields (module docstring) and return it.
+def train_operator(config: str, d: int, cfg: TrainConfig, *, seed: int,
+                   pool: BandlimitedFields | GridFields | None = None) -> TrainResult:
+    """Train one Table 1 configuration on a field family (module docstring) and return it.
+
+    ``pool`` is the family (anything with ``__len__``, ``__call__(idx, x)`` and ``points``); by
+    default ``cfg.fields`` band-limited fields drawn from ``seed``.
 
     ``seed`` seeds four generators (fields, weights, batches, dropout); nothing touches global
     RNG state except the dropout masks, which PyTorch draws from the default generator -- so the
@@ -166,7 +218,8 @@ def train_operator(config: str, d: int, cfg: TrainConfig, *, seed: int) -> Train
     g_data = torch.Generator().manual_seed(seed)
     g_w = torch.Generator().manual_seed(seed + 1)
     g_b = torch.Generator().manual_seed(seed + 2)
-    pool = bandlimited_fields(cfg.fields, d, terms=cfg.terms, band=cfg.band, generator=g_data)
+    if pool is None:
+        pool = bandlimited_fields(cfg.fields, d, terms=cfg.terms, band=cfg.band, generator=g_data)
     op = build_trainable(config, d, cfg, g_w)
     opt = AdamW(op.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     losses: list[float] = []
@@ -176,8 +229,8 @@ def train_operator(config: str, d: int, cfg: TrainConfig, *, seed: int) -> Train
         op.train()
         for _ in range(cfg.steps):
             idx = torch.randint(len(pool), (cfg.batch,), generator=g_b)
-            x = 2 * torch.rand(cfg.batch, cfg.n, d, generator=g_b) - 1
-            xq = 2 * torch.rand(cfg.batch, cfg.queries, d, generator=g_b) - 1
+            x = pool.points(cfg.batch, cfg.n, d, g_b)
+            xq = pool.points(cfg.batch, cfg.queries, d, g_b)
             y, yq = pool(idx, x), pool(idx, xq)
             loss = (op.field(op(x, y), xq) - yq).pow(2).mean()
             opt.zero_grad()
