@@ -43,17 +43,11 @@ def smat(n: int, name: str) -> sp.Matrix:
     return sp.Matrix(n, n, lambda i, j: sp.Symbol(f"{name}{i}{j}", real=True))
 
 
-def tag(e: Evidence, *, part: str | None = None, reading: str | None = None, summary: str | None = None,
-        generality: str | None = None) -> Evidence:
-    """Set part / reading / generality / a summary prefix on an engine Evidence."""
-    return e.relabel(part=part, reading=reading, generality=generality, prefix=summary)
-
-
 def pe(lhs, rhs, summary: str, *, part: str = "main", reading: str = "A", generality: str | None = None,
        assumptions="real", timeout: float = 20.0) -> Evidence:
     """``prove_equal`` with labels (real symbols unless told)."""
-    return tag(prove_equal(lhs, rhs, assumptions=assumptions, timeout=timeout), part=part, reading=reading,
-               generality=generality, summary=summary)
+    return prove_equal(lhs, rhs, assumptions=assumptions, timeout=timeout).relabel(
+        part=part, reading=reading, generality=generality, prefix=summary)
 
 
 def exact_refuted(summary: str, counterexample: dict, *, lhs, rhs, **kw) -> Evidence:

@@ -215,14 +215,13 @@ def _cmd_show(args: argparse.Namespace) -> int:
         if args.id in results:
             result = results[args.id]
     if result is None:
+        import tempfile
+
         from .runner import run
 
-        tmp = Path(".verify-show.jsonl")
-        try:
-            result = run([args.id], profile=args.profile, seed=args.seed, results_path=tmp, jobs=1)[args.id]
-        finally:
-            for p in (tmp, tmp.with_name(tmp.stem + ".meta.json")):
-                p.unlink(missing_ok=True)
+        with tempfile.TemporaryDirectory(prefix="verify-show-") as tmp:  # not the user's cwd
+            path = Path(tmp) / "results.jsonl"
+            result = run([args.id], profile=args.profile, seed=args.seed, results_path=path, jobs=1)[args.id]
     _console().print(render_result(result))
     return 0
 
