@@ -30,7 +30,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from .attention_head import closed_form_grads, head_forward
+from .blocked import blocked_head_step
 from .dynamics import PARAM_NAMES
 
 TRANSITION_READINGS = ("A", "B", "B2", "Bexp", "C")
@@ -99,7 +99,7 @@ class StickyConfig:
     eval_every: int = 10
     dtype: str = "float32"
     protocols: tuple[str, ...] = ("SGD", "EM")
-    probe_every: int = 0  # log timescale / PCA probes every k steps (0: off)
+    block: int = 64  # query rows per block of the closed-form gradient (speed only, see blocked.py)
 
 
 #: protocol name -> per-group learning rates (or "adam:lr").
@@ -161,7 +161,6 @@ class RunLog:
     eval_prev: Tensor
     mu: Tensor
     grad_norms: dict[str, np.ndarray] = field(default_factory=dict)  # name -> (R, n_log)
-    probes: dict[str, list] = field(default_factory=dict)
     config: StickyConfig | None = None
 
     def runs(self, name: str) -> list[int]:
@@ -176,14 +175,12 @@ def _init_params(g: torch.Generator, n_seeds: int, cfg: StickyConfig, dtype) -> 
             "W_O": r(cfg.C, cfg.d_v), "b_O": torch.zeros(n_seeds, cfg.C, dtype=dtype)}
 
 
-def evaluate(params: dict[str, Tensor], X: Tensor, y: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
-    """Held-out mean CE (nats), accuracy, mean predictive entropy (nats), and the trace's A."""
+def evaluate(params: dict[str, Tensor], X: Tensor, y: Tensor, block: int = 64) -> tuple[Tensor, Tensor, Tensor]:
+    """Held-out mean CE (nats), accuracy and mean predictive entropy (nats) of the causal head."""
     with torch.no_grad():
-        tr = head_forward(X, *(params[k] for k in PARAM_NAMES), y, causal=True, reduction="mean")
-        logp = torch.log_softmax(tr.logits, -1)
-        ent = -(logp.exp() * logp).sum(-1).mean(-1)
-        acc = (tr.logits.argmax(-1) == y).double().mean(-1)
-    return tr.loss, acc, ent, tr.A
+        ev = blocked_head_step(X, *(params[k] for k in PARAM_NAMES), y, causal=True, reduction="mean",
+                               grads=False, block=block)
+    return ev.loss, ev.acc, ev.entropy
 
 
 def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
@@ -217,20 +214,14 @@ def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
     v2 = {k: torch.zeros_like(v) for k, v in params.items()}
     steps, L, A_, E_ = [], [], [], []
     gn = {k: [] for k in PARAM_NAMES}
-    probes: dict[str, list] = {"step": [], "A": [], "V": [], "W": []}
     chunk = max(1, min(cfg.steps, 2_000_000 // max(1, n * cfg.T)))  # training sequences drawn per chunk
     for step in range(cfg.steps + 1):
         if step % cfg.eval_every == 0 or step == cfg.steps:
-            lo, ac, en, Aev = evaluate(params, eXr, eyr)
+            lo, ac, en = evaluate(params, eXr, eyr, cfg.block)
             steps.append(step)
             L.append(lo.double().cpu().numpy())
             A_.append(ac.cpu().numpy())
             E_.append(en.double().cpu().numpy())
-            if cfg.probe_every and (step % cfg.probe_every == 0 or step == cfg.steps):
-                probes["step"].append(step)
-                probes["A"].append(Aev[:, : min(cfg.T, 200), : min(cfg.T, 200)].cpu().clone())
-                probes["V"].append((eXr @ params["W_V"].transpose(-1, -2)).cpu().clone())
-                probes["W"].append({k: params[k].cpu().clone() for k in PARAM_NAMES})
         if step == cfg.steps:
             break
         if step % chunk == 0:
@@ -238,10 +229,10 @@ def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
         y, X = cy[step % chunk], cX[step % chunk]
         X, y = rep(X).to(device), rep(y).to(device)
         with torch.no_grad():
-            # the paper's closed-form gradients (13)-(32) (checked against autograd in gda.* identities)
-            cf = closed_form_grads(head_forward(X, *(params[k] for k in PARAM_NAMES), y, causal=True,
-                                                reduction=cfg.reduction))
-            grads = (cf.dW_Q, cf.dW_K, cf.dW_V, cf.dW_O, cf.db_O)
+            # the paper's closed-form gradients (13)-(32) (checked against autograd in gda.* identities),
+            # computed by query blocks (numerics/gda/blocked.py; equal to closed_form_grads)
+            grads = blocked_head_step(X, *(params[k] for k in PARAM_NAMES), y, causal=True,
+                                      reduction=cfg.reduction, block=cfg.block).grads()
             t = step + 1
             for k, gk in zip(PARAM_NAMES, grads):
                 if step < 100 or step % 10 == 0:
@@ -258,7 +249,7 @@ def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
                     params[k] = sgd
     return RunLog(names, list(range(n)) * len(cfg.protocols), steps, np.stack(L, 1), np.stack(A_, 1),
                   np.stack(E_, 1), {k: v.cpu() for k, v in params.items()}, {k: v.cpu() for k, v in init.items()},
-                  eX, ey, eprev, mu, {k: np.stack(v, 1) for k, v in gn.items()}, probes, cfg)
+                  eX, ey, eprev, mu, {k: np.stack(v, 1) for k, v in gn.items()}, cfg)
 
 
 @lru_cache(maxsize=8)
