@@ -183,7 +183,8 @@ def _conj_check(mech, theta_names, x, W_O, y, use_scores: bool):
         return _weights_with(mech, ps, x)
 
     J = jacrev(g_fn, argnums=tuple(range(len(theta))))(*[t.detach() for t in theta])
-    conj = torch.cat([(coef[..., None] * j.reshape(*coef.shape, -1)).sum((0, 1)) for j in J])
+    # the other parameters in ``params`` still require grad; the Jacobians are data from here on
+    conj = torch.cat([(coef[..., None] * j.detach().reshape(*coef.shape, -1)).sum((0, 1)) for j in J])
     cos = float((conj @ true) / (conj.norm() * true.norm()).clamp_min(1e-300))
     ratio = float((true @ conj) / (conj @ conj).clamp_min(1e-300))
     return abs(cos), ratio
