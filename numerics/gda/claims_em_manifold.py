@@ -616,7 +616,7 @@ def small_lr_first_order(ctx):
     dev = np.abs(1 - np.array(rs[: len(etas)]))
     mono = bool(np.all(np.diff(dev) > 0)) and abs(1 - rs[-1]) > abs(1 - rs[-2]) > dev[-1]
     main = Evidence(Verdict.SUPPORTED if mono else Verdict.REFUTED,
-                    f"|1 - r(eta)| increases with eta over {list(np.round(etas, 7))} + [0.01, 0.1]; r(0.01) = {rs[-2]:.4f}, "
+                    f"|1 - r(eta)| increases with eta over [{', '.join(f'{e:.2g}' for e in etas)}] + [0.01, 0.1]; r(0.01) = {rs[-2]:.4f}, "
                     f"r(0.1) = {rs[-1]:.4f} (the Sec. 7 rates)", numbers={"r": rs, "etas": [*etas.tolist(), 0.01, 0.1]},
                     counterexample=None if mono else {"r": rs, "instance_seed": ctx.seed}, seed=ctx.seed)
     ev = rate_evidence(etas, dev, 1.0, reading="rate")
