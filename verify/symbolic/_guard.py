@@ -63,18 +63,33 @@ def guarded(fn: Callable[..., T], *args: Any, seconds: float | None, **kw: Any) 
     return _guard_thread(fn, args, kw, seconds)
 
 
+#: After the budget is spent the timer keeps firing at this interval until the guard is left: a
+#: ``RungTimeout`` raised where Python discards exceptions (a garbage-collector callback such as
+#: hypothesis's ``gc_cumulative_time``, a ``__del__``, a weakref callback) is raised again at the
+#: next tick instead of being lost with the whole time budget.
+RETRY_INTERVAL_S = 0.05
+
+
 def _guard_alarm(fn: Callable[..., T], args: tuple, kw: dict, seconds: float) -> T:
+    armed = [True]
+
     def handler(signum: int, frame: Any) -> None:
-        raise RungTimeout(f"time guard of {seconds:.3g} s exceeded")
+        if armed[0]:
+            raise RungTimeout(f"time guard of {seconds:.3g} s exceeded")
 
     start = time.monotonic()
     old_handler = signal.signal(signal.SIGALRM, handler)
     old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, 0)
     delay = seconds if old_delay <= 0 else min(seconds, old_delay)
     try:
-        signal.setitimer(signal.ITIMER_REAL, delay)
-        return fn(*args, **kw)
+        signal.setitimer(signal.ITIMER_REAL, delay, RETRY_INTERVAL_S)
+        try:
+            return fn(*args, **kw)
+        finally:
+            armed[0] = False
     finally:
+        # A tick that lands before ``armed`` is cleared still leaves through this block.
+        armed[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old_handler)
         if old_delay > 0:
