@@ -169,8 +169,18 @@ def tsne_clusters(ctx):
     statement=r"\text{ECA 1+1 and 3+1 models trained at }L\in\{10,16,32\}\text{ all reach sequence accuracy}>0.99",
 )
 def width_independence(ctx):
-    """UNDECIDED (not trained); the constructed-weight version is sih.main.grid_independence."""
-    return Evidence.undecided(_NOT_TRAINED + "; constructed weights: see sih.main.grid_independence")
+    """UNDECIDED (not trained); the constructed-weight version is sih.main.grid_independence. Measured here, as the
+    recipe asks: the acceptance rate of App. G.3.2's rejection step (rows 0..M-2 expose all 8 neighbourhoods) at
+    each L with the ECA setting's M = 4 (T and M at L = 10, 32 are not stated), over all 88 canonical rules."""
+    reps = sorted(min(c) for c in eca_rule_classes())
+    g = ctx.torch_generator("acceptance")
+    n = ctx.pick(quick=2000, deep=20000)
+    rates = {L: sample_tokens(ECATask(L=L), reps, n, g).acceptance for L in (10, 16, 32)}
+    text = ", ".join(f"L={L}: {r:.3f}" for L, r in rates.items())
+    return [Evidence.undecided(_NOT_TRAINED + "; constructed weights: see sih.main.grid_independence"),
+            Evidence.undecided(f"not a training result: acceptance rate of the exposure rejection at M = 4 (uniform over "
+                               f"the 88 canonical rules, {n} accepted sequences each): {text}", part="data",
+                               method="numeric", numbers={f"acceptance_L{L}": r for L, r in rates.items()})]
 
 
 @verify.claim(
