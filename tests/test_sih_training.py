@@ -18,6 +18,7 @@ from numerics.sih.training import (
     sample_tokens,
     train,
 )
+from verify import Verdict
 
 TASK = ECATask()
 
@@ -126,3 +127,48 @@ def test_seq_correct_implies_auto_correct_for_a_trained_model() -> None:
     ev = evaluate(model, tokens)
     for h in (1, 4, ev.horizon):
         assert not (ev.seq_correct & ~ev.auto_correct(h)).any()
+
+
+def test_percent_judgement() -> None:
+    from numerics.sih.claims_experiments import _judge_percent
+
+    scale = "test scale"
+    assert _judge_percent("row", "Seq", 100.0, 500, 500, scale, per_cell=False).verdict is Verdict.REPRODUCED
+    assert _judge_percent("row", "Seq", 100.0, 499, 500, scale, per_cell=False).verdict is Verdict.REPRODUCED
+    short = _judge_percent("row", "Seq", 100.0, 400, 500, scale, per_cell=False)
+    assert short.verdict is Verdict.UNDECIDED and "below the paper" in short.summary
+    assert _judge_percent("row", "Seq", 57.3, 490, 500, scale, per_cell=False).verdict is Verdict.NOT_REPRODUCED
+    # per-cell: the printed one-decimal value
+    assert _judge_percent("row", "Cell", 100.0, 99_960, 100_000, scale, per_cell=True).verdict is Verdict.REPRODUCED
+    assert _judge_percent("row", "Cell", 100.0, 99_900, 100_000, scale, per_cell=True).verdict is Verdict.UNDECIDED
+    assert _judge_percent("row", "Seq", 100.0, 497, 500, scale, per_cell=False).verdict is Verdict.UNDECIDED
+    ev = _judge_percent("row", "Auto", 100.0, 500, 500, scale, per_cell=False)
+    assert ev.method == "experiment" and ev.numbers["paper_value"] == 100.0 and ev.numbers["measured"] == 100.0
+
+
+def test_table1_deep_path_at_a_tiny_scale(monkeypatch) -> None:
+    from numerics.sih import claims_experiments as ce
+    from verify.context import Context
+
+    monkeypatch.setattr(ce, "ECA_CPU_SCALE", {"D": 12, "steps": 3, "batch": 4, "lr": 1e-3, "n_test": 12, "n_auto": 6})
+    out = ce.table1(Context("sih.exp.table1", profile="deep"))
+    parts = {e.part for e in out if e.method == "experiment"}
+    assert parts == {f"{name} {metric}" for name, *_ in ce.ECA_ROWS for metric in ("Cell", "Seq", "Auto")}
+    assert all(e.numbers["paper_value"] == 100.0 for e in out if e.method == "experiment")
+    quick = ce.table1(Context("sih.exp.table1", profile="quick"))
+    assert not any(e.method == "experiment" for e in quick)
+    attention = ce.attention_concentration(Context("sih.exp.attention_concentration", profile="deep"))
+    measured = [e for e in attention if e.part == "attention"][0]
+    assert measured.verdict is Verdict.UNDECIDED and "L2 matching configuration" in measured.numbers
+
+
+def test_attention_statistics_of_an_untrained_model_are_near_uniform() -> None:
+    from numerics.sih.training import attention_statistics
+
+    tokens = sample_tokens(TASK, [30, 90], 8, torch.Generator().manual_seed(6)).tokens
+    stats = attention_statistics(build_model(TASK, 16, (1, 1), seed=6), tokens)
+    assert set(stats) >= {"L1 N_Q", "L1 U (cell queries)", "L2 matching configuration"}
+    # ~3 of the ~110 visible keys; about 1/8 of the configured keys match
+    assert 0.01 < float(stats["L1 N_Q"].mean()) < 0.06
+    assert float(stats["L1 U (cell queries)"].mean()) > float(stats["L1 N_Q (cell queries)"].mean())
+    assert 0.05 < float(stats["L2 matching configuration"].mean()) < 0.2

@@ -214,8 +214,10 @@ class TrainConfig:
 
 
 def train(model: SpatialGPT, rules: list[int], cfg: TrainConfig, generator: torch.Generator) -> list[float]:
-    """Fresh sequences from the training rule pool at every step; returns the loss per step."""
+    """Fresh sequences from the training rule pool at every step (drawn on the CPU from ``generator``, moved to the
+    model's device); returns the loss per step."""
     task = model.task
+    device = next(model.parameters()).device
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, betas=(0.9, 0.999), weight_decay=cfg.weight_decay)
     warm = max(1, round(cfg.warmup_share * cfg.steps))
 
@@ -223,11 +225,11 @@ def train(model: SpatialGPT, rules: list[int], cfg: TrainConfig, generator: torc
         return min(1.0, (step + 1) / warm) * 0.5 * (1 + math.cos(math.pi * min(step, cfg.steps) / cfg.steps))
 
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_factor)
-    targets = task.target_positions()
+    targets = task.target_positions().to(device)
     losses = []
     model.train()
     for _ in range(cfg.steps):
-        tokens = sample_tokens(task, rules, cfg.batch, generator).tokens
+        tokens = sample_tokens(task, rules, cfg.batch, generator).tokens.to(device)
         logits = model(tokens[:, :-1])[:, targets - 1]
         loss = F.cross_entropy(logits.reshape(-1, task.V), tokens[:, targets].reshape(-1))
         opt.zero_grad(set_to_none=True)
@@ -299,3 +301,57 @@ def evaluate(model: SpatialGPT, tokens: torch.Tensor, horizon: int | None = None
     horizon = model.task.T - model.task.M if horizon is None else horizon
     cell, seq = teacher_forced(model, tokens)
     return Evaluation(cell, seq, autoregressive(model, tokens, horizon))
+
+
+def _cell_configurations(tokens: torch.Tensor, task: ECATask) -> torch.Tensor:
+    """``(n, N)``: per position the parent configuration ``4a + 2b + c`` of its cell (rows ``t >= 1``), else -1."""
+    n = len(tokens)
+    grid = torch.cat([tokens, torch.full((n, 1), task.sep, device=tokens.device)], 1).view(n, task.T, task.L + 1)
+    rows = grid[:, :, : task.L]
+    conf = 4 * torch.roll(rows, 1, 2) + 2 * rows + torch.roll(rows, -1, 2)  # configuration of row t's neighbourhoods
+    out = torch.full((n, task.T, task.L + 1), -1, dtype=torch.long, device=tokens.device)
+    out[:, 1:, : task.L] = conf[:, :-1]  # cell (t, i) was produced from configuration conf[t-1, i]
+    return out.view(n, -1)[:, : task.length]
+
+
+@torch.no_grad()
+def attention_statistics(model: SpatialGPT, tokens: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Per sample, the attention mass (mean over heads and over the queries that predict rows ``t >= M``) on:
+
+    - ``L1 N_Q``: the three parents of the predicted cell ``(t, i)`` in row ``t-1`` (every query);
+    - ``L1 N_Q (cell queries)``, ``L1 N_K (cell queries)``, ``L1 U (cell queries)``: for the queries that are cell
+      tokens ``(t, i-1)`` (a separator query has no cell): the parents of the predicted cell, of the query's own cell,
+      and their union (offsets ``-2..1``, the set the ``h = 1`` construction routes);
+    - ``L2 matching configuration``: the keys whose own parent configuration equals the predicted cell's (the keys
+      Layer 2 of the construction retrieves from, App. F Step 3).
+
+    Returns ``{name: (n,) tensor}``; Layer 1 is the first block, Layer 2 the last.
+    """
+    task = model.task
+    model(tokens, keep_weights=True)
+    weights = model.attention_weights()
+    first, last = weights[0].mean(1), weights[-1].mean(1)  # (n, N, N), mean over heads
+    targets = task.target_positions()
+    queries = targets - 1
+    N = task.length
+
+    def positional_mass(offsets: tuple[int, ...], select: torch.Tensor) -> torch.Tensor:
+        mask = torch.zeros(len(targets), N, dtype=torch.bool)
+        for row, p in enumerate(targets.tolist()):
+            t, i = divmod(p, task.L + 1)
+            for o in offsets:
+                mask[row, task.position(t - 1, (i + o) % task.L)] = True
+        mass = (first[:, queries] * mask.to(first.device)).sum(-1)
+        return mass[:, select.to(first.device)].mean(1)
+
+    every = torch.ones(len(targets), dtype=torch.bool)
+    cell_queries = (targets % (task.L + 1)) != 0  # the predicted cell is not the first of its row
+    conf = _cell_configurations(tokens, task)
+    match = conf[:, None, :] == conf[:, targets][:, :, None]  # (n, Q, N): key's configuration == predicted cell's
+    return {
+        "L1 N_Q": positional_mass((-1, 0, 1), every),
+        "L1 N_Q (cell queries)": positional_mass((-1, 0, 1), cell_queries),
+        "L1 N_K (cell queries)": positional_mass((-2, -1, 0), cell_queries),
+        "L1 U (cell queries)": positional_mass((-2, -1, 0, 1), cell_queries),
+        "L2 matching configuration": (last[:, queries] * match).sum(-1).mean(1),
+    }
