@@ -53,3 +53,19 @@ def test_lemma3_attention_symbolic_size_generality():
     assert str(res.verdict) == "PROVED"
     key = [e for e in res.evidence if e.part == "key identity" and e.verdict == Verdict.PROVED]
     assert any("all N, C" in (e.generality or "") for e in key)
+
+
+def test_closedness_criterion_is_proved_for_symbolic_sizes():
+    ev = T.closedness_any_size()
+    assert ev.verdict == Verdict.PROVED
+    assert ev.generality.startswith("symbolic N, C")
+    assert len(ev.steps) == 5 and all("PROVED" in s or s.endswith("True") for s in ev.steps)
+
+
+def test_closedness_criterion_rejects_a_wrong_conjugate_jacobian():
+    def transposed_heads(X, Tt, j, k, q, n, C, a, b):  # A and B exchanged: not the field's Jacobian
+        return sp.Sum(X[j, a] * X[q, b] * Tt[b, k, a, n], (a, 1, C), (b, 1, C))
+
+    ev = T.closedness_any_size(transposed_heads)
+    assert ev.verdict != Verdict.PROVED
+    assert ev.summary.startswith("step 1")
