@@ -613,7 +613,7 @@ def closedness_any_size(jacobian=_closed_form_jacobian) -> Evidence:
     F = sp.Sum(X[j, a] * X[p_, b] * T[a, m_, b, k] * Xb[p_, m_], (m_, 1, C), (p_, 1, N), (a, 1, C), (b, 1, C))
     ev = prove_equal(sp.diff(F, Xb[q, n]), jacobian(X, T, j, k, q, n, C, a, b), assumptions="real", timeout=20,
                      sizes={d: (1, 2) for d in (r, s_, c, e)})
-    steps.append(f"1. dF_jk/dconj(X)_qn = sum_ab X_ja X_qb T_anbk: {ev.verdict.value} ({ev.summary})")
+    steps.append(f"dF_jk/dconj(X)_qn = sum_ab X_ja X_qb T_anbk: {ev.verdict.value} ({ev.summary})")
     if ev.verdict is not Verdict.PROVED or not (ev.generality or "").startswith("symbolic"):
         return failed("step 1", ev)
     # 2.-3. with free indices and a symbolic width
@@ -622,7 +622,8 @@ def closedness_any_size(jacobian=_closed_form_jacobian) -> Evidence:
     transposed = _closed_form_jacobian(X, T, qq, nn, jj, kk, Cs, a, b)
     renamed = transposed.xreplace({a: b, b: a}).reorder((0, 1))
     target = sp.Sum(X[jj, a] * X[qq, b] * T[b, kk, a, nn], (a, 1, Cs), (b, 1, Cs))
-    steps.append(f"2. renaming a <-> b and exchanging the sums: {renamed} == {target}: {renamed == target}")
+    steps.append(f"renaming a <-> b and exchanging the sums turns dF_qn/dconj(X)_jk into {renamed} "
+                 f"(structurally the target: {renamed == target})")
     if renamed != target:
         return Evidence(Verdict.UNDECIDED, "step 2: the renamed sum is not structurally the target",
                         method="symbolic", part="(b) N >= 2", steps=steps)
@@ -630,7 +631,7 @@ def closedness_any_size(jacobian=_closed_form_jacobian) -> Evidence:
     asym = sp.Sum(X[jj, a] * X[qq, b] * (T[a, nn, b, kk] - T[b, kk, a, nn]), (a, 1, Cs), (b, 1, Cs))
     ev = prove_equal(_closed_form_jacobian(X, T, jj, kk, qq, nn, Cs, a, b) - renamed, asym, assumptions="real",
                      timeout=20, sizes={Cs: (1, 2)})
-    steps.append(f"3. E = sum_ab X_ja X_qb (T_anbk - T_bkan): {ev.verdict.value} ({ev.summary})")
+    steps.append(f"E = sum_ab X_ja X_qb (T_anbk - T_bkan): {ev.verdict.value} ({ev.summary})")
     if ev.verdict is not Verdict.PROVED or not (ev.generality or "").startswith("symbolic"):
         return failed("step 3", ev)
     # 4. second derivatives across two distinct rows
@@ -641,7 +642,7 @@ def closedness_any_size(jacobian=_closed_form_jacobian) -> Evidence:
         E = sp.Sum(X[jj, a] * X[q2, b] * S[a, nn, b, kk], (a, 1, C2), (b, 1, C2))
         ev = prove_equal(sp.diff(E, X[jj, a0], X[q2, b0]), S[a0, nn, b0, kk], assumptions="real", timeout=20,
                          sizes={z: (0, 1) for z in (u, v, w, d)})
-        steps.append(f"4. d^2E/dX_ja0 dX_qb0 = S_a0nb0k for rows q = j+1+d, {order}: {ev.verdict.value} ({ev.summary})")
+        steps.append(f"d^2E/dX_ja0 dX_qb0 = S_a0nb0k for rows q = j+1+d, {order}: {ev.verdict.value} ({ev.summary})")
         if ev.verdict is not Verdict.PROVED or not (ev.generality or "").startswith("symbolic"):
             return failed(f"step 4 ({order})", ev)
     return Evidence(Verdict.PROVED, "any N >= 2, any C: the conjugate Jacobian is symmetric iff T_anbk = T_bkan "
