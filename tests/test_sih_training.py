@@ -129,6 +129,18 @@ def test_seq_correct_implies_auto_correct_for_a_trained_model() -> None:
         assert not (ev.seq_correct & ~ev.auto_correct(h)).any()
 
 
+def test_training_checkpoints_leave_the_training_stream_unchanged() -> None:
+    rules, cfg = [30, 90], TrainConfig(steps=5, batch=4, lr=1e-3)
+    seen: list[tuple[int, bool]] = []
+    plain = train(build_model(TASK, 12, (1, 1), seed=2), rules, cfg, torch.Generator().manual_seed(9))
+    watched = train(build_model(TASK, 12, (1, 1), seed=2), rules, cfg, torch.Generator().manual_seed(9),
+                    checkpoint=lambda step, m: seen.append((step, m.training)), every=2)
+    assert watched == plain
+    assert seen == [(2, False), (4, False), (5, False)]
+    with pytest.raises(ValueError, match="every >= 1"):
+        train(build_model(TASK, 12, (1, 1), seed=2), rules, cfg, torch.Generator(), checkpoint=lambda s, m: None)
+
+
 def test_percent_judgement() -> None:
     from numerics.sih.claims_experiments import _judge_percent
 
@@ -151,10 +163,16 @@ def test_table1_deep_path_at_a_tiny_scale(monkeypatch) -> None:
     from verify.context import Context
 
     monkeypatch.setattr(ce, "ECA_CPU_SCALE", {"D": 12, "steps": 3, "batch": 4, "lr": 1e-3, "n_test": 12, "n_auto": 6})
+    monkeypatch.setattr(ce, "ECA_CURVE_EVERY", 2)
+    monkeypatch.setattr(ce, "ECA_CURVE_SEQUENCES", 5)
     out = ce.table1(Context("sih.exp.table1", profile="deep"))
     parts = {e.part for e in out if e.method == "experiment"}
-    assert parts == {f"{name} {metric}" for name, *_ in ce.ECA_ROWS for metric in ("Cell", "Seq", "Auto")}
-    assert all(e.numbers["paper_value"] == 100.0 for e in out if e.method == "experiment")
+    assert parts == {f"{name} {metric}" for name, *_ in ce.ECA_ROWS for metric in ("Cell", "Seq", "Auto",
+                                                                                   "learning curve")}
+    judged = [e for e in out if e.method == "experiment" and not e.part.endswith("learning curve")]
+    assert all(e.numbers["paper_value"] == 100.0 for e in judged)
+    curves = [e for e in out if e.part.endswith("learning curve")]
+    assert all(e.verdict is Verdict.UNDECIDED and e.numbers["steps"] == [2, 3] and e.numbers["n"] == 5 for e in curves)
     quick = ce.table1(Context("sih.exp.table1", profile="quick"))
     assert not any(e.method == "experiment" for e in quick)
     attention = ce.attention_concentration(Context("sih.exp.attention_concentration", profile="deep"))

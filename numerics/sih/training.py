@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -213,9 +214,15 @@ class TrainConfig:
     warmup_share: float = 0.05
 
 
-def train(model: SpatialGPT, rules: list[int], cfg: TrainConfig, generator: torch.Generator) -> list[float]:
+def train(model: SpatialGPT, rules: list[int], cfg: TrainConfig, generator: torch.Generator, *,
+          checkpoint: Callable[[int, SpatialGPT], None] | None = None, every: int = 0) -> list[float]:
     """Fresh sequences from the training rule pool at every step (drawn on the CPU from ``generator``, moved to the
-    model's device); returns the loss per step."""
+    model's device); returns the loss per step.
+
+    ``checkpoint(step, model)`` is called after every ``every`` steps (and after the last), with the model in eval
+    mode; it must not draw from ``generator``, so that a learning curve leaves the training stream unchanged."""
+    if checkpoint is not None and every < 1:
+        raise ValueError(f"train: a checkpoint needs every >= 1, got every={every}")
     task = model.task
     device = next(model.parameters()).device
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, betas=(0.9, 0.999), weight_decay=cfg.weight_decay)
@@ -228,7 +235,7 @@ def train(model: SpatialGPT, rules: list[int], cfg: TrainConfig, generator: torc
     targets = task.target_positions().to(device)
     losses = []
     model.train()
-    for _ in range(cfg.steps):
+    for step in range(cfg.steps):
         tokens = sample_tokens(task, rules, cfg.batch, generator).tokens.to(device)
         logits = model(tokens[:, :-1])[:, targets - 1]
         loss = F.cross_entropy(logits.reshape(-1, task.V), tokens[:, targets].reshape(-1))
@@ -238,7 +245,13 @@ def train(model: SpatialGPT, rules: list[int], cfg: TrainConfig, generator: torc
         opt.step()
         sched.step()
         losses.append(loss.item())
+        if checkpoint is not None and (step + 1) % every == 0 and step + 1 < cfg.steps:
+            model.eval()
+            checkpoint(step + 1, model)
+            model.train()
     model.eval()
+    if checkpoint is not None:
+        checkpoint(cfg.steps, model)
     return losses
 
 
