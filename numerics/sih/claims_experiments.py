@@ -138,8 +138,9 @@ def table1(ctx):
     500 epochs of 120k in batches of 1024); a number reached there is REPRODUCED, one fallen short of stays UNDECIDED.
     The quick profile trains nothing (minutes per model). The 1D V = 3 and 2D rows need GPU training (UNDECIDED).
     Reading B (citation): Theorem 4.2 is the embedding theorem; the 2-layer existence result is Theorem 4.3.
-    Deep run, seed 0 (2026-11, 1240 s with attention_concentration, docs/papers/sih_deep_training.jsonl): 1+1 Cell /
-    Seq / Auto 77.4 / 13.2 / 11.2, 3+1 79.4 / 25.8 / 24.0, all below the paper's 100, so UNDECIDED."""
+    Deep run, seed 0 (2026-11, 1195 s with attention_concentration, docs/papers/sih_deep_training.jsonl): 1+1 Cell /
+    Seq / Auto 78.6 / 16.3 / 17.6, 3+1 79.7 / 25.4 / 26.0, all below the paper's 100, so UNDECIDED; held-out Seq still
+    rising slowly at the end (1+1: 9.6 -> 17.6, 3+1: 9.8 -> 26.0 from step 500 to 3000)."""
     out = [Evidence.undecided(_NOT_TRAINED, part="1D V=3 and 2D rows"),
            Evidence.informal("L439 cites Theorem 4.2 (embeddings); the 2-layer existence result is Theorem 4.3",
                              reading="B")]
@@ -264,7 +265,7 @@ def attention_concentration(ctx):
     (:func:`~numerics.sih.training.attention_statistics`), with 95% intervals over test sequences. Attention
     allocation is specific to one trained model, and ours is narrower and trained far shorter, so the numbers are
     reported beside the paper's, not judged: UNDECIDED in both profiles. Deep run, seed 0 (2026-11): Layer 1 puts
-    5.2% on the predicted cell's parents, Layer 2 27.6% on matching configurations (paper: 68.4%, 97.1%)."""
+    5.2% on the predicted cell's parents, Layer 2 28.9% on matching configurations (paper: 68.4%, 97.1%)."""
     ok = wolfram_table(97)[5] == 1
     out = [exact_enum(ok, "Rule 97: f(1,0,1) = bit 5 of 97 = 1", generality="exact", part="rule97")]
     if ctx.quick:
