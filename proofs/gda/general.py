@@ -62,6 +62,22 @@ def prove_symbolic(cases: list[tuple[str, sp.Expr, sp.Expr]], *, generality: str
                     elapsed_s=time.perf_counter() - t0)
 
 
+_CANONICAL = [sp.Symbol(f"_kappa{n}", integer=True) for n in range(4)]
+
+
+def bound_variables_renamed(expr: sp.Expr) -> sp.Expr:
+    """``expr`` with the summation variables of every ``Sum`` renamed to canonical symbols, by limit position.
+
+    This is alpha-equivalence: ``Sum(f(k), (k, 1, n))`` and ``Sum(f(j), (j, 1, n))`` become the same object, so
+    SymPy's own simplification can cancel them. It applies only to sums that contain no other sum, where a canonical
+    name cannot be captured; raises ``ValueError`` naming the nested sum otherwise."""
+    sums = expr.atoms(sp.Sum)
+    for S in sums:
+        if S.function.has(sp.Sum) or any(lim.has(sp.Sum) for lim in S.limits[0][1:]) or len(S.limits) > len(_CANONICAL):
+            raise ValueError(f"bound_variables_renamed: nested or too deep a sum: {S}")
+    return expr.xreplace({S: S.xreplace(dict(zip(S.variables, _CANONICAL, strict=False))) for S in sums})
+
+
 def _row_softmax(row, n):
     """``alpha_j = exp(s_j) / sum_{l=1}^n exp(s_l)`` for one attention row of ``n`` visible keys."""
     Z = sp.Sum(sp.exp(s[row, l_]), (l_, 1, n))
@@ -89,8 +105,9 @@ def softmax_jacobian_general(ctx):
 @verify.evidence_for("gda.routing_gradient")
 def routing_gradient_general(ctx):
     """(19)-(23) for every row length, with dL/dalpha_ij = b_ij free (any loss). Cross-row terms of (19) vanish by
-    (18) (proved for symbolic rows in gda.softmax_jacobian). The zero row sum (d) needs sum_k alpha_k = 1 pulled
-    through a symbolic-length sum, which the engine does not do; (d) stays proved at concrete sizes."""
+    (18) (proved for symbolic rows in gda.softmax_jacobian). The zero row sum (d): sum_k alpha_k (b_k - E[b]) is
+    expanded, its k-free factors pulled out of the sums (``factor_terms``) and its bound variables renamed
+    (:func:`bound_variables_renamed`), after which SymPy cancels sum_k e^{s_k} against Z and the two E[b] terms."""
     n = m + 1 + p
     alpha = _row_softmax(i, n)
     k = m + 1
@@ -104,7 +121,18 @@ def routing_gradient_general(ctx):
                            generality=_ROW, part="chain (19)-(22)")
     true = prove_symbolic([("dL/ds_ik = (23)", sp.diff(L, s[i, k]), e23)], generality=_ROW,
                           part="true derivative = (23)")
-    return [chain, true]
+    return [chain, true, row_sum_of_23(lambda col: alpha(col) * (b[col] - Eb), n)]
+
+
+def row_sum_of_23(routing_gradient, n) -> Evidence:
+    """(d) ``sum_{k=1}^n routing_gradient(k) = 0`` for a row of symbolic length ``n`` (see routing_gradient_general)."""
+    total = sp.Sum(routing_gradient(c), (c, 1, n))
+    label = "sum_k alpha_k (b_k - E[b]) after expand, factor_terms, bound variables renamed"
+    try:
+        normal = bound_variables_renamed(sp.factor_terms(sp.expand(total)))
+    except ValueError as err:
+        return Evidence.undecided(f"(d): {err}", method="symbolic", part="(d) rows sum to 0")
+    return prove_symbolic([(label, normal, sp.Integer(0))], generality=_ROW, part="(d) rows sum to 0")
 
 
 @verify.evidence_for("gda.value_grad")
@@ -161,11 +189,35 @@ def wq_wk_grad_general(ctx):
 def wv_grad_general(ctx):
     """(31) for symbolic T, d_v, d_x, in two links: v_j = W_V x_j and P = dL/dV free give dL/dW_V[c,b] =
     sum_j P_jc x_jb, i.e. sum_j (dL/dv_j) x_j^T; with dL/dv_j = ubar_j (15)-(16), proved for symbolic sizes in
-    gda.value_grad, this is (31). The index order of (32) (U A X^T, not U A^T X^T) stays proved at T = 3: the
-    engine does not reorder a double sum of symbolic length."""
+    gda.value_grad, this is (31). The index order of (32) (U A X^T, not U A^T X^T): :func:`index_order_32`."""
     T, dv, dx = t + 1, m + 1 + p, r + 1 + q
     c0, b0 = m + 1, r + 1
     L = sp.Sum(sp.Sum(WV[c, e] * sp.Sum(P[j, c] * x[j, e], (j, 1, T)), (e, 1, dx)), (c, 1, dv))
-    return prove_symbolic([("dL/dW_V[c,b] = sum_j (dL/dv_j)_c x_jb", sp.diff(L, WV[c0, b0]),
+    link = prove_symbolic([("dL/dW_V[c,b] = sum_j (dL/dv_j)_c x_jb", sp.diff(L, WV[c0, b0]),
                             sp.Sum(P[j, c0] * x[j, b0], (j, 1, T)))],
                           generality="(31) link v_j = W_V x_j; T, d_v, d_x symbolic; dL/dv any")
+    return [link, index_order_32()]
+
+
+def index_order_32(*, transposed: bool = False) -> Evidence:
+    """(32): entry (c, b) of ``U A X^T`` (SymPy's product of ``MatrixSymbol`` s with symbolic shapes, U = [u_1..u_T]
+    d_v x T, X = [x_1..x_T] d_x x T) is (31)'s ``sum_j (ubar_j)_c x_jb`` with ``ubar_j = sum_i alpha_ij u_i``.
+
+    Two structural steps, each checked as equality of SymPy objects: (31)'s entry is ``sum_j`` of ``factor_terms``
+    of ``sum_i alpha_ij u_ic x_jb`` (x_jb pulled out of the i-sum), and that double sum is the product's entry up to
+    the names of its bound variables. ``transposed=True`` states ``U A^T X^T`` instead (the negative control)."""
+    T, dv, dx = t + 1, m + 1 + p, r + 1 + q
+    c0, b0 = m, r  # 0-based entries, in range by construction
+    U_, A_, X_ = sp.MatrixSymbol("U", dv, T), sp.MatrixSymbol("A", T, T), sp.MatrixSymbol("X", dx, T)
+    product = (U_ * (A_.T if transposed else A_) * X_.T)[c0, b0]
+    summand = A_[i, j] * U_[c0, i] * X_[b0, j]
+    entry31 = sp.Sum(sp.Sum(A_[i, j] * U_[c0, i], (i, 0, T - 1)) * X_[b0, j], (j, 0, T - 1))
+    pulled = sp.Sum(sp.factor_terms(sp.Sum(summand, (i, 0, T - 1))), (j, 0, T - 1)) == entry31
+    renamed = bound_variables_renamed(sp.Sum(summand, (i, 0, T - 1), (j, 0, T - 1))) == bound_variables_renamed(product)
+    name = "U A^T X^T" if transposed else "U A X^T"
+    steps = [f"(31) entry = sum_j factor_terms(sum_i alpha_ij u_ic x_jb), sizes symbolic: {pulled}",
+             f"sum_i sum_j alpha_ij u_ic x_jb = ({name})_cb up to bound-variable names, sizes symbolic: {renamed}"]
+    if pulled and renamed:
+        return Evidence(Verdict.PROVED, f"(32) {name} = (31) entrywise, sizes symbolic (T, d_v, d_x)",
+                        method="symbolic", steps=steps, generality="T, d_v, d_x symbolic; any attention weights A")
+    return Evidence.undecided(f"(32) {name}: no structural match with (31)", method="symbolic", steps=steps)
