@@ -88,16 +88,3 @@ def test_transposed_index_order_of_32_is_not_proved() -> None:
     assert g.index_order_32().verdict is Verdict.PROVED
     control = g.index_order_32(transposed=True)
     assert control.verdict is Verdict.UNDECIDED and control.steps[-1].endswith("False")
-
-
-def test_bound_variables_renamed_is_alpha_equivalence_only() -> None:
-    n = sp.Symbol("n", integer=True, positive=True)
-    k, j = sp.symbols("k j", integer=True)
-    f = sp.IndexedBase("f")
-    assert g.bound_variables_renamed(sp.Sum(f[k], (k, 1, n))) == g.bound_variables_renamed(sp.Sum(f[j], (j, 1, n)))
-    assert g.bound_variables_renamed(sp.Sum(f[k], (k, 1, n))) != g.bound_variables_renamed(sp.Sum(f[k], (k, 0, n)))
-    # a free index stays free: sum_k f[k, j] and sum_j f[j, j] are different objects
-    assert (g.bound_variables_renamed(sp.Sum(f[k, j], (k, 1, n)))
-            != g.bound_variables_renamed(sp.Sum(f[j, j], (j, 1, n))))
-    with pytest.raises(ValueError, match="nested"):
-        g.bound_variables_renamed(sp.Sum(sp.Sum(f[k, j], (k, 1, j)) ** 2, (j, 1, n)))

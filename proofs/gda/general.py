@@ -28,7 +28,7 @@ import sympy as sp
 
 import verify
 from verify import Evidence, Verdict
-from verify.symbolic import prove_equal
+from verify.symbolic import bound_variables_renamed, prove_equal
 
 _nonneg = {"integer": True, "nonnegative": True}
 m, p, q, r, t, w = sp.symbols("m p q r t w", **_nonneg)
@@ -60,22 +60,6 @@ def prove_symbolic(cases: list[tuple[str, sp.Expr, sp.Expr]], *, generality: str
     return Evidence(Verdict.PROVED, f"exact zero in all {len(cases)} cases, sizes symbolic ({generality})",
                     method="symbolic", reading=reading, part=part, steps=steps, generality=generality,
                     elapsed_s=time.perf_counter() - t0)
-
-
-_CANONICAL = [sp.Symbol(f"_kappa{n}", integer=True) for n in range(4)]
-
-
-def bound_variables_renamed(expr: sp.Expr) -> sp.Expr:
-    """``expr`` with the summation variables of every ``Sum`` renamed to canonical symbols, by limit position.
-
-    This is alpha-equivalence: ``Sum(f(k), (k, 1, n))`` and ``Sum(f(j), (j, 1, n))`` become the same object, so
-    SymPy's own simplification can cancel them. It applies only to sums that contain no other sum, where a canonical
-    name cannot be captured; raises ``ValueError`` naming the nested sum otherwise."""
-    sums = expr.atoms(sp.Sum)
-    for S in sums:
-        if S.function.has(sp.Sum) or any(lim.has(sp.Sum) for lim in S.limits[0][1:]) or len(S.limits) > len(_CANONICAL):
-            raise ValueError(f"bound_variables_renamed: nested or too deep a sum: {S}")
-    return expr.xreplace({S: S.xreplace(dict(zip(S.variables, _CANONICAL, strict=False))) for S in sums})
 
 
 def _row_softmax(row, n):

@@ -7,6 +7,7 @@ Public names::
     wirtinger(expr, z), wirtinger_conj(expr, z), torch_grad(loss, z)
     bch(order), bch_words(order), to_commutators(poly), expand_commutator(expr)
     trig_interpolate(L, points, values, freqs), check_trig_interpolation(...)
+    bound_variables_renamed(expr)                         # alpha-equivalence of flat sums
 
 See ``docs/engines/symbolic.md`` for worked examples.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from .bch import X, Y, bch, bch_words, expand_commutator, lyndon_coordinates, to_commutators
 from .prove import prove_equal, prove_for_sizes
+from .sums import bound_variables_renamed
 from .trig import TrigInterpolation, check_trig_interpolation, trig_interpolate
 from .wirtinger import torch_grad, wirtinger, wirtinger_conj
 
@@ -34,4 +36,5 @@ __all__ = [
     "trig_interpolate",
     "check_trig_interpolation",
     "TrigInterpolation",
+    "bound_variables_renamed",
 ]
