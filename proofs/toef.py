@@ -619,7 +619,7 @@ def closedness_any_size(jacobian=_closed_form_jacobian) -> Evidence:
     # 2.-3. with free indices and a symbolic width
     jj, kk, qq, nn = sp.symbols("j k q n", integer=True)
     Cs = sp.Symbol("C", integer=True, positive=True)
-    transposed = _closed_form_jacobian(X, T, qq, nn, jj, kk, Cs, a, b)
+    transposed = jacobian(X, T, qq, nn, jj, kk, Cs, a, b)
     renamed = transposed.xreplace({a: b, b: a}).reorder((0, 1))
     target = sp.Sum(X[jj, a] * X[qq, b] * T[b, kk, a, nn], (a, 1, Cs), (b, 1, Cs))
     steps.append(f"renaming a <-> b and exchanging the sums turns dF_qn/dconj(X)_jk into {renamed} "
@@ -629,7 +629,7 @@ def closedness_any_size(jacobian=_closed_form_jacobian) -> Evidence:
                         method="symbolic", part="(b) N >= 2", steps=steps)
     S = sp.IndexedBase("S")
     asym = sp.Sum(X[jj, a] * X[qq, b] * (T[a, nn, b, kk] - T[b, kk, a, nn]), (a, 1, Cs), (b, 1, Cs))
-    ev = prove_equal(_closed_form_jacobian(X, T, jj, kk, qq, nn, Cs, a, b) - renamed, asym, assumptions="real",
+    ev = prove_equal(jacobian(X, T, jj, kk, qq, nn, Cs, a, b) - renamed, asym, assumptions="real",
                      timeout=20, sizes={Cs: (1, 2)})
     steps.append(f"E = sum_ab X_ja X_qb (T_anbk - T_bkan): {ev.verdict.value} ({ev.summary})")
     if ev.verdict is not Verdict.PROVED or not (ev.generality or "").startswith("symbolic"):
