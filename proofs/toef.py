@@ -1064,7 +1064,8 @@ def relu_axioms_characterization(ctx):
     kind="identity", expect="REFUTED",
     readings={"B": r"(S3) the row-wise softmax matrix transposed: $\dot X=\sum_i\mathrm{Softmax}(S_i)^\top XW_{Ai}$",
               "C": r"literal existential over all parameters, the all-zero weights allowed",
-              "D": r"existential over parameters with at least one nonzero head"},
+              "D": r"existential over parameters with at least one nonzero head",
+              "E": r"existential over parameters whose field is not identically zero"},
 )
 def lemma7_softmax_free_energy(ctx):
     """Reading A: the existential "there exist parameters" as the paper witnesses it -- the tying
@@ -1075,8 +1076,10 @@ def lemma7_softmax_free_energy(ctx):
     2 * 1/(e+1) vs 2 * 1/2 (REFUTED, exact; N = 1 cannot fail since a 1 x 1 softmax is 1).  The
     softmax-attention field is not closed for tied, paired or Hermitian weights (numeric closedness
     test in numerics).  Reading C (literal existential): all-zero weights give a constant V and a zero
-    field, trivially (PROVED, exact, vacuous).  Reading D (some nonzero head): not decided -- it needs
-    every nonzero parameter set excluded, which no check here does (UNDECIDED)."""
+    field, trivially (PROVED, exact, vacuous).  Reading D (some nonzero head) is vacuous too: the heads
+    (Q, K, V, O) = (1, 1, 1, 1) and (1, 1, 1, -1) are nonzero, their outputs cancel exactly, and W_A = 0 gives
+    the zero field (PROVED, exact, vacuous).  Reading E (a field that is not identically zero): not decided --
+    it needs every such parameter set excluded or one found, which no check here does (UNDECIDED)."""
     N = 2
     X = xmat(N, 1)
     w = sp.Symbol("w")
@@ -1097,7 +1100,13 @@ def lemma7_softmax_free_energy(ctx):
     out.append(sym(prove_equal(wirtinger_conj(V0, X), sp.zeros(N, 1)), reading="C",
                    generality="N=2, C=1 (any size: V is the constant sqrt(C_A) N n log N)",
                    summary="all-zero weights: V = N log N is constant and the ODE is 0 (vacuous witness)"))
-    out.append(Evidence.undecided("not checked: existence of a nonzero parameter set needs every nonzero "
-                                  "(Q, K, V, O, W_A) excluded; the checks here test the paper's tyings only",
-                                  method="symbolic", reading="D"))
+    P1 = P.subs(w, 1)  # heads 1 and 2: Q = K = V = 1, O = 1 and O = -1 (both nonzero), C_A = 1
+    cancelling = P1 * X * 1 * 1 + P1 * X * 1 * (-1)
+    out.append(sym(prove_equal(cancelling, wirtinger_conj(V0, X)), reading="D",
+                   generality="N=2, C=1, n=2 (any N, C: heads (Q, K, V, O) and (Q, K, V, -O) cancel)",
+                   summary="nonzero heads (1, 1, 1, 1) and (1, 1, 1, -1) give the zero field, the gradient of the "
+                           "constant V at W_A = 0 (vacuous witness)"))
+    out.append(Evidence.undecided("not checked: a parameter set with a field that is not identically zero needs "
+                                  "to be found, or every one excluded; the checks here test the paper's tyings only",
+                                  method="symbolic", reading="E"))
     return out

@@ -69,3 +69,19 @@ def test_closedness_criterion_rejects_a_wrong_conjugate_jacobian():
     ev = T.closedness_any_size(transposed_heads)
     assert ev.verdict != Verdict.PROVED
     assert ev.summary.startswith("step 1")
+
+
+def test_lemma7_nonzero_heads_reading_is_vacuous_and_nonzero_field_reading_open():
+    discover(["proofs.toef", "numerics.toef"])
+    (res,) = verify.run(["toef.lemma7_softmax_free_energy"], jobs=0, results_path="/tmp/_toef_l7.jsonl")
+    r = _by_reading(res)
+    assert r["D"] == [Verdict.PROVED] and r["E"] == [Verdict.UNDECIDED]
+    assert str(res.verdict) == "REFUTED"  # reading A decides
+
+
+def test_lemma7_heads_that_do_not_cancel_leave_a_nonzero_field():
+    X = T.xmat(2, 1)
+    S = X * X.H
+    P = sp.Matrix(2, 2, lambda j, k: sp.exp(S[j, k]) / sum(sp.exp(S[j, m]) for m in range(2)))
+    assert prove_equal(P * X - P * X, sp.zeros(2, 1)).verdict == Verdict.PROVED
+    assert prove_equal(P * X + P * X, sp.zeros(2, 1)).verdict == Verdict.REFUTED
