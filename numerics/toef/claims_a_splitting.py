@@ -206,7 +206,7 @@ def _unit(M: torch.Tensor) -> torch.Tensor:
 def eq2_split_vs_parallel(ctx):
     """Gaps e1, e2, e3 of eq. (2) are O(h^2) (fitted slopes ~2) and e2/h^2 -> ||[A,B]||/2: the
     approximations become equal as h -> 0.  Reading A of the iff: commuting pairs give e2 at
-    round-off for all h (polynomials in a unit-norm M; with M of norm ~4 the exponentials reach norm ~e^40 and
+    round-off for all h (polynomials in a unit-norm M; with M of norm ~4 the exponents reach norm ~40 and
     float64 loses ~1e-11 relative, which the deep profile's 200 draws once hit); the h^2 coefficient -[A,B]/2
     (proved in proofs/toef.py) gives "only if".
     Reading B (fixed h = 1) is REFUTED by the exact 2x2 pair A = diag(0, 2 pi i),
