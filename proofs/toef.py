@@ -16,7 +16,7 @@ import verify
 from verify import Evidence, Verdict
 from verify.symbolic import X as SX
 from verify.symbolic import Y as SY
-from verify.symbolic import bch, prove_equal, wirtinger_conj
+from verify.symbolic import bch, bound_variables_renamed, prove_equal, wirtinger_conj
 from verify.symbolic.bch import bch_words
 
 PAPER = "toef"
@@ -587,8 +587,8 @@ def closedness_any_size(jacobian=_closed_form_jacobian) -> Evidence:
 
     1. ``dF_jk/dconj(X)_qn = jacobian(j, k, q, n)`` for free ``j, k`` and ``q, n`` in range (``q = r + 1``,
        ``N = r + 1 + s``; likewise ``n`` in ``1..C``), sizes symbolic;
-    2. ``jacobian(q, n, j, k) = sum_{a,b} X_ja X_qb T_bkan`` (renaming the summation indices, then exchanging the
-       two finite sums: a structural identity);
+    2. ``jacobian(q, n, j, k) = sum_{a,b} X_ja X_qb T_bkan`` (exchanging the two finite sums, then renaming the
+       summation indices with :func:`~verify.symbolic.bound_variables_renamed`: a structural identity);
     3. so the asymmetry ``E = dF_jk/dconj(X)_qn - dF_qn/dconj(X)_jk = sum_{a,b} X_ja X_qb S_anbk`` with
        ``S_anbk = T_anbk - T_bkan``; if T is swap-symmetric, S = 0 and E = 0 for every N, C (closed);
     4. for rows ``q = j + 1 + d`` (distinct rows exist iff N >= 2) ``d^2 E / dX_{j a0} dX_{q b0} = S_{a0 n b0 k}`` for
@@ -620,16 +620,16 @@ def closedness_any_size(jacobian=_closed_form_jacobian) -> Evidence:
     jj, kk, qq, nn = sp.symbols("j k q n", integer=True)
     Cs = sp.Symbol("C", integer=True, positive=True)
     transposed = jacobian(X, T, qq, nn, jj, kk, Cs, a, b)
-    renamed = transposed.xreplace({a: b, b: a}).reorder((0, 1))
     target = sp.Sum(X[jj, a] * X[qq, b] * T[b, kk, a, nn], (a, 1, Cs), (b, 1, Cs))
-    steps.append(f"renaming a <-> b and exchanging the sums turns dF_qn/dconj(X)_jk into {renamed} "
-                 f"(structurally the target: {renamed == target})")
-    if renamed != target:
-        return Evidence(Verdict.UNDECIDED, "step 2: the renamed sum is not structurally the target",
+    same = bound_variables_renamed(transposed.reorder((0, 1))) == bound_variables_renamed(target)
+    steps.append(f"exchanging the sums of dF_qn/dconj(X)_jk and renaming their bound variables gives {target} "
+                 f"(structurally the target: {same})")
+    if not same:
+        return Evidence(Verdict.UNDECIDED, "step 2: the exchanged sum is not structurally the target",
                         method="symbolic", part="(b) N >= 2", steps=steps)
     S = sp.IndexedBase("S")
     asym = sp.Sum(X[jj, a] * X[qq, b] * (T[a, nn, b, kk] - T[b, kk, a, nn]), (a, 1, Cs), (b, 1, Cs))
-    ev = prove_equal(jacobian(X, T, jj, kk, qq, nn, Cs, a, b) - renamed, asym, assumptions="real",
+    ev = prove_equal(jacobian(X, T, jj, kk, qq, nn, Cs, a, b) - target, asym, assumptions="real",
                      timeout=20, sizes={Cs: (1, 2)})
     steps.append(f"E = sum_ab X_ja X_qb (T_anbk - T_bkan): {ev.verdict.value} ({ev.summary})")
     if ev.verdict is not Verdict.PROVED or not (ev.generality or "").startswith("symbolic"):
