@@ -245,13 +245,11 @@ def train(model: SpatialGPT, rules: list[int], cfg: TrainConfig, generator: torc
         opt.step()
         sched.step()
         losses.append(loss.item())
-        if checkpoint is not None and (step + 1) % every == 0 and step + 1 < cfg.steps:
+        if checkpoint is not None and ((step + 1) % every == 0 or step + 1 == cfg.steps):
             model.eval()
             checkpoint(step + 1, model)
             model.train()
     model.eval()
-    if checkpoint is not None:
-        checkpoint(cfg.steps, model)
     return losses
 
 
