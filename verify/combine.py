@@ -27,6 +27,10 @@
 
 4. The claim's verdict uses only the evidence of reading ``"A"`` (as printed); every
    other reading gets its own verdict by the same rule, reported beside it.
+
+5. **Scope of a PROVED.** A reading that is PROVED is ``general`` only when every part's
+   PROVED pieces include one of scope ``general``; a part proved only at listed instances
+   (scope ``bounded`` or unstated) makes the whole reading ``bounded``.
 """
 
 from __future__ import annotations
@@ -137,3 +141,18 @@ def readings_of(evidence: Iterable[Evidence]) -> list[str]:
     """The reading labels present, the printed reading first, the others sorted."""
     labels = {e.reading for e in evidence}
     return sorted(labels, key=lambda r: (r != AS_PRINTED, r))
+
+
+def scope_of(evidence: Iterable[Evidence], reading: str = AS_PRINTED) -> str | None:
+    """``"general"`` or ``"bounded"`` for a PROVED reading (rule 5), ``None`` otherwise."""
+    pieces = [audit(e) for e in evidence if e.reading == reading]
+    if combine(pieces, reading).verdict is not Verdict.PROVED:
+        return None
+    parts: dict[str, list[Evidence]] = {}
+    for p in pieces:
+        parts.setdefault(p.part, []).append(p)
+    general = all(
+        any(p.verdict is Verdict.PROVED and p.scope == "general" for p in ps)
+        for ps in parts.values()
+    )
+    return "general" if general else "bounded"

@@ -25,6 +25,10 @@ from .verdict import Verdict
 
 Method = Literal["symbolic", "numeric", "certificate", "experiment", "informal"]
 METHODS: tuple[str, ...] = ("symbolic", "numeric", "certificate", "experiment", "informal")
+Scope = Literal["general", "bounded"]
+#: How far a PROVED reaches: ``general`` in the generality the statement has (symbolic sizes,
+#: all parameters), ``bounded`` exact at the listed instances only (``generality`` lists them).
+SCOPES: tuple[str, ...] = ("general", "bounded")
 
 
 @dataclass
@@ -44,6 +48,8 @@ class Evidence:
         numbers: named quantities: worst violation, inputs tried, tolerance, paper value,
             measured value, spread, slope and interval...
         generality: what was covered ("symbolic N", "N, K <= 4", "d = 1, 2, 3").
+        scope: for PROVED, ``"general"`` (the statement's own generality) or ``"bounded"``
+            (exact at the instances ``generality`` lists); ``None`` counts as bounded.
         dtype, device, seed: how numeric evidence ran.
         elapsed_s: time this piece took.
         rerun: a command that re-runs it.
@@ -68,6 +74,7 @@ class Evidence:
     counterexample: dict[str, Any] | None = None
     numbers: dict[str, Any] = field(default_factory=dict)
     generality: str | None = None
+    scope: Scope | None = None
     dtype: str | None = None
     device: str | None = None
     seed: int | None = None
@@ -85,6 +92,8 @@ class Evidence:
         self.summary = " ".join(self.summary.split())
         self.reading = str(self.reading)
         self.part = str(self.part)
+        if self.scope is not None and self.scope not in SCOPES:
+            raise ValueError(f"Evidence.scope must be one of {SCOPES} or None, got {self.scope!r}")
         if self.dtype is not None:
             self.dtype = str(self.dtype).replace("torch.", "")
         if self.device is not None:
@@ -109,16 +118,22 @@ class Evidence:
         reading: str | None = None,
         generality: str | None = None,
         prefix: str | None = None,
+        scope: Scope | None = None,
     ) -> Evidence:
         """Attach an engine's evidence to a claim's structure, in place, and return it:
         which ``part`` and ``reading`` it is about, the ``generality`` covered, and a
-        ``prefix`` for the summary (``"field identity: exact zero after expand"``)."""
+        ``prefix`` for the summary (``"field identity: exact zero after expand"``), and the
+        ``scope`` a proof reaches (see :class:`Evidence`)."""
         if part is not None:
             self.part = str(part)
         if reading is not None:
             self.reading = str(reading)
         if generality is not None:
             self.generality = generality
+        if scope is not None:
+            if scope not in SCOPES:
+                raise ValueError(f"scope must be one of {SCOPES}, got {scope!r}")
+            self.scope = scope
         if prefix is not None:
             self.summary = f"{prefix}: {self.summary}"
         return self

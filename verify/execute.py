@@ -127,12 +127,13 @@ def build_result(
     claim: Claim, ctx: Context, evidence: list[Evidence], *, elapsed: float, error: str | None = None
 ) -> ClaimResult:
     """Combine evidence into a :class:`ClaimResult` (also used for crashed claims)."""
-    from .combine import audit
+    from .combine import audit, scope_of
 
     evidence = [audit(e) for e in evidence]
     main = combine(evidence, AS_PRINTED)
     readings = {
         label: {"verdict": c.verdict.value, "summary": c.summary}
+        | ({"scope": sc} if (sc := scope_of(evidence, label)) else {})
         for label in readings_of(evidence)
         if label != AS_PRINTED
         for c in [combine(evidence, label)]
@@ -142,6 +143,7 @@ def build_result(
         paper=claim.paper,
         verdict=main.verdict,
         summary=main.summary,
+        scope=scope_of(evidence, AS_PRINTED),
         expect=claim.expect,
         elapsed_s=elapsed,
         evidence=evidence,

@@ -42,6 +42,7 @@ class ClaimResult:
     device: str = "cpu"
     error: str | None = None
     rerun: str = ""
+    scope: str | None = None  # for PROVED: "general" or "bounded" (verify.combine rule 5)
 
     @property
     def drift(self) -> bool:
@@ -54,6 +55,7 @@ class ClaimResult:
                 "id": self.id,
                 "paper": self.paper,
                 "verdict": self.verdict.value,
+                "scope": self.scope,
                 "summary": self.summary,
                 "expect": self.expect.value if self.expect else None,
                 "drift": self.drift,
@@ -95,6 +97,7 @@ class ClaimResult:
                 device=d.get("device", "cpu"),
                 error=d.get("error"),
                 rerun=d.get("rerun", ""),
+                scope=d.get("scope"),
             )
         except (KeyError, ValueError, TypeError) as e:
             raise ResultsFileError(f"malformed result record for {d.get('id', '?')!r}: {e}") from e

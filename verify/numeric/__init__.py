@@ -4,6 +4,7 @@ Public names (DESIGN.md section 4)::
 
     from verify.numeric import falsify, check_equivariance, check_injective, check_margin
     from verify.numeric import fit_rate, RateFit, rate_evidence, default_device
+    from verify.numeric import judge_error, judge_check    # one rule for an error / a check
 
 Every function returns a :class:`verify.Evidence` (``fit_rate`` returns a :class:`RateFit`
 whose ``.evidence(claimed_slope)`` does). A float32 finding is a refutation only after a
@@ -17,6 +18,7 @@ from .devices import default_device
 from .equivariance import check_equivariance
 from .falsify import default_tol, falsify
 from .injective import check_injective
+from .judge import judge_check, judge_error
 from .margin import check_margin
 from .rates import RateFit, fit_rate, rate_evidence
 from .sampling import rand, randn
@@ -26,6 +28,8 @@ __all__ = [
     "check_equivariance",
     "check_injective",
     "check_margin",
+    "judge_error",
+    "judge_check",
     "default_tol",
     "fit_rate",
     "RateFit",

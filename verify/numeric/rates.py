@@ -5,18 +5,20 @@ and fitting ``log y = intercept + slope * log x`` (DESIGN.md section 5). The slo
 is the Student-t interval of ordinary least squares (``n - 2`` degrees of freedom), so a
 short or noisy sweep gives a wide interval and an honest verdict.
 
-The verdict rule of :meth:`RateFit.evidence` (``sense="equal"``, the default):
+The verdict rule of :meth:`RateFit.evidence` (``sense="equal"``, the default), with the
+claimed slope c and the interval [lo, hi]:
 
-- the claimed slope lies inside the interval                 -> SUPPORTED;
-- it lies outside the interval by more than ``margin``        -> REFUTED, the sweep is the
-  counterexample;
-- outside the interval but within ``margin`` of it            -> UNDECIDED (pre-asymptotic
-  curvature or a too-narrow interval cannot be told from a wrong rate).
+- c lies inside the interval and the whole interval within ``margin`` of c -> SUPPORTED (the
+  sweep excludes every slope more than ``margin`` away, so a wrong rate would have shown);
+- the claimed slope lies outside the interval by more than ``margin`` -> REFUTED, the sweep is
+  the counterexample;
+- otherwise                                                   -> UNDECIDED: the interval is too
+  wide to tell c from a wrong rate, or c sits just outside it (pre-asymptotic curvature).
 
 For one-sided claims, ``sense="at_most"`` reads the claim as ``y = O(x^c)`` as x grows (the
 true slope may be *below* c: decaying faster is fine) and ``sense="at_least"`` as
 ``y = O(x^c)`` as x -> 0 (the slope may be above c); only the side that contradicts the claim
-counts.
+counts: ``at_most`` is SUPPORTED when hi <= c + margin and REFUTED when lo > c + margin.
 """
 
 from __future__ import annotations
@@ -119,12 +121,14 @@ class RateFit:
         """
         c = float(claimed_slope)
         lo, hi = self.ci
+        # gap: how far the interval lies on the contradicting side of c;
+        # reach: how far it extends from c on that side (<= margin means a wrong rate is excluded)
         if sense == "equal":
-            gap = max(lo - c, c - hi, 0.0)
+            gap, reach = max(lo - c, c - hi, 0.0), max(hi - c, c - lo, 0.0)
         elif sense == "at_most":  # slope <= c claimed: contradicted when the interval is above c
-            gap = max(lo - c, 0.0)
+            gap, reach = max(lo - c, 0.0), max(hi - c, 0.0)
         elif sense == "at_least":  # slope >= c claimed: contradicted when the interval is below c
-            gap = max(c - hi, 0.0)
+            gap, reach = max(c - hi, 0.0), max(c - lo, 0.0)
         else:
             raise ValueError(f"sense must be 'equal', 'at_most' or 'at_least', got {sense!r}")
         rel = {"equal": "=", "at_most": "<=", "at_least": ">="}[sense]
@@ -132,13 +136,19 @@ class RateFit:
             f"fitted slope {self.slope:.3f}, {self.confidence:.0%} CI [{lo:.3f}, {hi:.3f}], "
             f"R^2 {self.r2:.3f}, n={self.n}, x in [{self.x_range[0]:.3g}, {self.x_range[1]:.3g}]"
         )
-        numbers = self.numbers() | {"claimed_slope": c, "sense": sense, "margin": margin, "gap": gap}
+        numbers = self.numbers() | {
+            "claimed_slope": c, "sense": sense, "margin": margin, "gap": gap, "reach": reach,
+        }
         kw: dict[str, Any] = {"method": "numeric", "numbers": numbers}
         kw["figures"] = [self.figure(c, xlabel=xlabel, ylabel=ylabel, title=title)]
         kw["generality"] = f"sweep of {self.n} points, x in [{self.x_range[0]:.3g}, {self.x_range[1]:.3g}]"
         kw.update(evidence_kw)
-        if gap == 0.0:
-            return Evidence(Verdict.SUPPORTED, f"claimed slope {rel} {c:g} consistent: {fit}", **kw)
+        if gap == 0.0 and reach <= margin:
+            return Evidence(
+                Verdict.SUPPORTED,
+                f"claimed slope {rel} {c:g} inside the interval, which lies within {margin:g} of it: {fit}",
+                **kw,
+            )
         if gap > margin:
             ce = {"x": list(self.x), "y": list(self.y), "slope": self.slope, "ci": [lo, hi], "claimed_slope": c}
             return Evidence(
@@ -147,12 +157,13 @@ class RateFit:
                 counterexample=ce,
                 **kw,
             )
-        return Evidence(
-            Verdict.UNDECIDED,
-            f"claimed slope {rel} {c:g} lies {gap:.3f} outside the interval, within the margin "
-            f"{margin:g} (pre-asymptotic or too narrow an interval?): {fit}",
-            **kw,
-        )
+        if gap == 0.0:
+            why = (f"interval too wide: it reaches {reach:.3f} from the claimed slope {rel} {c:g}, "
+                   f"more than the margin {margin:g}, so a wrong rate is not excluded")
+        else:
+            why = (f"claimed slope {rel} {c:g} lies {gap:.3f} outside the interval, within the "
+                   f"margin {margin:g} (pre-asymptotic curvature or a wrong rate)")
+        return Evidence(Verdict.UNDECIDED, f"{why}: {fit}", **kw)
 
 
 def fit_rate(

@@ -4,6 +4,8 @@ Public names::
 
     prove_equal(lhs, rhs, *, assumptions=None, timeout=None, seed=0) -> Evidence
     prove_for_sizes(builder, sizes, ...) -> Evidence       # identities at concrete N, K
+    prove_cases(cases, *, generality, scope="bounded")    # every (label, lhs, rhs) exact zero
+    refute_exactly(summary, counterexample, *, lhs, rhs)   # REFUTED after an exact re-check
     wirtinger(expr, z), wirtinger_conj(expr, z), torch_grad(loss, z)
     bch(order), bch_words(order), to_commutators(poly), expand_commutator(expr)
     trig_interpolate(L, points, values, freqs), check_trig_interpolation(...)
@@ -15,6 +17,7 @@ See ``docs/engines/symbolic.md`` for worked examples.
 from __future__ import annotations
 
 from .bch import X, Y, bch, bch_words, expand_commutator, lyndon_coordinates, to_commutators
+from .cases import prove_cases, refute_exactly
 from .prove import prove_equal, prove_for_sizes
 from .sums import bound_variables_renamed
 from .trig import TrigInterpolation, check_trig_interpolation, trig_interpolate
@@ -23,6 +26,8 @@ from .wirtinger import torch_grad, wirtinger, wirtinger_conj
 __all__ = [
     "prove_equal",
     "prove_for_sizes",
+    "prove_cases",
+    "refute_exactly",
     "wirtinger",
     "wirtinger_conj",
     "torch_grad",

@@ -300,14 +300,14 @@ def _prove_equal(lhs: Any, rhs: Any, *, assumptions: assume.Assumptions, total: 
         ladder = _Ladder(diff, ladder_deadline, steps)
         if ladder.run(cheap=True):
             return ev(Verdict.PROVED, f"exact zero after {ladder.proof_methods()}; {generality}",
-                      generality=generality)
+                      generality=generality, scope="general" if symbolic_size else None)
         if not ladder.symbolic_matrix:
             found = _witness(L, R, seed, min(points, 8), deadline, steps)
             if found is not None:
                 return _refuted(ev, found)
         if ladder.run(cheap=False):
             return ev(Verdict.PROVED, f"exact zero after {ladder.proof_methods()}; {generality}",
-                      generality=generality)
+                      generality=generality, scope="general" if symbolic_size else None)
         if deadline.expired():
             return ev(Verdict.UNDECIDED, f"timeout after {time.perf_counter() - t0:.1f} s: no rung gave an exact zero and no witness was found")
         if not ladder.symbolic_matrix:
@@ -399,7 +399,7 @@ def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol], sizes: Mapping[Any, I
     if len(proved) == total:
         gen = ", ".join(f"{d.name} in {{{', '.join(map(str, r))}}}" for d, r in zip(dims, ranges, strict=True))
         return ev(Verdict.PROVED, f"exact zero at every concrete size, {gen} (not in symbolic size)",
-                  generality=gen)
+                  generality=gen, scope="bounded")
     return ev(Verdict.UNDECIDED, f"timeout after concrete sizes {proved}")
 
 
@@ -472,6 +472,7 @@ def prove_for_sizes(
     if not undecided:
         return Evidence(Verdict.PROVED, f"exact zero at every size, {gen}", method="symbolic",
                         reading=reading, part=part, steps=steps, generality=gen, seed=seed,
+                        scope="bounded",
                         elapsed_s=time.perf_counter() - t0)
     return Evidence(Verdict.UNDECIDED, f"not proved at {', '.join(undecided[:4])}", method="symbolic",
                     reading=reading, part=part, steps=steps, seed=seed,
