@@ -16,6 +16,7 @@ import pkgutil
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .errors import ClaimDefinitionError, DiscoveryError, DuplicateClaimError, UnknownClaimError
@@ -54,6 +55,11 @@ class Claim:
             return self.timeout.get(profile)
         return self.timeout
 
+    @property
+    def code(self) -> list[str]:
+        """``file:line`` of each check, the file relative to its package root (as in a repo)."""
+        return [check_location(fn) for fn in self.checks]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -61,6 +67,7 @@ class Claim:
             "where": self.where,
             "kind": self.kind,
             "expect": self.expect.value if self.expect else None,
+            "code": self.code,
         }
 
 
@@ -146,6 +153,28 @@ class Registry:
 
 
 REGISTRY = Registry()
+
+
+def check_location(fn: Check) -> str:
+    """``path:line`` of a check function, the path relative to the root its package was
+    imported from (``proofs/gda/identities.py:42``), so an editor opens it from a checkout."""
+    target = inspect.unwrap(fn)
+    try:
+        file = inspect.getsourcefile(target)
+        _, line = inspect.getsourcelines(target)
+    except (TypeError, OSError):
+        return f"{getattr(fn, '__module__', '?')}:?"
+    if file is None:
+        return f"{getattr(fn, '__module__', '?')}:{line}"
+    module = getattr(target, "__module__", "") or ""
+    path = Path(file)
+    depth = module.count(".") + (1 if path.name == "__init__.py" else 0)
+    root = path.parents[depth] if depth < len(path.parents) else path.parent
+    try:
+        rel = path.relative_to(root)
+    except ValueError:
+        rel = path
+    return f"{rel.as_posix()}:{line}"
 
 
 def _caller_file(fn: Check) -> str:
@@ -275,9 +304,36 @@ def default_modules() -> list[str]:
     return [*DEFAULT_PACKAGES, *_entry_point_modules()]
 
 
-def _walk(name: str) -> list[str]:
+def claim_modules(pkg: Any) -> list[str]:
+    """The submodules of package ``pkg`` that hold claims, by the discovery rule:
+
+    a package that lists its claim modules in ``__claims__`` (a sequence of submodule names,
+    ``("identities", "em")``) is searched in exactly those, each of them a module or a package
+    to which the same rule applies; a package without ``__claims__`` is walked whole, every
+    submodule imported. A paper's shared model (``model.py``) is therefore public and is
+    simply not listed.
+    """
+    listed = getattr(pkg, "__claims__", None)
+    if listed is None:
+        found = pkgutil.walk_packages(pkg.__path__, prefix=pkg.__name__ + ".")
+        return sorted(info.name for info in found)
+    if isinstance(listed, str) or not all(isinstance(n, str) for n in listed):
+        raise DiscoveryError(
+            f"{pkg.__name__}.__claims__ must be a sequence of submodule names, got {listed!r}"
+        )
+    out: list[str] = []
+    for sub in listed:
+        name = f"{pkg.__name__}.{sub}"
+        out.append(name)
+        mod = _import(name)
+        if hasattr(mod, "__path__"):
+            out.extend(claim_modules(mod))
+    return out
+
+
+def _import(name: str) -> Any:
     try:
-        pkg = importlib.import_module(name)
+        return importlib.import_module(name)
     except ModuleNotFoundError as e:
         if e.name == name:
             raise DiscoveryError(f"no module named {name!r} to discover claims in") from None
@@ -285,14 +341,17 @@ def _walk(name: str) -> list[str]:
     except (ClaimDefinitionError, DiscoveryError):
         raise
     except Exception as e:  # noqa: BLE001
-        raise DiscoveryError(f"cannot import claims module {name!r}: {type(e).__name__}: {e}") from e
+        raise DiscoveryError(
+            f"cannot import claims module {name!r}: {type(e).__name__}: {e}"
+        ) from e
+
+
+def _walk(name: str) -> list[str]:
+    pkg = _import(name)
     _imported.add(name)
     out = [name]
     if hasattr(pkg, "__path__"):
-        for info in sorted(pkgutil.walk_packages(pkg.__path__, prefix=name + "."), key=lambda i: i.name):
-            if info.name.rsplit(".", 1)[-1].startswith("_"):
-                continue  # private helpers (_impl, _common) hold no claims of their own
-            out.append(info.name)
+        out.extend(claim_modules(pkg))
     return out
 
 
