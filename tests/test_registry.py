@@ -86,3 +86,14 @@ def test_timeout_per_profile():
     _register(reg, timeout={"quick": 5, "deep": 50})
     assert reg["pp.a"].timeout_for("quick") == 5
     assert reg["pp.a"].timeout_for("deep") == 50
+
+
+def test_paper_metadata_is_registered_once():
+    reg = Registry()
+    info = verify.paper("pp", title="A  Paper", authors="A. Author", registry=reg)
+    assert reg.papers["pp"] == info and info.title == "A Paper"
+    verify.paper("pp", title="A Paper", authors="A. Author", registry=reg)  # same: fine
+    with pytest.raises(DuplicateClaimError, match=r"paper 'pp' is registered twice"):
+        verify.paper("pp", title="Another", registry=reg)
+    with pytest.raises(ClaimDefinitionError, match=r"title is empty"):
+        verify.paper("qq", title=" ", registry=reg)

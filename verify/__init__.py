@@ -35,7 +35,7 @@ from .errors import (
     VerifyError,
 )
 from .evidence import Evidence
-from .registry import KINDS, REGISTRY, claim, evidence_for
+from .registry import KINDS, REGISTRY, Paper, claim, evidence_for, paper
 from .results import ClaimResult, Results
 from .results import load as load_results
 from .runner import run
@@ -49,6 +49,8 @@ __all__ = [
     "Context",
     "claim",
     "evidence_for",
+    "paper",
+    "Paper",
     "run",
     "Results",
     "ClaimResult",

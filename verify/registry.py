@@ -71,10 +71,24 @@ class Claim:
         }
 
 
+@dataclass(frozen=True)
+class Paper:
+    """A paper's metadata, registered with :func:`paper`; the report shows its title."""
+
+    key: str
+    title: str
+    authors: str = ""
+    url: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"key": self.key, "title": self.title, "authors": self.authors, "url": self.url}
+
+
 class Registry:
     """All claims known to this process, by id (insertion order = discovery order)."""
 
     def __init__(self) -> None:
+        self.papers: dict[str, Paper] = {}
         self._claims: dict[str, Claim] = {}
         self._pending: list[tuple[str, Check, str]] = []  # evidence_for before its claim
 
@@ -148,6 +162,7 @@ class Registry:
         return chosen
 
     def clear(self) -> None:
+        self.papers.clear()
         self._claims.clear()
         self._pending.clear()
 
@@ -255,6 +270,41 @@ def claim(
         return fn
 
     return decorate
+
+
+def paper(
+    key: str,
+    *,
+    title: str,
+    authors: str = "",
+    url: str = "",
+    registry: Registry | None = None,
+) -> Paper:
+    """Register a paper's metadata under its key (the prefix of its claims' ids).
+
+    Call it once, in the package that holds the paper's claims (its ``__init__.py``)::
+
+        verify.paper("mypaper", title="Softmax Attention Is Smooth", authors="A. Author",
+                     url="https://arxiv.org/abs/...")
+
+    The title goes into each result record and heads the paper's report; a paper never
+    registered is shown under its key. Registering a key twice with different metadata is
+    an error naming both.
+    """
+    reg = registry if registry is not None else REGISTRY
+    if not isinstance(key, str) or not re.match(r"^[a-z][a-z0-9_]*$", key):
+        raise ClaimDefinitionError(f"paper key {key!r} must be a lowercase word, e.g. 'nfa'")
+    for name, value in (("title", title), ("authors", authors), ("url", url)):
+        if not isinstance(value, str):
+            raise ClaimDefinitionError(f"paper {key!r}: {name} must be a string, got {value!r}")
+    if not title.strip():
+        raise ClaimDefinitionError(f"paper {key!r}: title is empty")
+    info = Paper(key, " ".join(title.split()), authors, url)
+    old = reg.papers.get(key)
+    if old is not None and old != info:
+        raise DuplicateClaimError(f"paper {key!r} is registered twice: {old} and {info}")
+    reg.papers[key] = info
+    return info
 
 
 def evidence_for(claim_id: str, *, registry: Registry | None = None) -> Callable[[Check], Check]:
