@@ -31,6 +31,11 @@
 5. **Scope of a PROVED.** A reading that is PROVED is ``general`` only when every part's
    PROVED pieces include one of scope ``general``; a part proved only at listed instances
    (scope ``bounded`` or unstated) makes the whole reading ``bounded``.
+
+6. **Severity of a REFUTED.** When reading A is REFUTED, the claim is an ``erratum`` if a
+   reading declared as its corrected formula holds (PROVED, CERTIFIED, SUPPORTED or
+   REPRODUCED by its own evidence), else ``overstated`` if a reading declared as the
+   statement under an unstated hypothesis holds, else ``false``.
 """
 
 from __future__ import annotations
@@ -156,3 +161,21 @@ def scope_of(evidence: Iterable[Evidence], reading: str = AS_PRINTED) -> str | N
         for ps in parts.values()
     )
     return "general" if general else "bounded"
+
+
+#: Verdicts with which a repaired reading holds (rule 6).
+HOLDS = (Verdict.PROVED, Verdict.CERTIFIED, Verdict.SUPPORTED, Verdict.REPRODUCED)
+
+
+def severity_of(
+    verdict: Verdict, readings: dict[str, Verdict], repairs: dict[str, str]
+) -> tuple[str | None, str | None]:
+    """``(severity, repairing reading)`` of a claim whose printed reading has ``verdict``
+    (rule 6); ``(None, None)`` unless it is REFUTED. ``readings`` maps labels to verdicts."""
+    if verdict is not Verdict.REFUTED:
+        return None, None
+    for role in ("erratum", "overstated"):
+        for label, r in sorted(repairs.items()):
+            if r == role and readings.get(label) in HOLDS:
+                return role, label
+    return "false", None

@@ -127,7 +127,7 @@ def build_result(
     claim: Claim, ctx: Context, evidence: list[Evidence], *, elapsed: float, error: str | None = None
 ) -> ClaimResult:
     """Combine evidence into a :class:`ClaimResult` (also used for crashed claims)."""
-    from .combine import audit, scope_of
+    from .combine import audit, scope_of, severity_of
 
     evidence = [audit(e) for e in evidence]
     main = combine(evidence, AS_PRINTED)
@@ -138,12 +138,21 @@ def build_result(
         if label != AS_PRINTED
         for c in [combine(evidence, label)]
     }
+    for label, role in claim.repairs.items():
+        if label in readings:
+            readings[label]["repairs"] = role
+    verdicts = {label: Verdict.parse(r["verdict"]) for label, r in readings.items()}
+    severity, repaired_by = severity_of(main.verdict, verdicts, claim.repairs)
     return ClaimResult(
         id=claim.id,
         paper=claim.paper,
         verdict=main.verdict,
         summary=main.summary,
         scope=scope_of(evidence, AS_PRINTED),
+        severity=severity,
+        repaired_by=repaired_by,
+        code=claim.code,
+        paper_title=_paper_title(claim.paper),
         expect=claim.expect,
         elapsed_s=elapsed,
         evidence=evidence,
@@ -159,6 +168,13 @@ def build_result(
         error=error,
         rerun=ctx.rerun_command(),
     )
+
+
+def _paper_title(key: str) -> str:
+    from .registry import REGISTRY
+
+    info = REGISTRY.papers.get(key)
+    return info.title if info else ""
 
 
 def failed(claim: Claim, ctx: Context, reason: str, elapsed: float) -> ClaimResult:

@@ -25,6 +25,9 @@ from .verdict import Verdict
 #: The kinds of claims (DESIGN.md section 4), plus ``informal`` for interpretive statements.
 KINDS: tuple[str, ...] = ("identity", "property", "rate", "existence", "experiment", "informal")
 
+#: How a reading can repair a refuted printed statement (see :func:`claim`, ``repairs``).
+REPAIRS: tuple[str, ...] = ("erratum", "overstated")
+
 #: Packages searched for claims by default.
 DEFAULT_PACKAGES: tuple[str, ...] = ("proofs", "numerics")
 
@@ -48,6 +51,7 @@ class Claim:
     timeout: float | dict[str, float] | None = None
     readings: dict[str, str] = field(default_factory=dict)
     doc: str = ""
+    repairs: dict[str, str] = field(default_factory=dict)
 
     def timeout_for(self, profile: str) -> float | None:
         """This claim's own time budget in ``profile``, if it set one."""
@@ -209,6 +213,7 @@ def claim(
     expect: Verdict | str | None = None,
     timeout: float | dict[str, float] | None = None,
     readings: dict[str, str] | None = None,
+    repairs: dict[str, str] | None = None,
     registry: Registry | None = None,
 ) -> Callable[[Check], Check]:
     """Register the decorated function as the check of claim ``id``.
@@ -224,6 +229,10 @@ def claim(
         timeout: this claim's time budget in seconds, or ``{"quick": s, "deep": s}``.
         readings: other readings of the statement, ``{"B": "...", ...}``; evidence with
             ``reading="B"`` is reported against them.
+        repairs: the readings that repair the printed statement, ``{"B": "erratum"}`` (a
+            nearby corrected formula) or ``{"C": "overstated"}`` (the statement under a
+            hypothesis the paper does not state). When reading A is REFUTED, the claim's
+            ``severity`` follows from their verdicts (:func:`verify.combine.severity_of`).
 
     The check is called as ``check(ctx)`` with a :class:`verify.Context` and returns one
     :class:`verify.Evidence` or an iterable of them.
@@ -252,6 +261,15 @@ def claim(
             raise ClaimDefinitionError(f"{where_}: expect: {e}") from None
         if not callable(fn):
             raise ClaimDefinitionError(f"{where_}: @claim must decorate a function")
+        for label, role in (repairs or {}).items():
+            if label not in (readings or {}):
+                raise ClaimDefinitionError(
+                    f"{where_}: repairs names reading {label!r}, which is not in readings"
+                )
+            if role not in REPAIRS:
+                raise ClaimDefinitionError(
+                    f"{where_}: repairs[{label!r}] is {role!r}, not one of {', '.join(REPAIRS)}"
+                )
         reg.add(
             Claim(
                 id=id,
@@ -265,6 +283,7 @@ def claim(
                 timeout=timeout,
                 readings=dict(readings or {}),
                 doc=inspect.getdoc(fn) or "",
+                repairs=dict(repairs or {}),
             )
         )
         return fn

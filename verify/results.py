@@ -43,6 +43,10 @@ class ClaimResult:
     error: str | None = None
     rerun: str = ""
     scope: str | None = None  # for PROVED: "general" or "bounded" (verify.combine rule 5)
+    severity: str | None = None  # for REFUTED: "erratum", "overstated", "false" (rule 6)
+    repaired_by: str | None = None  # the reading whose verdict made the severity
+    code: list[str] = field(default_factory=list)  # file:line of each check
+    paper_title: str = ""
 
     @property
     def drift(self) -> bool:
@@ -56,6 +60,8 @@ class ClaimResult:
                 "paper": self.paper,
                 "verdict": self.verdict.value,
                 "scope": self.scope,
+                "severity": self.severity,
+                "repaired_by": self.repaired_by,
                 "summary": self.summary,
                 "expect": self.expect.value if self.expect else None,
                 "drift": self.drift,
@@ -71,6 +77,8 @@ class ClaimResult:
                 "device": self.device,
                 "error": self.error,
                 "rerun": self.rerun,
+                "code": self.code,
+                "paper_title": self.paper_title,
                 "evidence": [e.to_dict() for e in self.evidence],
             }
         )
@@ -98,6 +106,10 @@ class ClaimResult:
                 error=d.get("error"),
                 rerun=d.get("rerun", ""),
                 scope=d.get("scope"),
+                severity=d.get("severity"),
+                repaired_by=d.get("repaired_by"),
+                code=list(d.get("code") or []),
+                paper_title=d.get("paper_title") or "",
             )
         except (KeyError, ValueError, TypeError) as e:
             raise ResultsFileError(f"malformed result record for {d.get('id', '?')!r}: {e}") from e
