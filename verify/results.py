@@ -47,6 +47,9 @@ class ClaimResult:
     repaired_by: str | None = None  # the reading whose verdict made the severity
     code: list[str] = field(default_factory=list)  # file:line of each check
     paper_title: str = ""
+    #: The tail of what the claim printed, ``{"stdout": ..., "stderr": ...}`` (empty ones left
+    #: out), each its last 8 KiB with a note of how much was cut (verify.isolation).
+    output: dict[str, str] = field(default_factory=dict)
 
     @property
     def drift(self) -> bool:
@@ -79,6 +82,7 @@ class ClaimResult:
                 "rerun": self.rerun,
                 "code": self.code,
                 "paper_title": self.paper_title,
+                "output": self.output,
                 "evidence": [e.to_dict() for e in self.evidence],
             }
         )
@@ -110,6 +114,7 @@ class ClaimResult:
                 repaired_by=d.get("repaired_by"),
                 code=list(d.get("code") or []),
                 paper_title=d.get("paper_title") or "",
+                output=dict(d.get("output") or {}),
             )
         except (KeyError, ValueError, TypeError) as e:
             raise ResultsFileError(f"malformed result record for {d.get('id', '?')!r}: {e}") from e
