@@ -25,7 +25,11 @@ HOSTILE = (
 )
 
 
+TITLES = {"nfa": "Neural Fields Meet Attention", "gda": "Gradient Dynamics of Attention"}
+
+
 def _r(id: str, paper: str, verdict: str, summary: str, **kw) -> ClaimResult:
+    kw.setdefault("paper_title", TITLES.get(paper, ""))
     kw.setdefault("run_seed", 0)
     kw.setdefault("seed", 1234)
     return ClaimResult(id=id, paper=paper, verdict=Verdict.parse(verdict), summary=summary, **kw)
@@ -41,6 +45,8 @@ def fixture_results() -> list[ClaimResult]:
             "PROVED",
             r"exact zero after expand: $\Phi^\top r + \nabla_c \mathcal L = 0$ for symbolic $N, K$",
             expect=V.PROVED,
+            scope="general",
+            code=["proofs/nfa/ag.py:42", "numerics/nfa/ag.py:118"],
             where="Theorem 3, l. 156",
             kind="identity",
             elapsed_s=0.41,
@@ -110,13 +116,16 @@ def fixture_results() -> list[ClaimResult]:
             "REFUTED",
             "the converse fails: an equivariant operator without relative encodings",
             expect=V.REFUTED,
+            severity="overstated",
+            repaired_by="B",
             where="Introduction, l. 32",
             kind="property",
             elapsed_s=1.7,
             statement=r"The operator is $G_{ST}$-equivariant \emph{if and only if} it uses relative positional encodings and (A3a) or (A3b) holds.",
             readings={
                 "A": {"verdict": "REFUTED", "summary": "the 'only if' direction fails"},
-                "B": {"verdict": "SUPPORTED", "summary": "the 'if' direction holds on 4096 inputs"},
+                "B": {"verdict": "SUPPORTED", "summary": "the 'if' direction holds on 4096 inputs",
+                      "repairs": "overstated"},
             },
             reading_statements={
                 "B": r"(A1) \wedge (A2) \wedge ((A3a) \vee (A3b)) \Rightarrow f(g S) = \rho(g) f(S)"

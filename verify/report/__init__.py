@@ -18,6 +18,5 @@ sidecar, without re-running any claim. Modules, one job each:
 from __future__ import annotations
 
 from .build import ReportIssue, ReportOutput, build, file_key, latex_engine_available
-from .papers import PAPERS
 
-__all__ = ["build", "ReportOutput", "ReportIssue", "latex_engine_available", "file_key", "PAPERS"]
+__all__ = ["build", "ReportOutput", "ReportIssue", "latex_engine_available", "file_key"]

@@ -1,22 +1,30 @@
-"""The papers of the corpus, by key (DESIGN.md section 1), in report order."""
+"""Paper titles and order for the report, read from the results themselves.
+
+The engine holds no list of papers: a paper's title comes from its registration
+(``verify.paper(key, title=...)``), which each result record carries as ``paper_title``; a
+paper never registered is shown under its key. Papers appear in the order of their first
+claim in the results, which is the registry's (discovery) order.
+"""
 
 from __future__ import annotations
 
-PAPERS: dict[str, str] = {
-    "nfa": "Neural Fields Meet Attention",
-    "pegr": "Positional Encodings as Group Representations",
-    "gda": "Gradient Dynamics of Attention (Bayesian trilogy II)",
-    "sih": "Spatial Induction Heads (cellular automata ICL)",
-    "toef": "Transformers Are Optimal Effective Fields",
-}
+from collections.abc import Iterable
+from typing import Protocol
 
 
-def title(key: str) -> str:
-    """The paper's title, or the key itself for a paper outside the corpus."""
-    return PAPERS.get(key, key)
+class _Record(Protocol):
+    paper: str
+    paper_title: str
 
 
-def order(keys: list[str]) -> list[str]:
-    """Corpus papers in their table order, then any others alphabetically."""
-    known = [k for k in PAPERS if k in keys]
-    return known + sorted(k for k in set(keys) if k not in PAPERS)
+def title(key: str, results: Iterable[_Record] = ()) -> str:
+    """The paper's registered title as the results record it, or the key itself."""
+    for r in results:
+        if r.paper == key and r.paper_title:
+            return r.paper_title
+    return key
+
+
+def order(keys: Iterable[str]) -> list[str]:
+    """Paper keys in order of first appearance, each once."""
+    return list(dict.fromkeys(keys))

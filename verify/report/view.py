@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .. import headline
 from ..evidence import Evidence
 from ..results import ClaimResult
 from ..verdict import Verdict
@@ -35,6 +36,28 @@ MAX_LIST = 8
 def badge(v: Verdict) -> Tex:
     """A coloured verdict badge."""
     return Tex(r"\vfbadge{vf%s}{%s}" % (v.value.replace("_", ""), v.value.replace("_", " ")))
+
+
+def qualified_badge(v: Verdict, scope: str | None = None, severity: str | None = None) -> Tex:
+    """A verdict badge with the word that says its strength (``PROVED`` *bounded*,
+    ``REFUTED`` *erratum*), as :mod:`verify.headline` words it."""
+    q = headline.qualifier(v, scope, severity)
+    return Tex(badge(v) + (r"\,{\scriptsize\sffamily %s}" % q if q else ""))
+
+
+def result_badge(r: ClaimResult) -> Tex:
+    """The claim's headline verdict, qualified by its scope or severity."""
+    return qualified_badge(r.verdict, r.scope, r.severity)
+
+
+def readings_tex(r: ClaimResult) -> Tex | None:
+    """The other readings' verdicts in one muted line (``B PROVED · C SUPPORTED``)."""
+    if not r.readings:
+        return None
+    parts = []
+    for label in sorted(r.readings):
+        parts.append(escape_text(f"{label} {headline.reading_label(r.readings[label])}"))
+    return Tex(r"\vfmuted{\scriptsize %s}" % r" \textperiodcentered{} ".join(parts))
 
 
 def fmt_number(x: float) -> Tex:
@@ -236,8 +259,10 @@ def claim_view(
     index: int,
     figures: dict[tuple[int, int], list[dict[str, Any]]],
     safe: bool = False,
+    origin: str | None = None,
 ) -> dict[str, Any]:
-    """Everything the per-claim section shows."""
+    """Everything the per-claim section shows; ``origin`` names the run its evidence came
+    from when the report merges several (``deep run of 2026-11-20, gda.jsonl``)."""
     rend = Renderers.for_mode(safe)
     readings = []
     for label in sorted(set(r.readings) | set(r.reading_statements)):
@@ -245,9 +270,15 @@ def claim_view(
             continue
         info = r.readings.get(label, {})
         try:
-            v = badge(Verdict.parse(info["verdict"])) if info.get("verdict") else Tex("--")
+            v = (
+                qualified_badge(Verdict.parse(info["verdict"]), info.get("scope"))
+                if info.get("verdict")
+                else Tex("--")
+            )
         except ValueError:
             v = escape_text(info.get("verdict"))
+        if info.get("repairs"):
+            v = Tex(v + r"\quad\vfmuted{\small repairs A: %s}" % escape_text(info["repairs"]))
         st = r.reading_statements.get(label)
         readings.append(
             {
@@ -269,8 +300,9 @@ def claim_view(
         "paper": escape_text(r.paper),
         "where": escape_text(r.where or "--"),
         "kind": escape_text(r.kind or "--"),
-        "verdict": badge(r.verdict),
+        "verdict": result_badge(r),
         "expect": badge(r.expect) if r.expect else None,
+        "code": [code(loc) for loc in r.code],
         "drift": r.drift,
         "summary": rend.prose(r.summary),
         "reason": rend.prose(one_line(r.summary)),
@@ -281,6 +313,7 @@ def claim_view(
         "elapsed": fmt_seconds(r.elapsed_s),
         "rerun": code(rerun_command(r)),
         "safe": safe,
+        "origin": escape_text(origin) if origin else None,
     }
 
 
@@ -293,9 +326,10 @@ def table_row(r: ClaimResult, index: int, safe: bool) -> dict[str, Any]:
         "paper": escape_text(r.paper),
         "where": escape_text(r.where or "--"),
         "kind": escape_text(r.kind or "--"),
-        "verdict": badge(r.verdict),
+        "verdict": result_badge(r),
         "drift": r.drift,
         "reason": rend.prose(one_line(r.summary)),
+        "readings": readings_tex(r),
     }
 
 
@@ -312,37 +346,107 @@ def sort_for_table(results: list[ClaimResult], papers: list[str]) -> list[int]:
     )
 
 
-def counts(results: Iterable[ClaimResult]) -> dict[str, int]:
-    out = {v.value: 0 for v in Verdict}
+#: The headline categories the counts tables use, in order (verify.headline).
+CATEGORIES: tuple[tuple[Verdict, str], ...] = (
+    (Verdict.PROVED, ""),
+    (Verdict.PROVED, "bounded"),
+    (Verdict.CERTIFIED, ""),
+    (Verdict.SUPPORTED, ""),
+    (Verdict.REFUTED, "false"),
+    (Verdict.REFUTED, "overstated"),
+    (Verdict.REFUTED, "erratum"),
+    (Verdict.REFUTED, ""),
+    (Verdict.REPRODUCED, ""),
+    (Verdict.NOT_REPRODUCED, ""),
+    (Verdict.UNDECIDED, ""),
+)
+_SHORT = {Verdict.PROVED: "Proved", Verdict.CERTIFIED: "Certif.", Verdict.SUPPORTED: "Suppor.",
+          Verdict.REFUTED: "Refuted", Verdict.REPRODUCED: "Repro.",
+          Verdict.NOT_REPRODUCED: "Not rep.", Verdict.UNDECIDED: "Undec."}
+
+
+def _category(r: ClaimResult) -> tuple[Verdict, str]:
+    return r.verdict, headline.qualifier(r.verdict, r.scope, r.severity)
+
+
+def _category_badge(v: Verdict, q: str) -> Tex:
+    return qualified_badge(v, "bounded" if q == "bounded" else "general", q or None)
+
+
+def counts(results: Iterable[ClaimResult]) -> dict[tuple[Verdict, str], int]:
+    """Claims per headline category: a bounded proof and each severity counted apart."""
+    out = {c: 0 for c in CATEGORIES}
     for r in results:
-        out[r.verdict.value] += 1
+        cat = _category(r)
+        out[cat if cat in out else (r.verdict, "")] += 1
     return out
 
 
 def counts_view(results: list[ClaimResult], papers: list[str]) -> dict[str, Any]:
+    total = counts(results)
+    shown = [c for c in CATEGORIES if total[c]] or [CATEGORIES[0]]
     rows = []
     for p in papers:
-        c = counts(r for r in results if r.paper == p)
+        sub = [r for r in results if r.paper == p]
+        c = counts(sub)
         rows.append(
             {
                 "paper": escape_text(p),
-                "title": escape_text(title(p)),
-                "counts": [c[v.value] for v in Verdict],
-                "total": sum(c.values()),
+                "title": escape_text(title(p, sub)),
+                "counts": [c[k] for k in shown],
+                "total": len(sub),
             }
         )
-    total = counts(results)
     return {
-        "verdicts": [badge(v) for v in Verdict],
-        "short": [
-            Tex(s)
-            for s in ("Proved", "Certif.", "Suppor.", "Refuted", "Repro.", "Not rep.", "Undec.")
-        ],
+        "verdicts": [_category_badge(v, q) for v, q in shown],
+        "short": [Tex(_SHORT[v] + (r"\newline{\scriptsize %s}" % q if q else ""))
+                  for v, q in shown],
+        "ncols": len(shown),
         "rows": rows,
-        "total": [total[v.value] for v in Verdict],
+        "total": [total[k] for k in shown],
         "grand_total": sum(total.values()),
-        "nonzero": [(badge(v), total[v.value]) for v in Verdict if total[v.value]],
+        "nonzero": [(_category_badge(v, q), total[(v, q)]) for v, q in shown if total[(v, q)]],
     }
+
+
+#: Order of the findings: a false theorem first, a typo last (verify.combine rule 6).
+SEVERITY_ORDER = {"false": 0, "overstated": 1, "erratum": 2}
+
+
+def findings_view(results: list[ClaimResult], *, only: str | None = None) -> list[dict[str, Any]]:
+    """The refutations, most severe first: each with its one-line counterexample and, for an
+    erratum or an overstated claim, the repaired statement with its own verdict."""
+    refuted = [r for r in results if r.verdict is Verdict.REFUTED]
+    if only is not None:
+        refuted = [r for r in refuted if (r.severity or "false") == only]
+    refuted.sort(key=lambda r: SEVERITY_ORDER.get(r.severity or "false", 0))
+    out = []
+    for r in refuted:
+        witness = next(
+            (e for e in r.evidence if e.reading == "A" and e.verdict is Verdict.REFUTED), None
+        )
+        repaired = None
+        if r.repaired_by:
+            info = r.readings.get(r.repaired_by, {})
+            st = r.reading_statements.get(r.repaired_by, "")
+            repaired = {
+                "label": escape_text(r.repaired_by),
+                "statement": latex.statement(st),
+                "verdict": qualified_badge(
+                    Verdict.parse(info.get("verdict", "UNDECIDED")), info.get("scope")
+                ),
+            }
+        out.append(
+            {
+                "id": code(r.id),
+                "paper": escape_text(r.paper),
+                "severity": escape_text(r.severity or "false"),
+                "summary": escape_text(one_line(r.summary, 200)),
+                "counterexample": fmt_value(witness.counterexample) if witness else Tex("--"),
+                "repaired": repaired,
+            }
+        )
+    return out
 
 
 def provenance_view(meta: dict[str, Any], results: list[ClaimResult]) -> list[dict[str, Tex]]:
