@@ -5,13 +5,13 @@ from __future__ import annotations
 import verify
 
 
-def _run(claim_id: str):
-    (res,) = verify.run(claim_id, jobs=0, results_path=None)
+def _run(claim_id: str, tmp_path):
+    (res,) = verify.run(claim_id, jobs=0, results_path=tmp_path / "results.jsonl")
     return res
 
 
-def test_rate_headline_one_piece_per_reading_with_centring_in_reading_a():
-    res = _run("nfa.ag.softmax_rate_headline")
+def test_rate_headline_one_piece_per_reading_with_centring_in_reading_a(tmp_path):
+    res = _run("nfa.ag.softmax_rate_headline", tmp_path)
     by_reading = {e.reading: e for e in res.evidence}
     assert sorted(by_reading) == ["A", "B", "C", "D", "E"]
     assert len(res.evidence) == 5
@@ -22,8 +22,8 @@ def test_rate_headline_one_piece_per_reading_with_centring_in_reading_a():
     assert fig["kind"] == "curve" and fig["logx"] and fig["logy"] and len(fig["series"]) == 3
 
 
-def test_thm16_constant_witness_is_taken_at_large_tau():
-    res = _run("nfa.appd.thm16_multihead_softmax")
+def test_thm16_constant_witness_is_taken_at_large_tau(tmp_path):
+    res = _run("nfa.appd.thm16_multihead_softmax", tmp_path)
     ce = next(e for e in res.evidence if e.part == "constant").counterexample
     vals = ce["tau2_norm_R_at_tau_1e3_float64"]
     assert abs(vals[4] / vals[1] - 2.0) < 1e-8  # sqrt(H) growth at tau = 1e3

@@ -8,17 +8,11 @@ from numerics.pegr import graphs as gr
 from numerics.pegr.groups import compose
 
 
-def _tmp():
-    import tempfile
-    from pathlib import Path
-    return Path(tempfile.mkdtemp()) / "results.jsonl"
-
-
-def _run(pattern):
+def _run(pattern, tmp_path):
     import numerics.pegr.claims_laplacian  # noqa: F401
     import numerics.pegr.claims_so2  # noqa: F401
     import proofs.pegr  # noqa: F401
-    return {r.id: r for r in verify.run(pattern, jobs=0, results_path=str(_tmp()))}
+    return {r.id: r for r in verify.run(pattern, jobs=0, results_path=tmp_path / "results.jsonl")}
 
 
 @pytest.mark.parametrize("cid,verdict", [
@@ -27,8 +21,8 @@ def _run(pattern):
     ("pegr.laplacian.rho_is_homomorphism", "REFUTED"),
     ("pegr.homogeneous.lift_pe", "REFUTED"),
 ])
-def test_claim_verdicts(cid, verdict):
-    r = _run(cid)[cid]
+def test_claim_verdicts(cid, verdict, tmp_path):
+    r = _run(cid, tmp_path)[cid]
     assert str(r.verdict).endswith(verdict)
 
 

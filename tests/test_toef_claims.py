@@ -25,10 +25,10 @@ def test_all_ids_registered():
             assert c.where and c.statement and c.kind in verify.KINDS
 
 
-def test_refuted_claims_carry_counterexamples():
+def test_refuted_claims_carry_counterexamples(tmp_path):
     discover(["proofs.toef", "numerics.toef"])
     r = verify.run(["toef.lemma8_series_coefficients", "toef.lemma2_depth"], jobs=0,
-                   results_path="/tmp/_toef_test.jsonl")
+                   results_path=tmp_path / "r.jsonl")
     for res in r:
         assert str(res.verdict) == "REFUTED"
         assert any(e.counterexample for e in res.evidence if str(e.verdict) == "REFUTED")

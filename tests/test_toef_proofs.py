@@ -38,18 +38,18 @@ def _by_reading(res):
     return out
 
 
-def test_relu_reading_c_refuted_by_abs_and_e_proved():
+def test_relu_reading_c_refuted_by_abs_and_e_proved(tmp_path):
     discover(["proofs.toef", "numerics.toef"])
-    (res,) = verify.run(["toef.relu_axioms_characterization"], jobs=0, results_path="/tmp/_toef_relu.jsonl")
+    (res,) = verify.run(["toef.relu_axioms_characterization"], jobs=0, results_path=tmp_path / "r.jsonl")
     r = _by_reading(res)
     assert Verdict.REFUTED in r["C"] and Verdict.PROVED not in r["C"]
     assert r["E"] == [Verdict.PROVED]
     assert str(res.verdict) == "REFUTED"
 
 
-def test_lemma3_attention_symbolic_size_generality():
+def test_lemma3_attention_symbolic_size_generality(tmp_path):
     discover(["proofs.toef", "numerics.toef"])
-    (res,) = verify.run(["toef.lemma3_wirtinger_linear_attention"], jobs=0, results_path="/tmp/_toef_l3.jsonl")
+    (res,) = verify.run(["toef.lemma3_wirtinger_linear_attention"], jobs=0, results_path=tmp_path / "r.jsonl")
     assert str(res.verdict) == "PROVED"
     key = [e for e in res.evidence if e.part == "key identity" and e.verdict == Verdict.PROVED]
     assert any("all N, C" in (e.generality or "") for e in key)
@@ -71,9 +71,9 @@ def test_closedness_criterion_rejects_a_wrong_conjugate_jacobian():
     assert ev.summary.startswith("step 1")
 
 
-def test_lemma7_nonzero_heads_reading_is_vacuous_and_nonzero_field_reading_open():
+def test_lemma7_nonzero_heads_reading_is_vacuous_and_nonzero_field_reading_open(tmp_path):
     discover(["proofs.toef", "numerics.toef"])
-    (res,) = verify.run(["toef.lemma7_softmax_free_energy"], jobs=0, results_path="/tmp/_toef_l7.jsonl")
+    (res,) = verify.run(["toef.lemma7_softmax_free_energy"], jobs=0, results_path=tmp_path / "r.jsonl")
     r = _by_reading(res)
     assert r["D"] == [Verdict.PROVED] and r["E"] == [Verdict.UNDECIDED]
     assert str(res.verdict) == "REFUTED"  # reading A decides

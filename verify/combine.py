@@ -9,7 +9,10 @@
    - REFUTED needs a non-empty ``counterexample``;
    - REPRODUCED / NOT_REPRODUCED need ``method="experiment"`` and the numbers
      ``paper_value`` and ``measured``;
-   - any NaN among the numbers (or the counterexample) voids the piece.
+   - any NaN or infinity among the numbers or in the counterexample voids the piece,
+     wherever it sits (nested, in a set, in a SymPy, mpmath, Decimal, numpy or torch value);
+   - so does a field the report cannot show: a counterexample or numbers that are not a
+     dict with string keys, steps that are not a list of strings, figures not dicts.
 
 2. **Within a part** (pieces with the same ``part`` label), evidence reinforces:
 
@@ -44,7 +47,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from .evidence import Evidence
-from .jsonable import has_nan
+from .jsonable import find_nonfinite
 from .verdict import Verdict
 
 #: Strength order of the non-negative verdicts, weakest first.
@@ -84,8 +87,15 @@ def _problem(ev: Evidence) -> str | None:
     v = ev.verdict
     if v is Verdict.UNDECIDED:
         return None
-    if has_nan(ev.numbers) or (ev.counterexample is not None and has_nan(ev.counterexample)):
-        return "NaN among its numbers"
+    shape = _shape_problem(ev)
+    if shape:
+        return shape
+    for name, value in (("numbers", ev.numbers), ("counterexample", ev.counterexample)):
+        found = find_nonfinite(value, name)
+        if found:
+            where, what = found
+            kind = "NaN" if "nan" in what.lower() else "infinity"
+            return f"{kind} among its numbers: non-finite value {what} at {where}"
     if v is Verdict.PROVED and ev.method != "symbolic":
         return f"PROVED needs symbolic evidence, this is {ev.method}"
     if v is Verdict.CERTIFIED and ev.method != "certificate":
@@ -99,6 +109,31 @@ def _problem(ev: Evidence) -> str | None:
         if missing:
             return f"{v.value} needs numbers {', '.join(missing)}"
     return None
+
+
+def _shape_problem(ev: Evidence) -> str | None:
+    """What the report could not show: it lays out a counterexample and the numbers as
+    key/value rows, each step as a line, each figure from its dict."""
+    def keyed(d: object) -> bool:
+        return isinstance(d, dict) and all(isinstance(k, str) for k in d)
+
+    ce = ev.counterexample
+    if ce is not None and not keyed(ce):
+        return f"counterexample must be a dict with string keys, got {_kind(ce)}"
+    if not keyed(ev.numbers):
+        return f"numbers must be a dict with string keys, got {_kind(ev.numbers)}"
+    steps = ev.steps
+    if not isinstance(steps, (list, tuple)) or not all(isinstance(s, str) for s in steps):
+        return f"steps must be a list of strings, got {_kind(steps)}"
+    figures = ev.figures
+    if not isinstance(figures, (list, tuple)) or not all(isinstance(f, dict) for f in figures):
+        return f"figures must be a list of dicts, got {_kind(figures)}"
+    return None
+
+
+def _kind(value: object) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
 
 
 def combine_part(pieces: list[Evidence]) -> Combined:

@@ -44,7 +44,11 @@ class EvidenceError(VerifyError, TypeError):
 
 
 class ResultsFileError(VerifyError, ValueError):
-    """A results (JSON-lines) file could not be read back."""
+    """A results (JSON-lines) file could not be read back, or written."""
+
+
+class ResultsFileInUseError(ResultsFileError):
+    """Another run holds the results file (its lock names the process)."""
 
 
 class ReportError(VerifyError, RuntimeError):

@@ -8,8 +8,10 @@ has no literal for them), tensors and arrays become nested lists.
 
 from __future__ import annotations
 
+import cmath
 import math
 from collections.abc import Mapping
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -81,3 +83,115 @@ def has_nan(value: Any) -> bool:
         except Exception:  # noqa: BLE001 - exotic array types: not our business
             return False
     return False
+
+
+#: How non-finite numbers read once stored (to_jsonable) or printed by SymPy and mpmath.
+NONFINITE_TEXT = frozenset({"nan", "inf", "-inf", "+inf", "oo", "-oo", "zoo", "infinity",
+                            "-infinity", "+infinity"})
+
+
+def find_nonfinite(value: Any, where: str = "") -> tuple[str, str] | None:
+    """``(where, what)`` of the first NaN or infinity in ``value``, or None when there is none.
+
+    Looks inside every container (dict keys and values, lists, tuples, sets), through
+    numpy and torch arrays, SymPy numbers, matrices and expressions, mpmath and Decimal
+    values, and the strings :func:`to_jsonable` stores them as (``"nan"``, ``"inf"``).
+    ``where`` is a path such as ``['worst'][2]``; ``what`` is the value as text.
+    """
+    return _nonfinite(value, where, set())
+
+
+def has_nonfinite(value: Any) -> bool:
+    """True if a NaN or an infinity hides anywhere in ``value`` (see :func:`find_nonfinite`)."""
+    return find_nonfinite(value) is not None
+
+
+def _nonfinite(value: Any, where: str, seen: set[int]) -> tuple[str, str] | None:
+    if value is None or isinstance(value, (bool, int, Fraction)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else (where, repr(value))
+    if isinstance(value, complex):
+        return None if cmath.isfinite(value) else (where, repr(value))
+    if isinstance(value, str):
+        return (where, repr(value)) if value.strip().lower() in NONFINITE_TEXT else None
+    if isinstance(value, Decimal):
+        return None if value.is_finite() else (where, str(value))
+    if id(value) in seen:
+        return None
+    if isinstance(value, Mapping):
+        seen.add(id(value))
+        for k, v in value.items():
+            found = _nonfinite(k, f"{where}[{k!r}] (key)", seen) or _nonfinite(
+                v, f"{where}[{k!r}]", seen
+            )
+            if found:
+                return found
+        return None
+    if isinstance(value, (list, tuple, set, frozenset)):
+        seen.add(id(value))
+        for i, v in enumerate(value):
+            found = _nonfinite(v, f"{where}[{i}]" if isinstance(value, (list, tuple)) else where,
+                               seen)
+            if found:
+                return found
+        return None
+    module = type(value).__module__.split(".")[0]
+    if module == "numpy":
+        import numpy as np
+
+        if isinstance(value, (np.ndarray, np.generic)):
+            if value.dtype.kind in "fc":
+                if bool(np.isfinite(value).all()):
+                    return None
+                return (where, "nan" if bool(np.isnan(value).any()) else "inf")
+            if value.dtype.kind == "O":
+                return _nonfinite(np.asarray(value).tolist(), where, seen)
+            return None
+    if module == "torch":
+        import torch
+
+        if isinstance(value, torch.Tensor):
+            if value.is_floating_point() or value.is_complex():
+                t = value.detach()
+                if bool(torch.isfinite(t).all()):
+                    return None
+                return (where, "nan" if bool(torch.isnan(t).any()) else "inf")
+            return None
+    if module == "mpmath":
+        import mpmath
+
+        if isinstance(value, (mpmath.mpf, mpmath.mpc)):
+            bad = mpmath.isnan(value) or mpmath.isinf(value)
+            return (where, str(value)) if bad else None
+        if isinstance(value, mpmath.matrix):
+            return _nonfinite(value.tolist(), where, seen)
+    if module == "sympy":
+        return _sympy_nonfinite(value, where)
+    return None
+
+
+def _sympy_nonfinite(value: Any, where: str) -> tuple[str, str] | None:
+    """A SymPy number that is NaN or infinite, or a NaN or infinite entry of a matrix or an
+    expression; ``oo`` as a *bound* (a limit point, an integration range) is not a value."""
+    import sympy as sp
+
+    if isinstance(value, sp.MatrixBase):
+        for i, v in enumerate(value):
+            found = _sympy_nonfinite(v, f"{where}[{i}]")
+            if found:
+                return found
+        return None
+    if not isinstance(value, sp.Basic):
+        return None
+    if value in (sp.nan, sp.oo, -sp.oo, sp.zoo):
+        return (where, str(value))
+    if isinstance(value, (sp.Tuple, sp.FiniteSet)):
+        for i, v in enumerate(value.args):
+            found = _sympy_nonfinite(v, f"{where}[{i}]")
+            if found:
+                return found
+        return None
+    if value.has(sp.nan, sp.zoo):  # never a bound: the expression's value is undefined
+        return (where, str(value))
+    return None

@@ -1,7 +1,10 @@
 """Where a run came from: git revision, package versions, seed, device, profile, date.
 
 Written beside the results file as ``<results>.meta.json`` so that a report rebuilt
-later from saved results still says how they were computed.
+later from saved results still says how they were computed. A run writes it when it
+starts, with ``"complete": false``, and again when it ends (``"complete": true``, run
+time, claim count), so the sidecar always describes the results beside it, even those
+of an interrupted run; the report also checks its seed and profile against the records.
 """
 
 from __future__ import annotations
@@ -68,14 +71,29 @@ def meta_path(results_path: str | Path) -> Path:
 
 
 def write(results_path: str | Path, info: dict[str, Any]) -> Path:
+    """Replace the sidecar of ``results_path`` with ``info`` (a new file renamed into place:
+    never half-written, never written through a symbolic link)."""
+    from .results import write_atomic
+
     path = meta_path(results_path)
-    path.write_text(json.dumps(info, indent=2, sort_keys=True), encoding="utf-8")
+    write_atomic(path, json.dumps(info, indent=2, sort_keys=True))
     return path
 
 
 def read(results_path: str | Path) -> dict[str, Any]:
-    """The provenance saved beside ``results_path``, or ``{}`` when there is none."""
+    """The provenance saved beside ``results_path``, or ``{}`` when there is none.
+
+    Raises :class:`~verify.errors.ResultsFileError` when the sidecar is not a JSON object.
+    """
+    from .errors import ResultsFileError
+
     path = meta_path(results_path)
     if not path.exists():
         return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise ResultsFileError(f"provenance file {str(path)!r} cannot be read: {e}") from None
+    if not isinstance(info, dict):
+        raise ResultsFileError(f"provenance file {str(path)!r} is not a JSON object")
+    return info

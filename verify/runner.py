@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import logging
+import math
+import numbers
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .context import PROFILES, Context
-from .errors import UsageError
+from .errors import ResultsFileError, UsageError
 from .execute import execute, failed
 from .pool import Outcome, Task, run_tasks
 from .registry import REGISTRY, Claim, default_modules, discover
-from .results import ClaimResult, Results, append, load, write_all
+from .results import ClaimResult, Results, append, load, lock, storable, write_all
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +63,10 @@ def run(
         seed: the run's seed; every random choice of every claim derives from it.
         paper: restrict to these paper keys.
         timeout: seconds per claim, overriding the profile's and the claims' budgets.
-        results_path: the JSON-lines file results stream to (``results.jsonl``).
+        results_path: the JSON-lines file results stream to (``results.jsonl``). The run
+            holds it (a second run on the same file fails at once, naming this one's pid),
+            writes a new file renamed into place (a symbolic link there is replaced, the
+            file it pointed to left alone) and keeps ``<name>.meta.json`` beside it.
         resume: keep the results already in ``results_path`` (same seed and profile)
             and run only the claims missing from it.
         modules: modules/packages to discover claims in (default: ``proofs``, ``numerics``).
@@ -71,83 +76,135 @@ def run(
     """
     if profile not in PROFILES:
         raise UsageError(f"profile {profile!r}: expected one of {', '.join(PROFILES)}")
-    if jobs is not None and jobs < 0:
-        raise UsageError(f"jobs must be >= 0, got {jobs}")
-    if timeout is not None and timeout <= 0:
-        raise UsageError(f"timeout must be positive, got {timeout}")
+    if jobs is not None and (not _is_int(jobs) or jobs < 0):
+        raise UsageError(f"jobs must be an integer >= 0, got {jobs!r}")
+    if not _is_int(seed):
+        raise UsageError(f"seed must be an integer, got {seed!r}")
+    seed = int(seed)
+    timeout = _check_timeout(timeout)
+    path = _check_results_path(results_path)
     from .devices import resolve_device
 
     dev = resolve_device(device)
     modules = list(modules) if modules is not None else default_modules()
     discover(modules)  # workers import exactly these modules too
     claims = REGISTRY.select(select, paper)
-    path = Path(results_path) if results_path is not None else DEFAULT_RESULTS
-    path.parent.mkdir(parents=True, exist_ok=True)
-
-    done: dict[str, ClaimResult] = {}
-    if resume and path.exists():
-        for r in load(path):
-            if r.run_seed == seed and r.profile == profile:
-                done[r.id] = r
-        write_all(path, done.values())  # drop a half-written last line before appending
-    else:
-        path.write_text("", encoding="utf-8")
-
-    todo = [c for c in claims if c.id not in done]
-    if on_start:
-        on_start(todo)
-
-    def budget(c: Claim) -> float:
-        if timeout is not None:
-            return timeout
-        return c.timeout_for(profile) or PROFILES[profile]["timeout"]
-
-    def context(c: Claim) -> Context:
-        return Context(claim_id=c.id, run_seed=seed, profile=profile, device=dev, budget_s=budget(c))
-
-    def record(result: ClaimResult) -> None:
-        done[result.id] = result
-        append(path, result)
-        if on_result:
-            on_result(result)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot create the folder of results file {str(path)!r}: {e}") from None
 
     import time
 
     from . import provenance
 
-    t_run = time.monotonic()
-    if jobs == 0:
-        for c in todo:
-            record(execute(c, context(c)))
-    else:
-
-        def on_outcome(o: Outcome) -> None:
-            c = REGISTRY[o.task.claim_id]
-            if o.record is not None:
-                record(ClaimResult.from_dict(o.record))
-            else:
-                record(failed(c, o.task.ctx, o.failure or "unknown failure", o.elapsed_s))
-
-        n_jobs = jobs or default_jobs()
-        if memory_gib is None and dev == "cpu":
-            memory_gib = default_memory_gib(n_jobs)
-        run_tasks(
-            [Task(c.id, context(c)) for c in todo],
-            jobs=n_jobs,
-            modules=modules,
-            on_outcome=on_outcome,
-            mem_gib=memory_gib,
+    with lock(path):
+        # The sidecar describes the results beside it from the first moment: this run's seed
+        # and profile, not yet complete (an interrupted run leaves it so).
+        meta = provenance.collect(
+            seed=seed, profile=profile, device=dev,
+            jobs=jobs if jobs is not None else default_jobs(), claims=len(claims),
+            complete=False,
         )
+        done: dict[str, ClaimResult] = {}
+        if resume and path.exists():
+            for r in load(path):
+                if r.run_seed == seed and r.profile == profile:
+                    done[r.id] = r
+        try:
+            provenance.write(path, meta)
+            write_all(path, done.values())  # a new file (also drops a half-written last line)
+        except OSError as e:
+            raise UsageError(f"cannot write results file {str(path)!r}: {e}") from None
 
-    order = {c.id: i for i, c in enumerate(REGISTRY)}
-    final = sorted(done.values(), key=lambda r: order.get(r.id, len(order)))
-    write_all(path, final)  # claim order, so equal seeds give equal files
-    provenance.write(
-        path,
-        provenance.collect(
-            seed=seed, profile=profile, device=dev, jobs=jobs if jobs is not None else default_jobs(),
-            run_time_s=round(time.monotonic() - t_run, 2), claims=len(final),
-        ),
-    )
+        todo = [c for c in claims if c.id not in done]
+        if on_start:
+            on_start(todo)
+
+        def budget(c: Claim) -> float:
+            if timeout is not None:
+                return timeout
+            return c.timeout_for(profile) or PROFILES[profile]["timeout"]
+
+        def context(c: Claim) -> Context:
+            return Context(claim_id=c.id, run_seed=seed, profile=profile, device=dev,
+                           budget_s=budget(c))
+
+        def record(result: ClaimResult) -> None:
+            result = storable(result)  # odd data costs this claim, never the file or the run
+            done[result.id] = result
+            append(path, result)
+            if on_result:
+                on_result(result)
+
+        t_run = time.monotonic()
+        if jobs == 0:
+            for c in todo:
+                record(execute(c, context(c)))
+        else:
+
+            def on_outcome(o: Outcome) -> None:
+                c = REGISTRY[o.task.claim_id]
+                if o.record is not None:
+                    try:
+                        result = ClaimResult.from_dict(o.record)
+                    except ResultsFileError as e:
+                        why = f"result could not be saved: {e}"
+                        result = failed(c, o.task.ctx, why, o.elapsed_s)
+                    record(result)
+                else:
+                    record(failed(c, o.task.ctx, o.failure or "unknown failure", o.elapsed_s))
+
+            n_jobs = jobs or default_jobs()
+            if memory_gib is None and dev == "cpu":
+                memory_gib = default_memory_gib(n_jobs)
+            run_tasks(
+                [Task(c.id, context(c)) for c in todo],
+                jobs=n_jobs,
+                modules=modules,
+                on_outcome=on_outcome,
+                mem_gib=memory_gib,
+            )
+
+        order = {c.id: i for i, c in enumerate(REGISTRY)}
+        final = sorted(done.values(), key=lambda r: order.get(r.id, len(order)))
+        write_all(path, final)  # claim order, so equal seeds give equal files
+        meta.update(run_time_s=round(time.monotonic() - t_run, 2), claims=len(final),
+                    complete=True)
+        provenance.write(path, meta)
     selected = {c.id for c in claims}
     return Results([r for r in final if r.id in selected], path=path)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _check_timeout(timeout: object) -> float | None:
+    """The per-claim budget as a float; NaN, infinities and non-positive values are usage
+    errors (a NaN budget would never expire, so a looping claim would never be killed)."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
+        raise UsageError(f"timeout must be a positive, finite number of seconds, got {timeout!r}")
+    t = float(timeout)
+    if not (math.isfinite(t) and t > 0):
+        raise UsageError(f"timeout must be a positive, finite number of seconds, got {t:g}")
+    return t
+
+
+def _check_results_path(results_path: str | os.PathLike[str] | None) -> Path:
+    """The results file to write, refused when it cannot be one (before anything is written)."""
+    if results_path is None:
+        return DEFAULT_RESULTS
+    if not isinstance(results_path, (str, os.PathLike)):
+        raise UsageError(f"results_path must be a path, got {results_path!r}")
+    if os.fspath(results_path) == "":
+        raise UsageError("results file name is empty (--json '')")
+    path = Path(results_path)
+    if path.is_dir():
+        raise UsageError(
+            f"results file {str(path)!r} is a folder; give a file name, e.g. "
+            f"{str(path / 'results.jsonl')!r}"
+        )
+    return path

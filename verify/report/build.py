@@ -16,12 +16,13 @@ from __future__ import annotations
 import logging
 import re
 import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import provenance
-from ..errors import ReportError
+from ..errors import ReportError, ResultsFileError
 from ..results import ClaimResult, load
 from . import compile as tex_compile
 from . import figures as figs
@@ -124,10 +125,10 @@ def build(
         ReportError: a selected paper has no results.
     """
     results_path = Path(results_path)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _output_folder(out_dir)
     results = list(load(results_path))
-    meta = provenance.read(results_path)
+    output = ReportOutput(out_dir=out)
+    meta = _matching_meta(results_path, results, output)
     present = order([r.paper for r in results])
     if papers:
         missing = [p for p in papers if p not in present]
@@ -140,7 +141,6 @@ def build(
         results = [r for r in results if r.paper in selected]
     else:
         selected = present
-    output = ReportOutput(out_dir=out)
     fig_map = _draw_figures(results, out, output)
     prov = view.provenance_view(meta, results)
     shown_out = str(out_dir) if not Path(out_dir).is_absolute() else "DIR"  # no absolute paths
@@ -156,10 +156,11 @@ def build(
                 file_key(p),
                 "paper.tex.j2",
                 {
-                    "pdf_title": escape_text(f"Proof report: {title(p)}"),
-                    "header": escape_text(f"{title(p)} ({p})"),
+                    "pdf_title": escape_text(f"Proof report: {title(p, sub)}"),
+                    "header": escape_text(f"{title(p, sub)} ({p})"),
                     "kicker": Tex("Proof report \\,\\textperiodcentered\\, paper ") + code(p),
-                    "paper_title": escape_text(title(p)),
+                    "paper_title": escape_text(title(p, sub)),
+                    "findings": view.findings_view(sub),
                     "subtitle": subtitle_run,
                     "counts": view.counts_view(sub, [p]),
                     "provenance": prov,
@@ -187,6 +188,7 @@ def build(
                 ),
                 "subtitle": subtitle_run,
                 "counts": view.counts_view(results, selected),
+                "false_claims": view.findings_view(results, only="false"),
                 "provenance": prov,
                 "rebuild": rebuild,
                 "documents": Tex(", ".join(code(file_key(p) + ".pdf") for p in selected)),
@@ -202,6 +204,57 @@ def build(
     for doc in docs:
         _build_document(doc, results, fig_map, out, output, engine_ok)
     return output
+
+
+def _output_folder(out_dir: str | Path) -> Path:
+    """``out_dir``, created if needed; :class:`ReportError` (one line) when it is a file or
+    cannot be written."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"report folder {str(out)!r} is not a folder (a file is there)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as e:
+        raise ReportError(f"cannot write into report folder {str(out)!r}: {e.strerror}") from None
+    return out
+
+
+def _matching_meta(
+    results_path: Path, results: list[ClaimResult], output: ReportOutput
+) -> dict[str, Any]:
+    """The provenance sidecar of ``results_path`` when it describes these results, else ``{}``.
+
+    A sidecar left by an earlier run (another seed or profile) would make the report state
+    settings the results were not computed with: it is ignored, with a warning, and the
+    report takes seed and profile from the records themselves.
+    """
+    name = provenance.meta_path(results_path).name
+    try:
+        meta = provenance.read(results_path)
+    except ResultsFileError as e:
+        output.warnings.append(ReportIssue(name, f"ignored: {e}"))
+        return {}
+    if not meta or not results:
+        return meta
+    seeds = sorted({r.run_seed for r in results})
+    profiles = sorted({r.profile for r in results})
+    if meta.get("seed", seeds[0]) not in seeds or meta.get("profile", profiles[0]) not in profiles:
+        output.warnings.append(ReportIssue(
+            name,
+            f"ignored: it does not describe {results_path.name} (it states seed "
+            f"{meta.get('seed')!r}, profile {meta.get('profile')!r}; the results have seed "
+            f"{', '.join(map(str, seeds))}, profile {', '.join(profiles)})",
+        ))
+        return {}
+    if meta.get("complete") is False:
+        output.warnings.append(ReportIssue(
+            name,
+            "the run that wrote these results was interrupted (or is still running): claims "
+            "may be missing",
+        ))
+    return meta
 
 
 def _run_line(meta: dict[str, Any], results: list[ClaimResult]) -> Tex:
@@ -272,7 +325,10 @@ def _build_document(
     assets = {f"figures/{p.name}": p for p in output.figures if p.exists()}
     for attempt in range(MAX_RETRIES + 1):
         tex = _render(doc, results, fig_map)
-        tex_path.write_text(tex, encoding="utf-8")
+        try:
+            tex_path.write_text(tex, encoding="utf-8")
+        except OSError as e:
+            raise ReportError(f"cannot write {str(tex_path)!r}: {e.strerror}") from None
         if not engine_ok:
             break
         res = tex_compile.compile_tex(tex, doc.name, assets)
@@ -308,8 +364,12 @@ def _build_document(
 def _keep_pdf(src: Path | None, dst: Path, output: ReportOutput) -> None:
     if src is None:
         return
-    shutil.move(str(src), dst)
-    dst.chmod(0o644)  # the staging file came from mkstemp (0600); a report is for reading
+    try:
+        shutil.move(str(src), dst)
+        dst.chmod(0o644)  # the staging file came from mkstemp (0600); a report is for reading
+    except OSError as e:
+        src.unlink(missing_ok=True)
+        raise ReportError(f"cannot write {str(dst)!r}: {e.strerror}") from None
     output.pdf.append(dst)
 
 

@@ -9,19 +9,44 @@ wall behind :mod:`verify.report.latex`: a macro the sanitizer missed still canno
 
 Errors are parsed from the log (``-file-line-error``: ``./doc.tex:123: message``) with the
 line number, so that :mod:`verify.report.build` can name the claim whose text broke.
+
+TeX time is bounded per claim, not only per document: the compiled copy marks its progress
+(each claim section and each table row writes its line number to a small file as TeX reaches
+it), and a run that stays on one mark longer than :data:`CLAIM_TIMEOUT_S` is stopped with an
+error at that line, which names the claim; the build then shows that claim's math as text.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+#: Seconds one compile of one document may take.
 TIMEOUT_S = 180
+#: Seconds TeX may stay on one claim (one progress mark) before it is stopped.
+CLAIM_TIMEOUT_S = 30
+#: The file the compiled copy writes its progress (a line number) to.
+PROGRESS = "vf-progress.txt"
+_PROGRESS_DEF = (
+    r"\newwrite\vfprogressout\def\vfprogress{\immediate\openout\vfprogressout="
+    + PROGRESS
+    + r"\relax\immediate\write\vfprogressout{\the\inputlineno}"
+    r"\immediate\closeout\vfprogressout}"
+)
+_CLAIM_BEGIN = re.compile(r"^%% vf-claim-begin \d+$")
+# Table lines that must stay first in their row (a mark before them is a TeX error).
+_ROW_FIRST = re.compile(
+    r"^\s*\\(?:[a-z]*rule|hline|cline|cmidrule|noalign|multicolumn|omit|span|rowcolor|"
+    r"addlinespace|end|begin)\b"
+)
 
 _ERROR = re.compile(r"^(?:\./)?(?P<file>[^\s:]+\.tex):(?P<line>\d+): (?P<msg>.*)$", re.M)
 _BANG = re.compile(r"^! (?P<msg>.*)$", re.M)
@@ -108,14 +133,73 @@ def parse_errors(log: str, name: str) -> list[TexError]:
     return errors
 
 
+def instrument(tex: str) -> str:
+    """``tex`` with a progress mark at each claim section and each table row, on the same
+    lines (so that a line number TeX reports is a line of ``tex``)."""
+    lines = tex.split("\n")
+    body = False
+    for k, line in enumerate(lines):
+        if not body:
+            if line.startswith(r"\begin{document}"):
+                lines[k] = _PROGRESS_DEF + line
+                body = True
+        elif _CLAIM_BEGIN.match(line) or (
+            line.rstrip().endswith("\\\\") and not _ROW_FIRST.match(line)
+        ):
+            lines[k] = r"\vfprogress " + line
+    return "\n".join(lines)
+
+
+def _run(cmd: list[str], work: Path, timeout: float, claim_timeout: float) -> TexError | int:
+    """Run the engine in ``work``: its exit status, or the error that stopped it (too long
+    on one progress mark, or on the whole document). The engine and any child it starts
+    run in their own process group and are killed together."""
+    proc = subprocess.Popen(
+        cmd, cwd=work, env=locked_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    t0 = time.monotonic()
+    mark, since = None, t0
+    try:
+        while True:
+            try:
+                return proc.wait(timeout=0.1)
+            except subprocess.TimeoutExpired:
+                pass
+            now = time.monotonic()
+            seen = _read(work / PROGRESS).strip() or None
+            if seen != mark:
+                mark, since = seen, now
+            line = int(mark) if mark and mark.isdigit() else None
+            if mark is not None and now - since > claim_timeout:
+                return TexError(line, f"TeX spent over {claim_timeout:g} s on one claim; stopped",
+                                "")
+            if now - t0 > timeout:
+                return TexError(line, f"TeX timed out after {timeout:.0f} s", "")
+    finally:
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
 def compile_tex(
-    tex: str, name: str, assets: dict[str, Path] | None = None, timeout: float = TIMEOUT_S
+    tex: str,
+    name: str,
+    assets: dict[str, Path] | None = None,
+    timeout: float | None = None,
+    claim_timeout: float | None = None,
 ) -> CompileResult:
     """Build ``tex`` (the document's source) as ``<name>.tex`` in a temporary directory.
 
     ``assets`` maps relative paths (``figures/x.pdf``) to files copied beside it. Returns the
     PDF copied to a temporary location owned by the caller (``result.pdf``), or None.
+    ``timeout`` bounds the whole compile (default :data:`TIMEOUT_S`), ``claim_timeout`` the
+    time on one claim (default :data:`CLAIM_TIMEOUT_S`); either error carries the line TeX
+    was on, so that the caller can name the claim.
     """
+    timeout = TIMEOUT_S if timeout is None else timeout
+    claim_timeout = CLAIM_TIMEOUT_S if claim_timeout is None else claim_timeout
     cmd = engine()
     if cmd is None:
         return CompileResult(
@@ -124,7 +208,7 @@ def compile_tex(
     stem = Path(name).stem
     with tempfile.TemporaryDirectory(prefix="verify-tex-") as tmp:
         work = Path(tmp)
-        (work / f"{stem}.tex").write_text(tex, encoding="utf-8")
+        (work / f"{stem}.tex").write_text(instrument(tex), encoding="utf-8")
         for rel, src in (assets or {}).items():
             dst = work / rel
             dst.parent.mkdir(parents=True, exist_ok=True)
@@ -132,24 +216,12 @@ def compile_tex(
         runs = 1 if cmd[0] == "latexmk" else 2  # pdflatex alone: twice for longtable widths
         rc = 0
         for _ in range(runs):
-            try:
-                proc = subprocess.run(
-                    [*cmd, f"{stem}.tex"],
-                    cwd=work,
-                    env=locked_env(),
-                    stdin=subprocess.DEVNULL,
-                    capture_output=True,
-                    timeout=timeout,
-                )
-                rc = proc.returncode
-            except subprocess.TimeoutExpired:
+            outcome = _run([*cmd, f"{stem}.tex"], work, timeout, claim_timeout)
+            if isinstance(outcome, TexError):
                 log = _read(work / f"{stem}.log")
-                return CompileResult(
-                    None,
-                    [TexError(None, f"TeX timed out after {timeout:.0f} s", log[-2000:])],
-                    log,
-                    124,
-                )
+                outcome.excerpt = log[-2000:]
+                return CompileResult(None, [outcome], log, 124)
+            rc = outcome
         log = _read(work / f"{stem}.log")
         errors = parse_errors(log, f"{stem}.tex")
         pdf = work / f"{stem}.pdf"

@@ -316,6 +316,17 @@ DANGEROUS = frozenset(
     verb verbatim lstinline url href loop repeat tracingall pdffilesize pdffiledump
     pdfmdfivesum filesize filedump mdfivesum pdfobj pdfliteral pdfsavepos""".split()
 )
+# Bounds on what one statement may ask of TeX, whose time a sanitizer cannot otherwise
+# bound: ``\begin{array}{*{99999}{c}}`` builds 99999 columns (minutes), and each macro set
+# with ``\mathpalette``/``\mathchoice`` typesets its argument four times, so nesting them
+# multiplies by four per level.
+MAX_COLUMNS = 64
+MAX_AMPLIFY_DEPTH = 6
+MAX_BRACE_DEPTH = 60
+_AMPLIFIERS = frozenset(
+    "sqrt phantom hphantom vphantom pmb boldsymbol bm overrightarrow overleftarrow "
+    "xrightarrow xleftarrow".split()
+)
 _CONTROL_SYMBOLS = frozenset(", ; : ! { } | \\ % # & _ $ >".split(" ") + [" "])
 _OPEN_DELIMS = frozenset("( ) [ ] | / . < >".split())
 _DELIM_MACROS = frozenset(
@@ -344,6 +355,8 @@ class _Math:
         self.depth = 0
         self.envs: list[str] = []
         self.lefts: list[int] = [0]  # open \left per brace group
+        self.amplified: list[bool] = []  # per open brace group: the argument of an amplifier
+        self.amplify_next = False
 
     def fail(self, why: str) -> None:
         raise Unsafe(why)
@@ -387,6 +400,25 @@ class _Math:
         self.fail("unbalanced braces")
         return ""  # unreachable
 
+    def column_spec(self, env: str) -> str:
+        """The argument(s) after ``\\begin{array}`` (``[t]`` and a column spec) or
+        ``\\begin{alignedat}`` (a count), checked and bounded by :data:`MAX_COLUMNS`."""
+        self.skip_spaces()
+        pos = ""
+        if env == "array" and self.s.startswith("[", self.i):
+            m = re.compile(r"\[\s*([tcb])\s*\]").match(self.s, self.i)
+            if not m:
+                self.fail("array position must be [t], [c] or [b]")
+            pos, self.i = "[%s]" % m.group(1), m.end()
+        raw = self.group().replace(" ", "")
+        if env == "alignedat":
+            if not raw.isdigit() or not 0 < int(raw) <= MAX_COLUMNS:
+                self.fail(f"alignedat needs a column count from 1 to {MAX_COLUMNS}")
+            return "{%s}" % raw
+        if _count_columns(raw, self) > MAX_COLUMNS:
+            self.fail(f"array with more than {MAX_COLUMNS} columns")
+        return "%s{%s}" % (pos, raw)
+
     def check_delimiter(self, macro: str) -> None:
         tok = self.peek_token()
         if tok in _OPEN_DELIMS:
@@ -403,6 +435,9 @@ class _Math:
             if name == "begin":
                 self.envs.append(env)
                 self.lefts.append(0)
+                if env in ("array", "alignedat"):
+                    self.out.append("\\begin{%s}%s" % (env, self.column_spec(env)))
+                    return
             else:
                 if not self.envs or self.envs.pop() != env:
                     self.fail(f"\\end{{{env}}} does not match")
@@ -429,6 +464,7 @@ class _Math:
             self.out.append("\\" + name + " ")
             return
         if name in ALLOWED_MACROS:
+            self.amplify_next = name in _AMPLIFIERS
             self.out.append("\\" + name + " ")
         elif name in DANGEROUS:
             self.out.append(r"{\vfblocked{%s}}" % name)
@@ -461,11 +497,18 @@ class _Math:
             if c == "{":
                 self.depth += 1
                 self.lefts.append(0)
+                self.amplified.append(self.amplify_next)
+                self.amplify_next = False
+                if self.depth > MAX_BRACE_DEPTH:
+                    self.fail(f"braces nested more than {MAX_BRACE_DEPTH} deep")
+                if sum(self.amplified) > MAX_AMPLIFY_DEPTH:
+                    self.fail(f"more than {MAX_AMPLIFY_DEPTH} nested \\sqrt/\\phantom-like macros")
                 self.out.append("{")
             elif c == "}":
                 self.depth -= 1
                 if self.depth < 0:
                     self.fail("unbalanced braces")
+                self.amplified.pop()
                 if self.lefts.pop() != 0:
                     self.fail("\\left without \\right")
                 self.out.append("}")
@@ -517,6 +560,36 @@ class _Math:
             return self.peek_token()
         finally:
             self.i = save
+
+
+def _count_columns(spec: str, m: _Math) -> int:
+    """Columns of an array spec made of ``l``, ``c``, ``r``, ``|`` and ``*{n}{spec}``."""
+    n, i = 0, 0
+    while i < len(spec):
+        c = spec[i]
+        if c in "lcr":
+            n += 1
+        elif c == "|":
+            pass
+        elif c == "*":
+            rep = re.compile(r"\*\{(\d{1,6})\}\{").match(spec, i)
+            if not rep:
+                m.fail("array spec: * needs {count}{columns}")
+            depth, j = 1, rep.end()
+            while j < len(spec) and depth:
+                depth += {"{": 1, "}": -1}.get(spec[j], 0)
+                j += 1
+            if depth:
+                m.fail("array spec: unbalanced braces")
+            n += int(rep.group(1)) * _count_columns(spec[rep.end() : j - 1], m)
+            if n > MAX_COLUMNS:
+                return n
+            i = j
+            continue
+        else:
+            m.fail(f"array spec: {c!r} is not allowed (only l, c, r, | and *{{n}}{{...}})")
+        i += 1
+    return n
 
 
 def sanitize_math(s: object) -> Tex:
