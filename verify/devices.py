@@ -27,19 +27,14 @@ def resolve_device(device: str | None) -> str:
     return device
 
 
-#: Intra-op threads chosen for this worker by :func:`configure_torch` (None: torch's default).
-WORKER_THREADS: int | None = None
-
-
 def configure_torch(threads: int | None = None) -> None:
-    """Deterministic, full-precision torch settings for a worker."""
-    global WORKER_THREADS
+    """Deterministic, full-precision torch settings for a worker (set in its template, so
+    every claim forked from it inherits them)."""
     try:
         import torch
     except ImportError:
         return
     if threads:
-        WORKER_THREADS = threads
         torch.set_num_threads(threads)
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False

@@ -1,8 +1,9 @@
 """Run one claim's checks in this process and turn what they return into a result.
 
-This is what a worker does for each claim; it never raises for a misbehaving check:
-an exception, a return value that is not evidence, or NaN in the numbers all become
-UNDECIDED evidence with the reason, while the claim's other checks still run.
+This is what a claim process (a fork of a clean template, :mod:`verify.isolation`) does. It
+never raises for a misbehaving check: an exception, a return value that is not evidence, or
+NaN in the numbers all become UNDECIDED evidence with the reason, while the claim's other
+checks still run.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def collect(fn: Any, ctx: Context) -> list[Evidence]:
                 item.elapsed_s = time.perf_counter() - t0
             good.append(item)
         else:
-            good.append(Evidence.undecided(f"check {_name(fn)} yielded {_quote(item)}, not Evidence"))
+            why = f"check {_name(fn)} yielded {_quote(item)}, not Evidence"
+            good.append(Evidence.undecided(why))
     if not good:
         good.append(Evidence.undecided(f"check {_name(fn)} returned no evidence"))
     return good
@@ -71,41 +73,30 @@ def _quote(value: Any) -> str:
 
 
 def reset_global_state(seed: int) -> None:
-    """Put the process-wide state a check could change back to its defaults, and seed the
-    global generators from the claim's seed.
+    """Seed the global random generators (``random``, NumPy's, torch's) from the claim's seed.
 
-    A worker runs many claims, in an order that depends on scheduling; without this, one
-    claim that raises ``mpmath.mp.dps`` or switches torch's default dtype or grad mode
-    would change the numbers of whichever claim the worker runs next. Checks should draw
-    from ``ctx.torch_generator`` / ``ctx.numpy_rng``; one that touches a global generator by
-    accident still gets the same numbers on every run.
+    Nothing else is reset: in a pool each claim runs in a fresh fork of a template that has
+    run nothing (:mod:`verify.isolation`), so every other global starts clean by
+    construction. The generators are the exception: a fork inherits the template's state
+    (and ``random`` reseeds itself from the OS), so a check that draws from a global
+    generator by accident would get different numbers on every run. Checks should draw from
+    ``ctx.torch_generator`` / ``ctx.numpy_rng``. In-process runs (``jobs=0``) are for
+    debugging and share every other global between claims.
     """
     import random
+    import sys
 
     random.seed(seed)
-    try:
-        import mpmath
-
-        mpmath.mp.dps = 15
-        mpmath.mp.pretty = False
-    except ImportError:  # pragma: no cover - mpmath comes with sympy
-        pass
     try:
         import numpy as np
 
         np.random.seed(seed % 2**32)
     except ImportError:  # pragma: no cover
         pass
-    if "torch" in __import__("sys").modules:
+    if "torch" in sys.modules:
         import torch
 
-        from .devices import WORKER_THREADS
-
         torch.manual_seed(seed)
-        torch.set_default_dtype(torch.float32)
-        torch.set_grad_enabled(True)
-        if WORKER_THREADS:
-            torch.set_num_threads(WORKER_THREADS)
 
 
 def execute(claim: Claim, ctx: Context) -> ClaimResult:
@@ -124,7 +115,12 @@ def execute(claim: Claim, ctx: Context) -> ClaimResult:
 
 
 def build_result(
-    claim: Claim, ctx: Context, evidence: list[Evidence], *, elapsed: float, error: str | None = None
+    claim: Claim,
+    ctx: Context,
+    evidence: list[Evidence],
+    *,
+    elapsed: float,
+    error: str | None = None,
 ) -> ClaimResult:
     """Combine evidence into a :class:`ClaimResult` (also used for crashed claims)."""
     from .combine import audit, scope_of, severity_of

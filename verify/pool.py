@@ -1,34 +1,52 @@
-"""A pool of worker processes that run claims, each within a time budget.
+"""A pool of template processes that run each claim in a fresh fork, within a time budget.
 
-Workers are started with ``spawn`` (safe with torch and OpenMP), import the claims once,
-then take claims one at a time. The parent watches each busy worker: a result arrives,
-or the worker dies (segfault, abort, out of memory), or it passes its deadline and is
-killed. In the last two cases the claim is UNDECIDED with the reason and a fresh worker
-replaces the lost one, so every other claim still runs.
+Each of the ``jobs`` slots is a *template* (:mod:`verify.isolation`): spawned once, it
+imports torch, sympy and the claims and then runs nothing itself; for every claim it forks a
+child, so each claim starts from the same clean, pre-imported state and nothing one claim
+changes (globals, working directory, environment, monkeypatches) reaches another. A fork of
+a template costs a few milliseconds (``benchmarks/bench_runner.py``).
+
+Why own templates rather than ``multiprocessing``'s forkserver with preload: the forkserver
+is one process per parent, shared by every run, whose preload cannot follow the ``modules``
+of each run, and its children run multiprocessing's bootstrap (unpickling a process object,
+atexit hooks) on every claim. A template per slot imports exactly the run's modules, forks
+straight into the claim, and can tie its claims to itself (process groups, a subreaper,
+``PR_SET_PDEATHSIG``) so that nothing a claim starts survives it or the run.
+
+The parent watches each busy slot: a result arrives, or the claim child dies (segfault,
+abort, out of memory, ``os._exit``), or it passes its deadline and the parent kills its
+process group. In the last two cases the claim is UNDECIDED with the reason and the template
+serves the next claim; a template that dies is replaced. SIGTERM and SIGHUP to the parent
+kill every claim and template before the parent dies of the signal.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing as mp
 import os
 import signal
+import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
+from multiprocessing.connection import wait
 from typing import Any
 
 from .context import Context
 from .errors import DiscoveryError
+from .isolation import kill_group, template_main
 
 log = logging.getLogger(__name__)
 
-#: Seconds a worker may take beyond its budget to report before it is killed.
+#: Seconds a claim may take beyond its budget to report before it is killed.
 GRACE_S = 2.0
-#: Seconds a fresh worker may take to import the claims.
+#: Seconds a fresh template may take to import the claims.
 STARTUP_S = 300.0
+#: Seconds a template may take to report on a claim the parent killed.
+DRAIN_S = 30.0
 
 
 @dataclass
@@ -39,12 +57,14 @@ class Task:
 
 @dataclass
 class Outcome:
-    """What became of a task: a result record, or the reason there is none."""
+    """What became of a task: a result record, or the reason there is none (with the tail
+    of what the claim printed, when its process died before sending a record)."""
 
     task: Task
     record: dict[str, Any] | None
     failure: str | None
     elapsed_s: float
+    output: dict[str, str] | None = None
 
 
 def _signal_name(code: int) -> str:
@@ -54,77 +74,100 @@ def _signal_name(code: int) -> str:
         return f"signal {-code}"
 
 
-def _worker_main(conn: Connection, modules: Sequence[str] | None, threads: int, mem_gib: float | None) -> None:
-    """Entry point of a worker process: discover claims, then serve tasks until told to stop."""
-    os.environ.setdefault("OMP_NUM_THREADS", str(threads))
-    if mem_gib:
-        import resource
-
-        limit = int(mem_gib * 2**30)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    try:
-        from .devices import configure_torch
-        from .execute import execute
-        from .registry import REGISTRY, discover
-
-        configure_torch(threads)
-        discover(modules)
-    except BaseException as e:  # noqa: BLE001 - tell the parent, then die
-        conn.send(("error", f"{type(e).__name__}: {e}"))
-        return
-    conn.send(("ready", None))
-    while True:
-        try:
-            msg = conn.recv()
-        except EOFError:
-            return
-        if msg is None:
-            return
-        task: Task = msg
-        ctx = task.ctx
-        ctx.started = time.monotonic()
-        try:
-            from .devices import set_device
-
-            set_device(ctx.device)
-            record = execute(REGISTRY[task.claim_id], ctx).to_dict()
-            conn.send(("result", record))
-        except BaseException as e:  # noqa: BLE001 - e.g. an unpicklable record
-            conn.send(("failure", f"worker error: {type(e).__name__}: {e}"))
+def death_reason(status: int | None) -> str:
+    """Why a claim process that sent no record ended, from its exit code (``-signal``)."""
+    if status is not None and status < 0:
+        why = f"claim process killed by {_signal_name(status)}"
+        if status == -signal.SIGKILL:
+            why += " (out of memory?)"
+        return why
+    return f"claim process exited with status {status}"
 
 
-class _Worker:
-    def __init__(self, ctx: Any, modules: Sequence[str] | None, threads: int, mem_gib: float | None) -> None:
+class _Slot:
+    """One template process and the claim it is running.
+
+    ``state`` is ``loading`` (importing the claims), ``idle``, ``busy`` (a claim runs) or
+    ``draining`` (the parent killed the claim and awaits the template's report on it).
+    """
+
+    def __init__(self, ctx: Any, modules: Sequence[str] | None, threads: int,
+                 mem_gib: float | None) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
         self.proc = ctx.Process(
-            target=_worker_main, args=(child, modules, threads, mem_gib), daemon=True
+            target=template_main, args=(child, modules, threads, mem_gib, os.getpid()),
+            daemon=True,
         )
         self.proc.start()
         child.close()
-        self.ready = False
+        self.state = "loading"
         self.task: Task | None = None
+        self.claim_pid: int | None = None
         self.deadline = time.monotonic() + STARTUP_S
         self.t0 = 0.0
 
     def assign(self, task: Task) -> None:
-        self.task = task
+        self.task, self.claim_pid, self.state = task, None, "busy"
         self.t0 = time.monotonic()
         self.deadline = self.t0 + task.ctx.budget_s + GRACE_S
         self.conn.send(task)
 
+    def kill_claim(self) -> None:
+        if self.claim_pid is not None and self.state in ("busy", "draining"):
+            kill_group(self.claim_pid)
+
+    def terminate(self) -> None:
+        """Signal-safe: kill the claim's group, and ask the template to sweep and exit."""
+        self.kill_claim()
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if self.proc.pid is not None:
+                os.kill(self.proc.pid, signal.SIGTERM)
+
     def kill(self) -> None:
+        self.kill_claim()
         if self.proc.is_alive():
             self.proc.kill()
         self.proc.join(timeout=5)
         self.conn.close()
 
     def stop(self) -> None:
-        try:
+        self.kill_claim()
+        with contextlib.suppress(OSError, ValueError):
             self.conn.send(None)
-        except (OSError, BrokenPipeError):
-            pass
         self.proc.join(timeout=2)
         self.kill()
+
+
+@contextlib.contextmanager
+def _die_with_the_run(slots: list[_Slot]) -> Iterator[None]:
+    """While the pool runs, SIGTERM and SIGHUP first kill every claim and template, then do
+    what they did before (by default: end the process with that signal)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous: dict[int, Any] = {}
+
+    def handler(signum: int, frame: Any) -> None:
+        for s in list(slots):
+            s.terminate()
+        old = previous.get(signum, signal.SIG_DFL)
+        signal.signal(signum, old)
+        if callable(old):
+            old(signum, frame)
+        else:
+            os.kill(os.getpid(), signum)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        old = signal.getsignal(sig)
+        if old is not signal.SIG_IGN and old is not None:
+            previous[sig] = old
+            signal.signal(sig, handler)
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            if signal.getsignal(sig) is handler:
+                signal.signal(sig, old)
 
 
 def run_tasks(
@@ -135,87 +178,123 @@ def run_tasks(
     on_outcome: Callable[[Outcome], None],
     mem_gib: float | None = None,
 ) -> None:
-    """Run ``tasks`` on ``jobs`` workers, calling ``on_outcome`` as each one ends."""
+    """Run ``tasks`` on ``jobs`` templates, each claim in its own fork, calling
+    ``on_outcome`` as each one ends. ``mem_gib`` limits each claim's address space."""
     mpctx = mp.get_context("spawn")
     jobs = max(1, min(jobs, len(tasks) or 1))
     threads = max(1, (os.cpu_count() or 1) // jobs)
-    queue = deque(tasks)
-    workers: list[_Worker] = []
+    pool = _Pool(deque(tasks), on_outcome, lambda: _Slot(mpctx, modules, threads, mem_gib))
+    with _die_with_the_run(pool.slots):
+        try:
+            for _ in range(jobs):
+                pool.spawn()
+            while pool.pending():
+                pool.step()
+        finally:
+            for s in pool.slots:
+                s.stop()
 
-    def spawn() -> _Worker:
-        w = _Worker(mpctx, modules, threads, mem_gib)
-        workers.append(w)
-        return w
 
-    def finish(w: _Worker, record: dict | None, failure: str | None) -> None:
-        assert w.task is not None
-        task, w.task = w.task, None
-        on_outcome(Outcome(task, record, failure, time.monotonic() - w.t0))
+class _Pool:
+    """The parent's bookkeeping: assign tasks, read the templates' messages, enforce
+    deadlines, and replace templates that die."""
 
-    def replace(w: _Worker) -> None:
-        w.kill()
-        workers.remove(w)
-        if queue:
-            spawn()
+    def __init__(self, queue: deque[Task], on_outcome: Callable[[Outcome], None],
+                 new_slot: Callable[[], _Slot]) -> None:
+        self.queue = queue
+        self.on_outcome = on_outcome
+        self.new_slot = new_slot
+        self.slots: list[_Slot] = []
 
-    try:
-        for _ in range(jobs):
-            spawn()
-        while queue or any(w.task for w in workers):
-            for w in workers:
-                if w.ready and w.task is None and queue:
-                    w.assign(queue.popleft())
-            now = time.monotonic()
-            watched = [w.deadline for w in workers if w.task is not None or not w.ready]
-            timeout = max(0.0, min(watched) - now) if watched else 0.1
-            ready = wait([w.conn for w in workers] + [w.proc.sentinel for w in workers], timeout)
-            for w in list(workers):
-                if w.conn in ready:
-                    try:
-                        kind, payload = w.conn.recv()
-                    except (EOFError, OSError):
-                        kind, payload = "died", None
-                    if kind == "ready":
-                        w.ready = True
-                        continue
-                    if kind == "error":
-                        raise DiscoveryError(f"worker could not load the claims: {payload}")
-                    if kind == "result":
-                        finish(w, payload, None)
-                        continue
-                    if kind == "failure":
-                        finish(w, None, payload)
-                        replace(w)
-                        continue
-                    # fall through: the pipe closed, the process is dying
-                if w.proc.sentinel in ready or not w.proc.is_alive():
-                    w.proc.join(timeout=5)
-                    code = w.proc.exitcode
-                    if w.task is not None:
-                        if code is not None and code < 0:
-                            why = f"worker killed by {_signal_name(code)}"
-                            if code == -signal.SIGKILL:
-                                why += " (out of memory?)"
-                        else:
-                            why = f"worker exited with status {code}"
-                        finish(w, None, f"{why} while running the claim")
-                    elif not w.ready:
-                        raise DiscoveryError(
-                            f"worker died while loading the claims (status {code}); a script that "
-                            "calls verify.run with workers must guard it with "
-                            "`if __name__ == '__main__':` (workers are spawned and re-import it)"
-                        )
-                    replace(w)
-                    continue
-                if (w.task is not None or not w.ready) and time.monotonic() > w.deadline:
-                    if w.task is not None:
-                        budget = w.task.ctx.budget_s
-                        finish(w, None, f"timeout: still running after its budget of {budget:g} s; killed")
-                    else:
-                        raise DiscoveryError("worker did not finish loading the claims in time")
-                    replace(w)
-            if not workers and queue:
-                spawn()
-    finally:
-        for w in workers:
-            w.stop()
+    def spawn(self) -> None:
+        self.slots.append(self.new_slot())
+
+    def pending(self) -> bool:
+        return bool(self.queue) or any(s.state == "busy" for s in self.slots)
+
+    def step(self) -> None:
+        for s in self.slots:
+            if s.state == "idle" and self.queue:
+                s.assign(self.queue.popleft())
+        watched = [s.deadline for s in self.slots if s.state != "idle"]
+        timeout = max(0.0, min(watched) - time.monotonic()) if watched else 0.1
+        ready = wait([s.conn for s in self.slots] + [s.proc.sentinel for s in self.slots],
+                     timeout)
+        for s in list(self.slots):
+            if s.conn in ready and self._read(s):
+                continue
+            if s.proc.sentinel in ready or not s.proc.is_alive():
+                self._template_died(s)
+            elif s.state != "idle" and time.monotonic() > s.deadline:
+                self._overdue(s)
+        if not self.slots and self.queue:
+            self.spawn()
+
+    def _finish(self, s: _Slot, record: dict | None, failure: str | None,
+                output: dict[str, str] | None = None) -> None:
+        assert s.task is not None
+        task, s.task = s.task, None
+        self.on_outcome(Outcome(task, record, failure, time.monotonic() - s.t0, output))
+
+    def _read(self, s: _Slot) -> bool:
+        """Handle every message waiting from ``s``; False when its pipe is closed."""
+        while True:
+            try:
+                if not s.conn.poll():
+                    return True
+                kind, payload = s.conn.recv()
+            except (EOFError, OSError):
+                return False
+            self._message(s, kind, payload)
+
+    def _message(self, s: _Slot, kind: str, payload: Any) -> None:
+        if kind == "ready":
+            s.state = "idle"
+        elif kind == "error":
+            raise DiscoveryError(f"worker could not load the claims: {payload}")
+        elif kind == "started":
+            s.claim_pid = payload
+        elif s.state == "draining":  # the end of a claim already reported as timed out
+            s.state, s.claim_pid = "idle", None
+        elif kind == "result":
+            self._finish(s, payload, None)
+            s.state, s.claim_pid = "idle", None
+        else:
+            if kind == "died":
+                failure, output = death_reason(payload["status"]), payload["output"]
+            else:
+                failure, output = payload, None
+            self._finish(s, None, f"{failure} while running the claim", output)
+            s.state, s.claim_pid = "idle", None
+
+    def _template_died(self, s: _Slot) -> None:
+        s.proc.join(timeout=5)
+        code = s.proc.exitcode
+        if s.state == "loading":
+            raise DiscoveryError(
+                f"worker died while loading the claims (status {code}); a script that "
+                "calls verify.run with workers must guard it with "
+                "`if __name__ == '__main__':` (workers are spawned and re-import it)"
+            )
+        if s.state == "busy":
+            self._finish(s, None, f"worker died (status {code}) while running the claim")
+        self._replace(s)
+
+    def _overdue(self, s: _Slot) -> None:
+        if s.state == "loading":
+            raise DiscoveryError("worker did not finish loading the claims in time")
+        if s.state == "busy" and s.task is not None:
+            budget = s.task.ctx.budget_s
+            why = f"timeout: still running after its budget of {budget:g} s; killed"
+            self._finish(s, None, why)
+        if s.state == "busy" and s.claim_pid is not None:
+            s.kill_claim()
+            s.state, s.deadline = "draining", time.monotonic() + DRAIN_S
+        else:  # the claim never started, or the template does not answer
+            self._replace(s)
+
+    def _replace(self, s: _Slot) -> None:
+        s.kill()
+        self.slots.remove(s)
+        if self.queue:
+            self.spawn()
