@@ -201,3 +201,26 @@ def test_a_statement_that_makes_tex_crawl_costs_only_its_own_claim(tmp_path):
     assert (tmp_path / "out" / "p.pdf").exists() and (tmp_path / "out" / "summary.pdf").exists()
     assert "p.a" in (tmp_path / "out" / "p.tex").read_text()
     assert all(e.claim in (None, "p.heavy") for e in out.errors)
+
+
+@pytest.mark.pdf
+def test_tex_stuck_on_one_claim_is_stopped_and_that_claim_named(tmp_path, monkeypatch):
+    """The second wall: a statement the sanitizer lets through but TeX crawls over is
+    stopped after CLAIM_TIMEOUT_S on that claim, named, and shown as text."""
+    from verify.report import build, compile, latex, latex_engine_available
+
+    if not latex_engine_available():
+        pytest.skip("no TeX engine")
+    monkeypatch.setattr(latex, "MAX_COLUMNS", 10**6)
+    monkeypatch.setattr(compile, "CLAIM_TIMEOUT_S", 3)
+    path = tmp_path / "r.jsonl"
+    heavy = r"\begin{array}{*{99999}{c}} a & b \end{array}"
+    lines = [_record("p.a", statement=r"x^2 \geq 0"), _record("p.heavy", statement=heavy),
+             _record("p.z", statement=r"y \leq 1")]
+    path.write_text("".join(json.dumps(d) + "\n" for d in lines), encoding="utf-8")
+    t0 = time.monotonic()
+    out = build(path, tmp_path / "out", papers=["p"])
+    assert time.monotonic() - t0 < 60
+    assert [(e.claim, "on one claim" in e.message) for e in out.errors] == [("p.heavy", True)]
+    assert (tmp_path / "out" / "p.pdf").exists()
+    assert "could not be typeset" in (tmp_path / "out" / "p.tex").read_text()
