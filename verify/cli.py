@@ -107,6 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VerifyError as e:
         sys.stderr.write(f"verify: error: {e}\n")
         return USAGE_ERROR
+    except OSError as e:  # a file or folder the user named: unreadable, unwritable, full...
+        sys.stderr.write(f"verify: error: {e}\n")
+        return USAGE_ERROR
     except KeyboardInterrupt:
         sys.stderr.write("verify: interrupted; finished claims are saved (use --resume)\n")
         return 130
