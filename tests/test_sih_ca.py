@@ -1,17 +1,12 @@
-"""Tests of numerics/sih/ca.py: the CA update, Wolfram numbering, token streams, union sets, partitions."""
+"""Tests of numerics/sih/ca.py (the CA update, token streams) and proofs/sih/model.py (Wolfram
+numbering, stream lengths, union sets, partitions)."""
+
+import sys
 
 import torch
 
-from numerics.sih.ca import (
-    ECA,
-    VN,
-    CellularAutomaton,
-    partitions,
-    stream_length,
-    token_stream,
-    union_set,
-    wolfram_table,
-)
+from numerics.sih.ca import CellularAutomaton, token_stream
+from proofs.sih.model import ECA, VN, partitions, stream_length, union_set, wolfram_table
 
 
 def test_rule_90_is_xor_of_neighbours():
@@ -43,3 +38,18 @@ def test_union_sets():
 def test_partitions_count_is_stirling():
     assert sum(1 for _ in partitions(list(range(4)), 2)) == 7
     assert sum(1 for _ in partitions(list(range(5)), 3)) == 25
+
+
+def test_proofs_tree_imports_no_torch_and_no_numerics():
+    """proofs/sih is SymPy only: importing every module of it pulls in neither torch nor
+    numerics (checked in a fresh interpreter)."""
+    import subprocess
+
+    code = (
+        "import importlib, pkgutil, sys, proofs.sih as p\n"
+        "for m in pkgutil.iter_modules(p.__path__):\n"
+        "    importlib.import_module('proofs.sih.' + m.name)\n"
+        "print('torch' in sys.modules, any(k.startswith('numerics') for k in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]

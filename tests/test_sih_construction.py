@@ -1,10 +1,12 @@
-"""Tests of numerics/sih/construction.py and decoder.py: end-to-end exactness on evaluable predictions."""
+"""Tests of numerics/sih/construction.py and decoder.py: end-to-end exactness on evaluable
+predictions."""
 
 import torch
 
-from numerics.sih.ca import ECA, VN, CellularAutomaton, token_stream, union_set
+from numerics.sih.ca import CellularAutomaton, token_stream
 from numerics.sih.construction import SpatialInductionHead, algorithm1_errors, evaluate
 from numerics.sih.decoder import BumpDecoder
+from proofs.sih.model import ECA, VN, union_set
 
 
 def _run(offsets, V, widths, T, part=None, seed=0, temporal="periodic"):
@@ -12,7 +14,9 @@ def _run(offsets, V, widths, T, part=None, seed=0, temporal="periodic"):
     ca = CellularAutomaton.random(offsets, V, g)
     tr = ca.trajectory(torch.randint(0, V, widths, generator=g), T)
     st = token_stream(tr, ca, "T2" if len(widths) == 2 else "T1")
-    return evaluate(SpatialInductionHead(offsets, V, widths, T, len(st) + 1, part, temporal=temporal), st)
+    return evaluate(
+        SpatialInductionHead(offsets, V, widths, T, len(st) + 1, part, temporal=temporal), st
+    )
 
 
 def test_distributed_regime_exact_on_evaluable():

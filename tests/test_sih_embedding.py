@@ -4,7 +4,7 @@ import math
 
 import torch
 
-from numerics.sih.ca import ECA, CellularAutomaton, token_stream, wolfram_table
+from numerics.sih.ca import CellularAutomaton, token_stream
 from numerics.sih.checks import def_d1_margins
 from numerics.sih.embedding import (
     SpatialAwareEmbedding,
@@ -14,6 +14,7 @@ from numerics.sih.embedding import (
     poly_eval,
     temporal_scores_printed,
 )
+from proofs.sih.model import ECA, wolfram_table
 
 
 def test_printed_temporal_rewards_same_row():
@@ -26,7 +27,9 @@ def test_case1_score_is_shifted_cosine():
     L, W_S = 7, 2.0
     coef = case1_coefficients((2,), (L,), W_S, sign="B")
     for D in range(L):
-        assert math.isclose(poly_eval(coef, (D,), (L,)), W_S * math.cos(2 * math.pi * (D - 2) / L), abs_tol=1e-12)
+        assert math.isclose(
+            poly_eval(coef, (D,), (L,)), W_S * math.cos(2 * math.pi * (D - 2) / L), abs_tol=1e-12
+        )
 
 
 def test_lemma_d4_interpolates_and_fails_at_L4():

@@ -6,7 +6,7 @@ import pytest
 import torch
 from torch import nn
 
-from numerics.sih.ca import ECA, CellularAutomaton, token_stream, wolfram_table
+from numerics.sih.ca import CellularAutomaton, token_stream
 from numerics.sih.training import (
     ECATask,
     SpatialGPT,
@@ -18,6 +18,7 @@ from numerics.sih.training import (
     sample_tokens,
     train,
 )
+from proofs.sih.model import ECA, wolfram_table
 from verify import Verdict
 
 TASK = ECATask()
@@ -27,8 +28,9 @@ def test_layout_is_eq_2() -> None:
     assert TASK.length == 169 and TASK.sep == 2
     traj = torch.randint(0, 2, (TASK.T, TASK.L), generator=torch.Generator().manual_seed(0))
     stream = token_stream(traj)
-    assert [k == "sep" for k in stream.kinds] == [s == TASK.sep for s in
-                                                   torch.cat([traj, torch.full((TASK.T, 1), 2)], 1).flatten()[:-1]]
+    assert [k == "sep" for k in stream.kinds] == [
+        s == TASK.sep for s in torch.cat([traj, torch.full((TASK.T, 1), 2)], 1).flatten()[:-1]
+    ]
     pos = TASK.target_positions()
     assert len(pos) == (TASK.T - TASK.M) * TASK.L
     assert all(stream.kinds[p] == "cell" and stream.times[p] >= TASK.M for p in pos.tolist())
@@ -75,7 +77,9 @@ def test_model_is_causal_and_its_weights_are_readable() -> None:
         a = model(tokens, keep_weights=True)
         w1, w2 = model.attention_weights()
         b = model(changed)
-    assert torch.allclose(a[:, :100], b[:, :100], atol=1e-6) and not torch.allclose(a[:, 100:], b[:, 100:])
+    assert torch.allclose(a[:, :100], b[:, :100], atol=1e-6) and not torch.allclose(
+        a[:, 100:], b[:, 100:]
+    )
     assert model.attention_weights() == [None, None]  # kept only when asked
     assert w1.shape == (3, 2, TASK.length, TASK.length) and w2.shape[1] == 1
     assert torch.allclose(w1.sum(-1), torch.ones(())) and (w1.triu(1) == 0).all()
@@ -84,7 +88,8 @@ def test_model_is_causal_and_its_weights_are_readable() -> None:
 
 
 class _RulePredictor(nn.Module):
-    """Predicts cell (t, i) by applying ``rule`` to the row above, as the model sees it (a perfect learner)."""
+    """Predicts cell (t, i) by applying ``rule`` to the row above, as the model sees it (a perfect
+    learner)."""
 
     def __init__(self, rule: int, task: ECATask = TASK) -> None:
         super().__init__()
@@ -98,7 +103,9 @@ class _RulePredictor(nn.Module):
             t, i = divmod(p, self.task.L + 1)
             if t == 0 or i == self.task.L:
                 continue
-            above = [tokens[:, self.task.position(t - 1, (i + o) % self.task.L)] for o in (-1, 0, 1)]
+            above = [
+                tokens[:, self.task.position(t - 1, (i + o) % self.task.L)] for o in (-1, 0, 1)
+            ]
             logits[torch.arange(n), q, self.table[4 * above[0] + 2 * above[1] + above[2]]] = 1.0
         return logits
 
@@ -110,7 +117,8 @@ def test_metrics_of_a_perfect_and_a_wrong_predictor() -> None:
     assert torch.equal(perfect.seq_correct, is30) and torch.equal(perfect.auto_correct(), is30)
     assert perfect.horizon == TASK.T - TASK.M and perfect.seq_acc == float(is30.float().mean())
     assert perfect.auto_rows[is30].all()
-    # rule 30 applied to rule-110 rows is wrong somewhere in most rows; fed back, it stays on rule 30's path
+    # rule 30 applied to rule-110 rows is wrong somewhere in most rows; fed back, it stays on rule
+    # 30's path
     assert not perfect.auto_rows[~is30].all()
     short = evaluate(_RulePredictor(30), s.tokens, horizon=2)
     assert short.auto_rows.shape == (12, 2)
@@ -132,50 +140,98 @@ def test_seq_correct_implies_auto_correct_for_a_trained_model() -> None:
 def test_training_checkpoints_leave_the_training_stream_unchanged() -> None:
     rules, cfg = [30, 90], TrainConfig(steps=5, batch=4, lr=1e-3)
     seen: list[tuple[int, bool]] = []
-    plain = train(build_model(TASK, 12, (1, 1), seed=2), rules, cfg, torch.Generator().manual_seed(9))
-    watched = train(build_model(TASK, 12, (1, 1), seed=2), rules, cfg, torch.Generator().manual_seed(9),
-                    checkpoint=lambda step, m: seen.append((step, m.training)), every=2)
+    plain = train(
+        build_model(TASK, 12, (1, 1), seed=2), rules, cfg, torch.Generator().manual_seed(9)
+    )
+    watched = train(
+        build_model(TASK, 12, (1, 1), seed=2),
+        rules,
+        cfg,
+        torch.Generator().manual_seed(9),
+        checkpoint=lambda step, m: seen.append((step, m.training)),
+        every=2,
+    )
     assert watched == plain
     assert seen == [(2, False), (4, False), (5, False)]
     with pytest.raises(ValueError, match="every >= 1"):
-        train(build_model(TASK, 12, (1, 1), seed=2), rules, cfg, torch.Generator(), checkpoint=lambda s, m: None)
+        train(
+            build_model(TASK, 12, (1, 1), seed=2),
+            rules,
+            cfg,
+            torch.Generator(),
+            checkpoint=lambda s, m: None,
+        )
 
 
 def test_percent_judgement() -> None:
-    from numerics.sih.claims_experiments import _judge_percent
+    from numerics.sih.exp import judge_percent
 
     scale = "test scale"
-    assert _judge_percent("row", "Seq", 100.0, 500, 500, scale, per_cell=False).verdict is Verdict.REPRODUCED
-    assert _judge_percent("row", "Seq", 100.0, 499, 500, scale, per_cell=False).verdict is Verdict.REPRODUCED
-    short = _judge_percent("row", "Seq", 100.0, 400, 500, scale, per_cell=False)
+    assert (
+        judge_percent("row", "Seq", 100.0, 500, 500, scale, per_cell=False).verdict
+        is Verdict.REPRODUCED
+    )
+    assert (
+        judge_percent("row", "Seq", 100.0, 499, 500, scale, per_cell=False).verdict
+        is Verdict.REPRODUCED
+    )
+    short = judge_percent("row", "Seq", 100.0, 400, 500, scale, per_cell=False)
     assert short.verdict is Verdict.UNDECIDED and "below the paper" in short.summary
-    assert _judge_percent("row", "Seq", 57.3, 490, 500, scale, per_cell=False).verdict is Verdict.NOT_REPRODUCED
+    assert (
+        judge_percent("row", "Seq", 57.3, 490, 500, scale, per_cell=False).verdict
+        is Verdict.NOT_REPRODUCED
+    )
     # per-cell: the printed one-decimal value
-    assert _judge_percent("row", "Cell", 100.0, 99_960, 100_000, scale, per_cell=True).verdict is Verdict.REPRODUCED
-    assert _judge_percent("row", "Cell", 100.0, 99_900, 100_000, scale, per_cell=True).verdict is Verdict.UNDECIDED
-    assert _judge_percent("row", "Seq", 100.0, 497, 500, scale, per_cell=False).verdict is Verdict.UNDECIDED
-    ev = _judge_percent("row", "Auto", 100.0, 500, 500, scale, per_cell=False)
-    assert ev.method == "experiment" and ev.numbers["paper_value"] == 100.0 and ev.numbers["measured"] == 100.0
+    assert (
+        judge_percent("row", "Cell", 100.0, 99_960, 100_000, scale, per_cell=True).verdict
+        is Verdict.REPRODUCED
+    )
+    assert (
+        judge_percent("row", "Cell", 100.0, 99_900, 100_000, scale, per_cell=True).verdict
+        is Verdict.UNDECIDED
+    )
+    assert (
+        judge_percent("row", "Seq", 100.0, 497, 500, scale, per_cell=False).verdict
+        is Verdict.UNDECIDED
+    )
+    ev = judge_percent("row", "Auto", 100.0, 500, 500, scale, per_cell=False)
+    assert (
+        ev.method == "experiment"
+        and ev.numbers["paper_value"] == 100.0
+        and ev.numbers["measured"] == 100.0
+    )
 
 
 def test_table1_deep_path_at_a_tiny_scale(monkeypatch) -> None:
-    from numerics.sih import claims_experiments as ce
+    from numerics.sih import exp as ce
     from verify.context import Context
 
-    monkeypatch.setattr(ce, "ECA_CPU_SCALE", {"D": 12, "steps": 3, "batch": 4, "lr": 1e-3, "n_test": 12, "n_auto": 6})
+    monkeypatch.setattr(
+        ce,
+        "ECA_CPU_SCALE",
+        {"D": 12, "steps": 3, "batch": 4, "lr": 1e-3, "n_test": 12, "n_auto": 6},
+    )
     monkeypatch.setattr(ce, "ECA_CURVE_EVERY", 2)
     monkeypatch.setattr(ce, "ECA_CURVE_SEQUENCES", 5)
     out = ce.table1(Context("sih.exp.table1", profile="deep"))
     parts = {e.part for e in out if e.method == "experiment"}
-    assert parts == {f"{name} {metric}" for name, *_ in ce.ECA_ROWS for metric in ("Cell", "Seq", "Auto",
-                                                                                   "learning curve")}
+    assert parts == {
+        f"{name} {metric}"
+        for name, *_ in ce.ECA_ROWS
+        for metric in ("Cell", "Seq", "Auto", "learning curve")
+    }
     judged = [e for e in out if e.method == "experiment" and not e.part.endswith("learning curve")]
     assert all(e.numbers["paper_value"] == 100.0 for e in judged)
     curves = [e for e in out if e.part.endswith("learning curve")]
-    assert all(e.verdict is Verdict.UNDECIDED and e.numbers["steps"] == [2, 3] and e.numbers["n"] == 5 for e in curves)
+    assert all(
+        e.verdict is Verdict.UNDECIDED and e.numbers["steps"] == [2, 3] and e.numbers["n"] == 5
+        for e in curves
+    )
     quick = ce.table1(Context("sih.exp.table1", profile="quick"))
     assert not any(e.method == "experiment" for e in quick)
-    attention = ce.attention_concentration(Context("sih.exp.attention_concentration", profile="deep"))
+    attention = ce.attention_concentration(
+        Context("sih.exp.attention_concentration", profile="deep")
+    )
     measured = [e for e in attention if e.part == "attention"][0]
     assert measured.verdict is Verdict.UNDECIDED and "L2 matching configuration" in measured.numbers
 

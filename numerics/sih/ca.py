@@ -1,15 +1,15 @@
-"""Cellular automata and their token streams (Sec. 3, Def. 3.1 L138-143; eq. (2) L158-161; App. G.3.1).
+"""Cellular automata and their token streams (Def. 3.1 L138-143; eq. (2) L158-161; App. G.3.1).
 
-- :class:`CellularAutomaton` is a deterministic local rule ``x_{t+1,i} = f(N_{t,i})`` on the periodic
-  grid ``Z_{W_1} x ... x Z_{W_d}`` (Def. 3.1), as a ``torch.nn.Module`` whose forward maps a batch of
-  configurations to the next one.
-- :func:`token_stream` flattens a trajectory into the sequence of (T1) (one [SEP] between time steps,
-  eq. (2)) or (T2) (App. G.3.1: [ROW_SEP] inside a 2D time step, [TIME_SEP] between time steps).
-- :func:`union_set`, :func:`partitions`: the union routing set ``U = N_K u (N_K + e_hat)`` (L216-233)
-  and the spatial partitions of Def. 4.1 (L235-238).
+- :class:`CellularAutomaton` is a deterministic local rule ``x_{t+1,i} = f(N_{t,i})`` on the
+  periodic grid ``Z_{W_1} x ... x Z_{W_d}`` (Def. 3.1), as a ``torch.nn.Module`` whose forward
+  maps a batch of configurations to the next one.
+- :func:`token_stream` flattens a trajectory into the sequence of (T1) (one [SEP] between time
+  steps, eq. (2)) or (T2) (App. G.3.1: [ROW_SEP] inside a 2D time step, [TIME_SEP] between time
+  steps).
+- :func:`sample_stream`: a uniformly random rule and initial row, its trajectory and stream.
 
-Conventions (claims/sih.md S.1): ``V`` states, ``d`` axes, widths ``W``, offsets in ``Z^d``, row-major
-order over the axes, ``e_hat`` the last basis vector (in-row successor).
+The torch-free setting (offset sets, ``e_hat``, ``U``, partitions, Wolfram numbering, stream
+lengths) is :mod:`proofs.sih.model`, with its conventions.
 """
 
 from __future__ import annotations
@@ -20,24 +20,17 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-ECA = ((-1,), (0,), (1,))
-VN = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1))
-MOORE9 = tuple(itertools.product((-1, 0, 1), repeat=2))
-
-
-def wolfram_table(rule: int) -> list[int]:
-    """ECA rule number -> table indexed by ``4a + 2b + c`` for the neighbourhood ``(a, b, c)``."""
-    return [(rule >> n) & 1 for n in range(8)]
-
 
 class CellularAutomaton(nn.Module):
     """A deterministic local rule on a periodic grid (Def. 3.1, L138-143).
 
-    ``table[n]`` is ``f`` at the configuration whose base-``V`` digits (first offset most significant)
-    give ``n``: for ECA with offsets (-1, 0, 1) this is Wolfram's numbering ``n = 4a + 2b + c``.
+    ``table[n]`` is ``f`` at the configuration whose base-``V`` digits (first offset most
+    significant) give ``n``: for ECA with offsets (-1, 0, 1) this is Wolfram's numbering
+    ``n = 4a + 2b + c``.
     """
 
-    def __init__(self, offsets: tuple[tuple[int, ...], ...], V: int, table: torch.Tensor | list[int]) -> None:
+    def __init__(self, offsets: tuple[tuple[int, ...], ...], V: int,
+                 table: torch.Tensor | list[int]) -> None:
         super().__init__()
         self.offsets = tuple(tuple(int(c) for c in o) for o in offsets)
         self.V = int(V)
@@ -62,7 +55,8 @@ class CellularAutomaton(nn.Module):
         return code
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """One synchronous update ``x_{t+1,i} = f(x_{t,i+delta_1}, ..., x_{t,i+delta_k})`` (indices mod W)."""
+        """One synchronous update ``x_{t+1,i} = f(x_{t,i+delta_1}, ..., x_{t,i+delta_k})``
+        (indices mod W)."""
         return self.table[self.configurations(x)]
 
     def trajectory(self, x0: torch.Tensor, T: int) -> torch.Tensor:
@@ -87,7 +81,18 @@ class Stream:
         return len(self.states)
 
 
-def token_stream(traj: torch.Tensor, ca: CellularAutomaton | None = None, tokenisation: str = "T1") -> Stream:
+    def append(self, state: int, time: int, cell: tuple[int, ...] | None, kind: str,
+               config: int | None) -> None:
+        """Add one token."""
+        self.states.append(state)
+        self.times.append(time)
+        self.cells.append(cell)
+        self.kinds.append(kind)
+        self.configs.append(config)
+
+
+def token_stream(traj: torch.Tensor, ca: CellularAutomaton | None = None,
+                 tokenisation: str = "T1") -> Stream:
     """Flatten ``traj`` (``(T, *grid)``) in row-major order: (T1) eq. (2) or (T2) App. G.3.1."""
     T = traj.shape[0]
     grid = tuple(traj.shape[1:])
@@ -96,59 +101,20 @@ def token_stream(traj: torch.Tensor, ca: CellularAutomaton | None = None, tokeni
     s = Stream([], [], [], [], [])
     for t in range(T):
         if t > 0:
-            s.states.append(-1), s.times.append(t), s.cells.append(None), s.kinds.append("sep"), s.configs.append(None)
+            s.append(-1, t, None, "sep", None)
         for n, idx in enumerate(itertools.product(*(range(w) for w in grid))):
             if tokenisation == "T2" and d == 2 and n > 0 and idx[1] == 0:
-                s.states.append(-1), s.times.append(t), s.cells.append(None), s.kinds.append("row_sep")
-                s.configs.append(None)
-            s.states.append(int(traj[(t, *idx)]))
-            s.times.append(t)
-            s.cells.append(idx)
-            s.kinds.append("cell")
-            s.configs.append(int(confs[(t - 1, *idx)]) if (confs is not None and t > 0) else None)
+                s.append(-1, t, None, "row_sep", None)
+            config = int(confs[(t - 1, *idx)]) if (confs is not None and t > 0) else None
+            s.append(int(traj[(t, *idx)]), t, idx, "cell", config)
     return s
 
 
-def stream_length(T: int, grid: tuple[int, ...], tokenisation: str) -> int:
-    """Closed form of the stream length: (T1) ``T L + (T-1)``; (T2, 2D) ``T(L_1 L_2 + L_1 - 1) + (T-1)``."""
-    L = 1
-    for w in grid:
-        L *= w
-    if tokenisation == "T2" and len(grid) == 2:
-        return T * (L + grid[0] - 1) + (T - 1)
-    return T * L + (T - 1)
-
-
-def e_hat(d: int) -> tuple[int, ...]:
-    """The in-row successor shift: the last basis vector (row-major order, S.1)."""
-    return tuple([0] * (d - 1) + [1])
-
-
-def union_set(offsets, ehat=None, widths=None) -> tuple[set, set, set]:
-    """``(N_K, N_Q, U)`` with ``N_Q = N_K + e_hat`` (L216-233); reduced mod ``widths`` when given (reading B)."""
-    d = len(offsets[0])
-    eh = ehat or e_hat(d)
-
-    def red(v):
-        return tuple(c % w for c, w in zip(v, widths, strict=True)) if widths else tuple(v)
-
-    NK = {red(o) for o in offsets}
-    NQ = {red(tuple(a + b for a, b in zip(o, eh, strict=True))) for o in offsets}
-    return NK, NQ, NK | NQ
-
-
-def partitions(items: list, h: int):
-    """All set partitions of ``items`` into exactly ``h`` non-empty blocks (Def. 4.1 allows unequal sizes)."""
-    items = list(items)
-    if h == 0:
-        if not items:
-            yield []
-        return
-    if len(items) < h:
-        return
-    first, rest = items[0], items[1:]
-    for p in partitions(rest, h - 1):
-        yield [[first], *p]
-    for p in partitions(rest, h):
-        for i in range(len(p)):
-            yield p[:i] + [[first, *p[i]]] + p[i + 1:]
+def sample_stream(g: torch.Generator, offsets, V: int, widths, T: int,
+                  tokenisation: str = "T1") -> tuple[CellularAutomaton, torch.Tensor, Stream]:
+    """A rule drawn uniformly from the ``V^(V^k)`` rules, a uniform initial row, the trajectory
+    and its token stream."""
+    ca = CellularAutomaton.random(offsets, V, g)
+    x0 = torch.randint(0, V, tuple(widths), generator=g)
+    tr = ca.trajectory(x0, T)
+    return ca, tr, token_stream(tr, ca, tokenisation)

@@ -1,8 +1,8 @@
 """The Layer-1 ReLU decoder of Lemma E.4 (Def. E.3 L1415-1428, Lemma E.4 L1434-1454).
 
 ``b_j(z) = (1/eta)[s(z - v_j + 2 eta) - s(z - v_j + eta) - s(z - v_j - eta) + s(z - v_j - 2 eta)]``,
-``eta = delta/4``, ``s = ReLU``: hidden width ``4n``, and an output layer of ``+-1/eta`` (an ``n x 4n``
-matrix, not the ``n x n`` identity the proof names).
+``eta = delta/4``, ``s = ReLU``: hidden width ``4n``, and an output layer of ``+-1/eta`` (an ``n x
+4n`` matrix, not the ``n x n`` identity the proof names).
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from torch import nn
 
 
 class BumpDecoder(nn.Module):
-    """Two-layer ReLU MLP ``R -> R^n`` of Lemma E.4: plateau 1 on ``|z - v_j| < eta``, 0 beyond ``2 eta``."""
+    """Two-layer ReLU MLP ``R -> R^n`` of Lemma E.4: plateau 1 on ``|z - v_j| < eta``, 0 beyond ``2
+    eta``."""
 
     def __init__(self, values: torch.Tensor, delta: float | None = None) -> None:
         super().__init__()
@@ -30,7 +31,9 @@ class BumpDecoder(nn.Module):
             self.hidden.bias.copy_((-v[:, None] + shifts[None, :]).flatten())
             W = torch.zeros(n, 4 * n, dtype=torch.float64)
             for j in range(n):
-                W[j, 4 * j:4 * j + 4] = torch.tensor([1.0, -1.0, -1.0, 1.0], dtype=torch.float64) / eta
+                W[j, 4 * j : 4 * j + 4] = (
+                    torch.tensor([1.0, -1.0, -1.0, 1.0], dtype=torch.float64) / eta
+                )
             self.out.weight.copy_(W)
 
     @property

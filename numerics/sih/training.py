@@ -7,7 +7,8 @@
   canonical representative per class (the smallest rule number), split 80/20 into train and
   held-out test pools (App. G.3.2).
 - :func:`sample_tokens`: uniformly random initial rows evolved on the periodic grid, rejected
-  unless rows ``0..M-2`` expose all ``2^3`` neighbourhoods (App. G.3.2); returns the acceptance rate.
+  unless rows ``0..M-2`` expose all ``2^3`` neighbourhoods (App. G.3.2); returns the acceptance
+  rate.
 - :class:`SpatialGPT`: the decoder of App. G.1 (pre-LayerNorm, causal, learned absolute positions,
   MLP ``D -> 4D -> D`` with GELU, untied output head), with a head count per layer (Table 6:
   "1,1", "3,1") and the MLP removable (Table 2's ablation). Attention is written out so that its
@@ -33,7 +34,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .ca import wolfram_table
+from proofs.sih.model import wolfram_table
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,10 @@ def eca_rule_classes() -> list[frozenset[int]]:
 
     def reflect(rule: int) -> int:
         t = wolfram_table(rule)
-        return sum(t[(c << 2) | (b << 1) | a] << (4 * a + 2 * b + c) for a, b, c in itertools.product((0, 1), repeat=3))
+        return sum(
+            t[(c << 2) | (b << 1) | a] << (4 * a + 2 * b + c)
+            for a, b, c in itertools.product((0, 1), repeat=3)
+        )
 
     def complement(rule: int) -> int:
         t = wolfram_table(rule)
@@ -86,8 +90,11 @@ def eca_rule_classes() -> list[frozenset[int]]:
     return classes
 
 
-def eca_rule_pools(generator: torch.Generator, train_share: float = 0.8) -> tuple[list[int], list[int]]:
-    """Canonical representatives (smallest rule number per class), shuffled and split ``train_share``."""
+def eca_rule_pools(
+    generator: torch.Generator, train_share: float = 0.8
+) -> tuple[list[int], list[int]]:
+    """Canonical representatives (smallest rule number per class), shuffled and split
+    ``train_share``."""
     reps = sorted(min(c) for c in eca_rule_classes())
     order = torch.randperm(len(reps), generator=generator).tolist()
     n_train = round(train_share * len(reps))
@@ -99,7 +106,8 @@ _TABLES = torch.tensor([wolfram_table(r) for r in range(256)])
 
 @dataclass
 class Sample:
-    """``tokens`` ``(n, task.length)``, the rule of each sequence, and the rejection step's acceptance rate."""
+    """``tokens`` ``(n, task.length)``, the rule of each sequence, and the rejection step's
+    acceptance rate."""
 
     tokens: torch.Tensor
     rules: torch.Tensor
@@ -107,7 +115,8 @@ class Sample:
 
 
 def sample_tokens(task: ECATask, rules: list[int], n: int, generator: torch.Generator) -> Sample:
-    """``n`` accepted sequences: a rule drawn uniformly from ``rules`` per sequence, a uniform initial row."""
+    """``n`` accepted sequences: a rule drawn uniformly from ``rules`` per sequence, a uniform
+    initial row."""
     if task.V != 2:
         raise ValueError(f"sample_tokens builds ECA (V = 2) sequences; got V = {task.V}")
     if not rules:
@@ -163,7 +172,9 @@ class Block(nn.Module):
         super().__init__()
         self.ln1, self.attn = nn.LayerNorm(D), CausalSelfAttention(D, heads)
         self.ln2 = nn.LayerNorm(D) if mlp else None
-        self.mlp = nn.Sequential(nn.Linear(D, 4 * D), nn.GELU(), nn.Linear(4 * D, D)) if mlp else None
+        self.mlp = (
+            nn.Sequential(nn.Linear(D, 4 * D), nn.GELU(), nn.Linear(4 * D, D)) if mlp else None
+        )
 
     def forward(self, x: torch.Tensor, keep_weights: bool = False) -> torch.Tensor:
         x = x + self.attn(self.ln1(x), keep_weights)
@@ -173,7 +184,8 @@ class Block(nn.Module):
 
 
 class SpatialGPT(nn.Module):
-    """The decoder of App. G.1 with ``heads[l]`` heads in layer ``l`` (Table 6 writes "1,1", "3,1")."""
+    """The decoder of App. G.1 with ``heads[l]`` heads in layer ``l`` (Table 6 writes "1,1",
+    "3,1")."""
 
     def __init__(self, task: ECATask, D: int, heads: tuple[int, ...], mlp: bool = True) -> None:
         super().__init__()
@@ -182,7 +194,9 @@ class SpatialGPT(nn.Module):
         self.pos = nn.Embedding(task.length, D)
         self.blocks = nn.ModuleList(Block(D, h, mlp) for h in heads)
         self.ln_f = nn.LayerNorm(D)
-        self.head = nn.Linear(D, task.V)  # untied from the token embedding; separators are never predicted
+        self.head = nn.Linear(
+            D, task.V
+        )  # untied from the token embedding; separators are never predicted
 
     def forward(self, tokens: torch.Tensor, keep_weights: bool = False) -> torch.Tensor:
         """Logits ``(n, N, V)`` for the token after each position."""
@@ -196,7 +210,9 @@ class SpatialGPT(nn.Module):
         return [b.attn.last_weights for b in self.blocks]
 
 
-def build_model(task: ECATask, D: int, heads: tuple[int, ...], *, mlp: bool = True, seed: int) -> SpatialGPT:
+def build_model(
+    task: ECATask, D: int, heads: tuple[int, ...], *, mlp: bool = True, seed: int
+) -> SpatialGPT:
     """A :class:`SpatialGPT` with PyTorch's default initialisation drawn from ``seed`` alone."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
@@ -214,22 +230,36 @@ class TrainConfig:
     warmup_share: float = 0.05
 
 
-def train(model: SpatialGPT, rules: list[int], cfg: TrainConfig, generator: torch.Generator, *,
-          checkpoint: Callable[[int, SpatialGPT], None] | None = None, every: int = 0) -> list[float]:
-    """Fresh sequences from the training rule pool at every step (drawn on the CPU from ``generator``, moved to the
-    model's device); returns the loss per step.
+def train(
+    model: SpatialGPT,
+    rules: list[int],
+    cfg: TrainConfig,
+    generator: torch.Generator,
+    *,
+    checkpoint: Callable[[int, SpatialGPT], None] | None = None,
+    every: int = 0,
+) -> list[float]:
+    """Fresh sequences from the training rule pool at every step (drawn on the CPU from
+    ``generator``, moved to the model's device); returns the loss per step.
 
-    ``checkpoint(step, model)`` is called after every ``every`` steps (and after the last), with the model in eval
-    mode; it must not draw from ``generator``, so that a learning curve leaves the training stream unchanged."""
+    ``checkpoint(step, model)`` is called after every ``every`` steps (and after the last), with the
+    model in eval mode; it must not draw from ``generator``, so that a learning curve leaves the
+    training stream unchanged."""
     if checkpoint is not None and every < 1:
         raise ValueError(f"train: a checkpoint needs every >= 1, got every={every}")
     task = model.task
     device = next(model.parameters()).device
-    opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, betas=(0.9, 0.999), weight_decay=cfg.weight_decay)
+    opt = torch.optim.AdamW(
+        model.parameters(), lr=cfg.lr, betas=(0.9, 0.999), weight_decay=cfg.weight_decay
+    )
     warm = max(1, round(cfg.warmup_share * cfg.steps))
 
     def lr_factor(step: int) -> float:
-        return min(1.0, (step + 1) / warm) * 0.5 * (1 + math.cos(math.pi * min(step, cfg.steps) / cfg.steps))
+        return (
+            min(1.0, (step + 1) / warm)
+            * 0.5
+            * (1 + math.cos(math.pi * min(step, cfg.steps) / cfg.steps))
+        )
 
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_factor)
     targets = task.target_positions().to(device)
@@ -255,7 +285,8 @@ def train(model: SpatialGPT, rules: list[int], cfg: TrainConfig, generator: torc
 
 @dataclass
 class Evaluation:
-    """App. G.4's metrics on the same samples; per-sample outcomes kept for the Seq/Auto relation."""
+    """App. G.4's metrics on the same samples; per-sample outcomes kept for the Seq/Auto
+    relation."""
 
     cell_acc: float
     seq_correct: torch.Tensor  # (n,) bool: every scored cell right under teacher forcing
@@ -279,7 +310,8 @@ class Evaluation:
 
 @torch.no_grad()
 def teacher_forced(model: SpatialGPT, tokens: torch.Tensor) -> tuple[float, torch.Tensor]:
-    """Cell accuracy over rows ``M..T-1`` and per-sample sequence correctness (argmax predictions)."""
+    """Cell accuracy over rows ``M..T-1`` and per-sample sequence correctness (argmax
+    predictions)."""
     targets = model.task.target_positions()
     pred = model(tokens[:, :-1])[:, targets - 1].argmax(-1)
     right = pred == tokens[:, targets]
@@ -298,7 +330,9 @@ def autoregressive(model: SpatialGPT, tokens: torch.Tensor, horizon: int) -> tor
         raise ValueError(f"horizon {horizon} outside 1..T-M = {task.T - task.M}")
     buf = tokens.clone()
     end = task.position(task.M + horizon - 1, task.L - 1) + 1
-    buf[:, task.position(task.M, 0):end] = task.sep  # nothing of the future is visible to the generator
+    buf[:, task.position(task.M, 0) : end] = (
+        task.sep
+    )  # nothing of the future is visible to the generator
     for t in range(task.M, task.M + horizon):
         for i in range(task.L):
             p = task.position(t, i)
@@ -308,18 +342,24 @@ def autoregressive(model: SpatialGPT, tokens: torch.Tensor, horizon: int) -> tor
 
 
 def evaluate(model: SpatialGPT, tokens: torch.Tensor, horizon: int | None = None) -> Evaluation:
-    """Cell, Seq (teacher forcing, rows ``M..T-1``) and Auto (generation over ``horizon`` rows, default ``T - M``)."""
+    """Cell, Seq (teacher forcing, rows ``M..T-1``) and Auto (generation over ``horizon`` rows,
+    default ``T - M``)."""
     horizon = model.task.T - model.task.M if horizon is None else horizon
     cell, seq = teacher_forced(model, tokens)
     return Evaluation(cell, seq, autoregressive(model, tokens, horizon))
 
 
 def _cell_configurations(tokens: torch.Tensor, task: ECATask) -> torch.Tensor:
-    """``(n, N)``: per position the parent configuration ``4a + 2b + c`` of its cell (rows ``t >= 1``), else -1."""
+    """``(n, N)``: per position the parent configuration ``4a + 2b + c`` of its cell (rows ``t >=
+    1``), else -1."""
     n = len(tokens)
-    grid = torch.cat([tokens, torch.full((n, 1), task.sep, device=tokens.device)], 1).view(n, task.T, task.L + 1)
+    grid = torch.cat([tokens, torch.full((n, 1), task.sep, device=tokens.device)], 1).view(
+        n, task.T, task.L + 1
+    )
     rows = grid[:, :, : task.L]
-    conf = 4 * torch.roll(rows, 1, 2) + 2 * rows + torch.roll(rows, -1, 2)  # configuration of row t's neighbourhoods
+    conf = (
+        4 * torch.roll(rows, 1, 2) + 2 * rows + torch.roll(rows, -1, 2)
+    )  # configuration of row t's neighbourhoods
     out = torch.full((n, task.T, task.L + 1), -1, dtype=torch.long, device=tokens.device)
     out[:, 1:, : task.L] = conf[:, :-1]  # cell (t, i) was produced from configuration conf[t-1, i]
     return out.view(n, -1)[:, : task.length]
@@ -327,14 +367,16 @@ def _cell_configurations(tokens: torch.Tensor, task: ECATask) -> torch.Tensor:
 
 @torch.no_grad()
 def attention_statistics(model: SpatialGPT, tokens: torch.Tensor) -> dict[str, torch.Tensor]:
-    """Per sample, the attention mass (mean over heads and over the queries that predict rows ``t >= M``) on:
+    """Per sample, the attention mass (mean over heads and over the queries that predict rows ``t >=
+    M``) on:
 
     - ``L1 N_Q``: the three parents of the predicted cell ``(t, i)`` in row ``t-1`` (every query);
-    - ``L1 N_Q (cell queries)``, ``L1 N_K (cell queries)``, ``L1 U (cell queries)``: for the queries that are cell
-      tokens ``(t, i-1)`` (a separator query has no cell): the parents of the predicted cell, of the query's own cell,
-      and their union (offsets ``-2..1``, the set the ``h = 1`` construction routes);
-    - ``L2 matching configuration``: the keys whose own parent configuration equals the predicted cell's (the keys
-      Layer 2 of the construction retrieves from, App. F Step 3).
+    - ``L1 N_Q (cell queries)``, ``L1 N_K (cell queries)``, ``L1 U (cell queries)``: for the queries
+      that are cell tokens ``(t, i-1)`` (a separator query has no cell): the parents of the
+      predicted cell, of the query's own cell, and their union (offsets ``-2..1``, the set the ``h =
+      1`` construction routes);
+    - ``L2 matching configuration``: the keys whose own parent configuration equals the predicted
+      cell's (the keys Layer 2 of the construction retrieves from, App. F Step 3).
 
     Returns ``{name: (n,) tensor}``; Layer 1 is the first block, Layer 2 the last.
     """
@@ -358,7 +400,9 @@ def attention_statistics(model: SpatialGPT, tokens: torch.Tensor) -> dict[str, t
     every = torch.ones(len(targets), dtype=torch.bool)
     cell_queries = (targets % (task.L + 1)) != 0  # the predicted cell is not the first of its row
     conf = _cell_configurations(tokens, task)
-    match = conf[:, None, :] == conf[:, targets][:, :, None]  # (n, Q, N): key's configuration == predicted cell's
+    match = (
+        conf[:, None, :] == conf[:, targets][:, :, None]
+    )  # (n, Q, N): key's configuration == predicted cell's
     return {
         "L1 N_Q": positional_mass((-1, 0, 1), every),
         "L1 N_Q (cell queries)": positional_mass((-1, 0, 1), cell_queries),
