@@ -140,12 +140,14 @@ def template_main(
     until told to stop (``None``) or the parent's end of ``conn`` closes."""
     _become_template(parent_pid)
     os.environ.setdefault("OMP_NUM_THREADS", str(threads))  # before numpy/torch load
+    os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")  # is_available() keeps forks safe
     try:
         from .devices import configure_torch
         from .registry import discover
 
         configure_torch()  # thread count in the child: a template starts no thread pool
         discover(modules)
+        _preload()
     except BaseException as e:  # noqa: BLE001 - tell the parent, then die
         conn.send(("error", f"{type(e).__name__}: {e}"))
         return
@@ -161,6 +163,22 @@ def template_main(
         conn.send(run_claim(conn, task, mem_gib, threads))
 
 
+def _preload() -> None:
+    """Import what every claim child needs (the runner's modules, NumPy's lazily loaded
+    ``random``), so that no child pays for it again."""
+    from . import combine, devices, execute, results  # noqa: F401
+
+    if "numpy" in sys.modules:
+        import numpy.random  # noqa: F401
+
+
+def _cuda_poisoned(device: str) -> bool:
+    """True when a claim on ``device`` would need CUDA that this template already set up
+    (a forked child cannot use it)."""
+    torch = sys.modules.get("torch")
+    return bool(device.startswith("cuda") and torch and torch.cuda.is_initialized())
+
+
 def run_claim(
     conn: Connection, task: Any, mem_gib: float | None, threads: int
 ) -> tuple[str, Any]:
@@ -168,6 +186,9 @@ def run_claim(
     return the message that ends the claim: ``("result", record)``, ``("failure", reason)``
     or ``("died", {"status": exit code or -signal, "output": ...})``."""
     global _current_claim
+    if _cuda_poisoned(task.ctx.device):
+        return ("failure", "CUDA was initialised while the claims were imported, so a fork "
+                "cannot use it: claims modules must not touch the GPU at import")
     outputs = {name: tempfile.TemporaryFile(prefix="verify-claim-") for name in _STREAMS}
     rfd, wfd = os.pipe()
     template = os.getpid()
