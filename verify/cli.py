@@ -82,6 +82,8 @@ def _parser() -> argparse.ArgumentParser:
     sh.add_argument("--seed", type=int, default=0)
     sh.add_argument("--profile", choices=["quick", "deep"], default="quick")
     sh.add_argument("--rerun", action="store_true", help="run the claim again instead of reading it")
+    sh.add_argument("--where", action="store_true",
+                    help="print only file:line of each of the claim's checks (for editors)")
 
     rp = sub.add_parser("report", help="write the LaTeX/PDF report from saved results")
     rp.add_argument("--from", dest="source", default="results.jsonl", help="results file")
@@ -173,7 +175,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     finally:
         progress.stop()
     console.print(results_table(results))
-    counts = ", ".join(f"{n} {v.value}" for v, n in results.counts().items() if n)
+    from .headline import counts as headline_counts
+
+    counts = ", ".join(f"{n} {text}" for text, n in headline_counts(results))
     console.print(f"{len(results)} claims: {counts or 'none'}. Results in [bold]{args.json}[/].")
     if results.drifted:
         console.print(f"[red]{len(results.drifted)} verdict(s) differ from their expect=:[/] "
@@ -196,10 +200,17 @@ def results_table(results) -> object:
     table.add_column("expect")
     table.add_column("time", justify="right")
     table.add_column("summary", overflow="fold", max_width=70)
+    from rich.markup import escape
+
+    from .headline import headline, readings_line
+
     for r in results:
         exp = "-" if r.expect is None else ("[red]" + r.expect.value + "[/]" if r.drift else "ok")
-        table.add_row(r.id, r.kind, f"[{STYLE[r.verdict]}]{r.verdict.value}[/]", exp,
-                      f"{r.elapsed_s:.1f}s", _short(r.summary, 140))
+        summary = escape(_short(r.summary, 140))
+        if r.readings:
+            summary += "\n[dim]" + escape(readings_line(r)) + "[/]"
+        table.add_row(r.id, r.kind, f"[{STYLE[r.verdict]}]{headline(r)}[/]", exp,
+                      f"{r.elapsed_s:.1f}s", summary)
     return table
 
 
@@ -211,6 +222,8 @@ def _short(text: str, n: int) -> str:
 def _cmd_show(args: argparse.Namespace) -> int:
     from .results import load
 
+    if args.where:
+        return _cmd_where(args.id)
     result = None
     src = Path(args.source)
     if src.exists() and not args.rerun:
@@ -229,6 +242,16 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_where(claim_id: str) -> int:
+    """``file:line`` of each check of a claim, one per line, without running anything."""
+    from .registry import REGISTRY, discover
+
+    discover()
+    for loc in REGISTRY[claim_id].code:
+        print(loc)
+    return 0
+
+
 def render_result(r) -> object:
     """Everything known about one claim's result, for the terminal."""
     from rich.console import Group
@@ -238,12 +261,21 @@ def render_result(r) -> object:
     head = Text()
     head.append(f"{r.id}", style="bold")
     head.append(f"  ({r.paper}, {r.where}, {r.kind})\n")
+    from .headline import headline, reading_label, readings_line
+
     head.append("verdict: ")
-    head.append(r.verdict.value, style=STYLE[r.verdict])
+    head.append(headline(r), style=STYLE[r.verdict])
     if r.expect is not None:
         head.append(f"   expect: {r.expect.value}" + ("  DRIFT" if r.drift else ""),
                     style="red" if r.drift else "dim")
     head.append(f"\n{r.summary}\n")
+    if r.readings:
+        head.append(f"readings: {readings_line(r)}\n")
+    if r.severity in ("erratum", "overstated") and r.repaired_by:
+        repaired = r.reading_statements.get(r.repaired_by, "")
+        head.append(f"repaired statement (reading {r.repaired_by}, {r.severity}): {repaired}\n")
+    for loc in r.code:
+        head.append(f"check: {loc}\n", style="dim")
     head.append(f"seed {r.run_seed} (claim seed {r.seed}), profile {r.profile}, device {r.device}, "
                 f"{r.elapsed_s:.2f} s\nre-run: {r.rerun}\n", style="dim")
     head.append("\nStatement (as printed): ", style="bold")
@@ -251,7 +283,8 @@ def render_result(r) -> object:
     for label, st in r.reading_statements.items():
         rv = r.readings.get(label, {})
         head.append(f"Reading {label}: ", style="bold")
-        head.append(f"{st}\n  -> {rv.get('verdict', 'no evidence')}: {rv.get('summary', '')}\n")
+        verdict = reading_label(rv) if rv else "no evidence"
+        head.append(f"{st}\n  -> {verdict}: {rv.get('summary', '')}\n")
     panels = [head]
     for i, e in enumerate(r.evidence, 1):
         t = Text()
@@ -262,7 +295,8 @@ def render_result(r) -> object:
         if e.audit:
             t.append(f"audit: {e.audit}\n", style="red")
         if e.generality:
-            t.append(f"generality: {e.generality}\n")
+            scope = f" (scope: {e.scope})" if e.scope else ""
+            t.append(f"generality: {e.generality}{scope}\n")
         meta = ", ".join(f"{k} {v}" for k, v in (("dtype", e.dtype), ("device", e.device), ("seed", e.seed)) if v is not None)
         if meta:
             t.append(meta + "\n", style="dim")
