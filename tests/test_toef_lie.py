@@ -47,7 +47,8 @@ def test_hidden_pair_relation():
 
 def test_bracket_of_scaling_and_cubic():
     g = torch.Generator().manual_seed(1)
-    A, B = torch.randn(2, 2, generator=g, dtype=torch.float64), torch.randn(2, 2, generator=g, dtype=torch.float64)
+    A = torch.randn(2, 2, generator=g, dtype=torch.float64)
+    B = torch.randn(2, 2, generator=g, dtype=torch.float64)
     FA = lambda X: X @ A @ X.T @ X @ B  # noqa: E731
     X = torch.randn(2, 2, generator=g, dtype=torch.float64)
     assert rel_err(bracket(lambda Y: 0.3 * Y, FA, X), 0.6 * FA(X)) < 1e-14

@@ -1,19 +1,22 @@
-"""Review additions to proofs/toef.py: symbolic-size Wirtinger trace rule, the corrected
-ReLU-axiom enumeration, and readings that the review split off."""
+"""proofs.toef: the symbolic-size Wirtinger trace rule, the closedness criterion in symbolic
+size, the exact enumeration of the ReLU axioms, and the readings the claims split off."""
 
 import sympy as sp
 
 import verify
-from proofs import toef as T
+from proofs.toef.engineering import homogeneous_idempotent_solutions
+from proofs.toef.linearized import KEY_WORD, layout_check, matrix_letters, trace_grad_conj
+from proofs.toef.model import token_matrix
+from proofs.toef.variational import closedness_any_size
 from verify import Verdict
 from verify.registry import discover
 from verify.symbolic import prove_equal
 
 
 def test_trace_grad_conj_key_identity_symbolic_size():
-    m = T._msyms()
+    m = matrix_letters()
     X, Xs, A, B = m["X"], m["Xs"], m["A"], m["B"]
-    G = T.trace_grad_conj(T._KEY, m)
+    G = trace_grad_conj(KEY_WORD, m)
     assert prove_equal(G, X * B * Xs * X * A + X * A * Xs * X * B).verdict == Verdict.PROVED
     # a wrong formula (the paper's first term doubled) is refuted with a concrete-size witness
     bad = prove_equal(G, 2 * X * A * Xs * X * B)
@@ -21,13 +24,13 @@ def test_trace_grad_conj_key_identity_symbolic_size():
 
 
 def test_trace_rule_matches_entrywise_wirtinger():
-    assert T._layout_check(T._KEY, 1, 2, part="key identity").verdict == Verdict.PROVED
+    assert layout_check(KEY_WORD, 1, 2, part="key identity").verdict == Verdict.PROVED
     terms = [(sp.Integer(1), ["X", "W", "Xs"]), (sp.Integer(2), ["X", "A", "Xs", "X", "B", "Xs"])]
-    assert T._layout_check(terms, 2, 1, part="main").verdict == Verdict.PROVED
+    assert layout_check(terms, 2, 1, part="main").verdict == Verdict.PROVED
 
 
 def test_homogeneous_idempotent_solutions_include_negative_slope_families():
-    sols = {(sa, sb) for sa, sb, _ in T._homogeneous_idempotent_solutions()}
+    sols = {(sa, sb) for sa, sb, _ in homogeneous_idempotent_solutions()}
     assert sols == {("+", "+"), ("+", "0"), ("+", "-"), ("0", "+"), ("0", "0"), ("-", "+")}
 
 
@@ -38,9 +41,14 @@ def _by_reading(res):
     return out
 
 
-def test_relu_reading_c_refuted_by_abs_and_e_proved(tmp_path):
+def _run(claim_id, tmp_path):
     discover(["proofs.toef", "numerics.toef"])
-    (res,) = verify.run(["toef.relu_axioms_characterization"], jobs=0, results_path=tmp_path / "r.jsonl")
+    (res,) = verify.run([claim_id], jobs=0, results_path=tmp_path / "r.jsonl")
+    return res
+
+
+def test_relu_reading_c_refuted_by_abs_and_e_proved(tmp_path):
+    res = _run("toef.relu_axioms_characterization", tmp_path)
     r = _by_reading(res)
     assert Verdict.REFUTED in r["C"] and Verdict.PROVED not in r["C"]
     assert r["E"] == [Verdict.PROVED]
@@ -48,39 +56,38 @@ def test_relu_reading_c_refuted_by_abs_and_e_proved(tmp_path):
 
 
 def test_lemma3_attention_symbolic_size_generality(tmp_path):
-    discover(["proofs.toef", "numerics.toef"])
-    (res,) = verify.run(["toef.lemma3_wirtinger_linear_attention"], jobs=0, results_path=tmp_path / "r.jsonl")
+    res = _run("toef.lemma3_wirtinger_linear_attention", tmp_path)
     assert str(res.verdict) == "PROVED"
     key = [e for e in res.evidence if e.part == "key identity" and e.verdict == Verdict.PROVED]
     assert any("all N, C" in (e.generality or "") for e in key)
 
 
 def test_closedness_criterion_is_proved_for_symbolic_sizes():
-    ev = T.closedness_any_size()
+    ev = closedness_any_size()
     assert ev.verdict == Verdict.PROVED
     assert ev.generality.startswith("symbolic N, C")
-    assert len(ev.steps) == 5 and all("PROVED" in s or s.endswith("target: True)") for s in ev.steps)
+    assert len(ev.steps) == 5
+    assert all("PROVED" in s or s.endswith("target: True)") for s in ev.steps)
 
 
 def test_closedness_criterion_rejects_a_wrong_conjugate_jacobian():
-    def transposed_heads(X, Tt, j, k, q, n, C, a, b):  # A and B exchanged: not the field's Jacobian
+    def transposed_heads(X, Tt, j, k, q, n, C, a, b):  # A and B exchanged: not the Jacobian
         return sp.Sum(X[j, a] * X[q, b] * Tt[b, k, a, n], (a, 1, C), (b, 1, C))
 
-    ev = T.closedness_any_size(transposed_heads)
+    ev = closedness_any_size(transposed_heads)
     assert ev.verdict != Verdict.PROVED
     assert ev.summary.startswith("step 1")
 
 
 def test_lemma7_nonzero_heads_reading_is_vacuous_and_nonzero_field_reading_open(tmp_path):
-    discover(["proofs.toef", "numerics.toef"])
-    (res,) = verify.run(["toef.lemma7_softmax_free_energy"], jobs=0, results_path=tmp_path / "r.jsonl")
+    res = _run("toef.lemma7_softmax_free_energy", tmp_path)
     r = _by_reading(res)
     assert r["D"] == [Verdict.PROVED] and r["E"] == [Verdict.UNDECIDED]
     assert str(res.verdict) == "REFUTED"  # reading A decides
 
 
 def test_lemma7_heads_that_do_not_cancel_leave_a_nonzero_field():
-    X = T.xmat(2, 1)
+    X = token_matrix(2, 1)
     S = X * X.H
     P = sp.Matrix(2, 2, lambda j, k: sp.exp(S[j, k]) / sum(sp.exp(S[j, m]) for m in range(2)))
     assert prove_equal(P * X - P * X, sp.zeros(2, 1)).verdict == Verdict.PROVED

@@ -17,8 +17,8 @@ from numerics.toef.wirtinger import crandn, dV_dXbar, rel_err
 def _w(C, C_MLP, C_A, n, seed=0):
     g = torch.Generator().manual_seed(seed)
     r = lambda *s: torch.randn(*s, generator=g, dtype=torch.float64)  # noqa: E731
-    return dict(W_gate=r(C, C_MLP), W_in=r(C, C_MLP), W_out=r(C, C_MLP), Q=r(n, C, C_A), K=r(n, C, C_A),
-                V=r(n, C, C_A), O=r(n, C, C_A))
+    return dict(W_gate=r(C, C_MLP), W_in=r(C, C_MLP), W_out=r(C, C_MLP), Q=r(n, C, C_A),
+                K=r(n, C, C_A), V=r(n, C, C_A), O=r(n, C, C_A))
 
 
 def test_reading_b_compact_equals_expanded():

@@ -1,17 +1,21 @@
 """Constructions and numeric claims of "Transformers Are Optimal Effective Fields" (key ``toef``).
 
-Public modules (each a reusable construction, citing the paper's equations):
+Constructions (public, each citing the paper's equations; they import no claim module):
 
 - :mod:`.wirtinger`   torch Wirtinger calculus: ``dV_dXbar``, full Wirtinger Jacobians and the
-  closedness (potential-existence) defect.
+  closedness (potential-existence) defect;
 - :mod:`.transformer` the Transformer ODE of Definition 1 (eq. 1, expanded and compact form),
-  the linearised complex Transformer of Definition 4 (eq. 4), parallel / split Euler layers.
+  the linearised complex Transformer of Definition 4 (eq. 4) and its head families, the
+  parallel / split Euler layers of eq. (2);
 - :mod:`.potentials`  the potentials: quadratic + quartic trace (Lemma 3), log-sum-exp free
-  energy (Lemma 7), cubic triple-trace (Sec. 4), ``Tr exp(XWX^*)`` (EFT truncation).
+  energy (Lemma 7), cubic triple trace (Sec. 4), ``Tr exp(XWX^*)`` (EFT truncation);
 - :mod:`.lie`         Lie-series tools: the BCH gate ``G(beta)`` of Lemma 8, vector-field
   brackets, Lie-Trotter products, flows of vector fields.
 
-Claim modules: ``claims_a_splitting`` (Sec. 2), ``claims_b_variational`` (Defs 2-3),
-``claims_c_fields`` (Def 4, Lemma 3), ``claims_d_axioms`` (Axioms, Lemma 4), ``claims_e_width``
-(Theorem 5, Lemma 6), ``claims_f_engineering`` (Sec. 4).
+Claim modules, one per group of the paper's sections (the same names as in ``proofs/toef/``,
+where the symbolic claims of each group live): ``splitting`` (Sec. 2), ``variational``
+(Sec. 2.3), ``linearized`` (Sec. 3.1), ``axioms`` (Sec. 3.2), ``theorem5`` (Sec. 3.3),
+``engineering`` (Sec. 4).
 """
+
+__claims__ = ("splitting", "variational", "linearized", "axioms", "theorem5", "engineering")

@@ -1,17 +1,19 @@
 """Lie-series tools of Sec. 2.2 and Lemma 8 (l. 44-58, 134-138, 266-290).
 
 * :func:`gate` -- the BCH gate ``G(beta) = beta / (1 - e^{-beta})`` (l. 138), ``G(0) = 1``.
-* :func:`gate_matrices` -- the 2x2 pair ``X = diag(beta, 0)``, ``Y = E_12`` with ``[X, Y] = beta Y``.
-* :func:`hidden_pair` -- a conjugated ``d x d`` pair with ``[X, Y] = beta Y`` (Lemma 8, recipe (b)).
+* :func:`gate_matrices` -- the 2x2 pair ``X = diag(beta, 0)``, ``Y = E_12``, ``[X, Y] = beta Y``.
+* :func:`hidden_pair` -- a conjugated ``d x d`` pair with ``[X, Y] = beta Y`` (Lemma 8 in a
+  representation that hides the 2x2 structure).
 * :func:`bracket` -- the vector-field bracket ``[F, G](X) = DG(X)[F(X)] - DF(X)[G(X)]`` (the
   commutator of the derivations ``F . grad``; ``torch.func.jvp``, real-linear directional
   derivatives, so it differentiates through conjugation).
-* :func:`lie_trotter` -- ``(e^{A/T} e^{B/T})^T`` for matrices.
+* :func:`lie_trotter` -- ``(e^{A/T} e^{B/T})^T`` for matrices (Lemma 1).
 * :func:`flow` -- the time-``t`` flow of a vector field on ``R^n`` / ``C^n`` (``scipy`` DOP853).
 """
 
 from __future__ import annotations
 
+import cmath
 import math
 from collections.abc import Callable
 
@@ -31,13 +33,12 @@ def gate(beta: complex | float) -> complex | float:
     if beta == 0:
         return 1.0
     if isinstance(beta, complex):
-        import cmath
-
         return beta / (1 - cmath.exp(-beta))
     return beta / (-math.expm1(-beta))
 
 
-def gate_matrices(beta: complex, dtype=torch.complex128) -> tuple[torch.Tensor, torch.Tensor]:
+def gate_matrices(beta: complex,
+                  dtype: torch.dtype = torch.complex128) -> tuple[torch.Tensor, torch.Tensor]:
     """``X = diag(beta, 0)``, ``Y = E_12``: the smallest pair with ``[X, Y] = beta Y``."""
     X = torch.zeros(2, 2, dtype=dtype)
     X[0, 0] = beta
@@ -46,16 +47,19 @@ def gate_matrices(beta: complex, dtype=torch.complex128) -> tuple[torch.Tensor, 
     return X, Y
 
 
-def hidden_pair(beta: float, d: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-    """``X = S D S^{-1}``, ``Y = S (sum_{d_i - d_j = beta} c_ij E_ij) S^{-1}`` with random ``S``, ``c``.
+def hidden_pair(beta: float, d: int,
+                generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """``X = S D S^{-1}``, ``Y = S (sum_i c_i E_{i,i+1}) S^{-1}`` with random ``S`` and ``c``.
 
-    ``D = diag(0, beta, 2 beta, ..., (d-1) beta)`` so that every superdiagonal pair differs by beta.
+    ``D = diag((d-1) beta, ..., beta, 0)``, so every superdiagonal pair of eigenvalues differs
+    by beta and ``[D, E_{i,i+1}] = beta E_{i,i+1}``.
     """
     D = torch.diag(torch.arange(d, dtype=torch.float64).flip(0) * beta).to(torch.complex128)
     N = torch.zeros(d, d, dtype=torch.complex128)
     for i in range(d - 1):
         N[i, i + 1] = complex(torch.randn(1, generator=generator, dtype=torch.float64).item(), 0.0)
-    S = torch.eye(d, dtype=torch.complex128) + 0.3 * torch.randn(d, d, generator=generator, dtype=torch.float64).to(torch.complex128)
+    noise = torch.randn(d, d, generator=generator, dtype=torch.float64).to(torch.complex128)
+    S = torch.eye(d, dtype=torch.complex128) + 0.3 * noise
     Si = torch.linalg.inv(S)
     return S @ D @ Si, S @ N @ Si
 
@@ -78,14 +82,17 @@ def lie_trotter(A: torch.Tensor, B: torch.Tensor, T: int, step: float = 1.0) -> 
     return torch.linalg.matrix_power(E, T)
 
 
-def flow(F: Field, X0: torch.Tensor, t: float = 1.0, rtol: float = 1e-12, atol: float = 1e-14) -> torch.Tensor:
-    """Time-``t`` flow of ``Xdot = F(X)`` from ``X0`` (DOP853); complex states are split into re/im."""
+def flow(F: Field, X0: torch.Tensor, t: float = 1.0, rtol: float = 1e-12,
+         atol: float = 1e-14) -> torch.Tensor:
+    """Time-``t`` flow of ``Xdot = F(X)`` from ``X0`` (DOP853); complex states are split into
+    real and imaginary parts."""
     shape, cplx = X0.shape, torch.is_complex(X0)
 
     def unpack(y: np.ndarray) -> torch.Tensor:
         if cplx:
             n = y.size // 2
-            return torch.complex(torch.from_numpy(y[:n].copy()), torch.from_numpy(y[n:].copy())).reshape(shape)
+            re, im = torch.from_numpy(y[:n].copy()), torch.from_numpy(y[n:].copy())
+            return torch.complex(re, im).reshape(shape)
         return torch.from_numpy(y.copy()).reshape(shape)
 
     def pack(Z: torch.Tensor) -> np.ndarray:
@@ -94,21 +101,8 @@ def flow(F: Field, X0: torch.Tensor, t: float = 1.0, rtol: float = 1e-12, atol: 
             return np.concatenate([z.real.numpy(), z.imag.numpy()])
         return z.numpy()
 
-    sol = solve_ivp(lambda _t, y: pack(F(unpack(y))), (0.0, t), pack(X0), method="DOP853", rtol=rtol, atol=atol)
+    sol = solve_ivp(lambda _t, y: pack(F(unpack(y))), (0.0, t), pack(X0), method="DOP853",
+                    rtol=rtol, atol=atol)
     if not sol.success:
         raise RuntimeError(f"flow integration failed: {sol.message}")
     return unpack(sol.y[:, -1])
-
-
-def rk4(F: Callable[[float, np.ndarray], np.ndarray], y0: np.ndarray, t0: float, t1: float, steps: int) -> np.ndarray:
-    """Fixed-step classical RK4 (cheap reference for smooth non-autonomous fields)."""
-    h = (t1 - t0) / steps
-    y, t = np.array(y0, dtype=float), t0
-    for _ in range(steps):
-        k1 = F(t, y)
-        k2 = F(t + h / 2, y + h / 2 * k1)
-        k3 = F(t + h / 2, y + h / 2 * k2)
-        k4 = F(t + h, y + h * k3)
-        y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-        t += h
-    return y

@@ -6,6 +6,9 @@
   ``C_MLP == C``); ``reading="B"`` multiplies by ``W_out^T``.
 * :class:`LinearizedTransformer` -- Definition 4, eq. (4) (l. 80), complex:
   ``Xdot = X W_in W_out^* + sum_i C_A^{-1/2} X Q_i K_i^* X^* X V_i O_i^*``.
+* :func:`random_linearized`, :func:`head_family`, :func:`attention_field` -- random instances
+  of eq. (4) and the head families the closedness checks compare (paired, tied, scaled, untied:
+  the pairing of l. 90 and its alternatives).
 * :func:`parallel_layer`, :func:`split_layer` -- the Euler layers of eq. (2) (l. 46):
   ``X + h(l_MLP + l_A)(X)`` and the composition of ``X + h l_MLP(X)`` with ``X + h l_A(X)``.
 """
@@ -17,6 +20,9 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
+from .potentials import H
+from .wirtinger import crandn
+
 Field = Callable[[torch.Tensor], torch.Tensor]
 
 
@@ -24,7 +30,8 @@ def softmax_rows(S: torch.Tensor) -> torch.Tensor:
     """Row-wise softmax (each row normalised over the key index), complex-safe (``exp/sum``).
 
     ``torch.softmax`` has no complex kernel; for complex ``S`` the formula
-    ``exp(S_jk - m_j) / sum_k exp(S_jk - m_j)`` is used, with ``m_j`` the largest real part of row j.
+    ``exp(S_jk - m_j) / sum_k exp(S_jk - m_j)`` is used, with ``m_j`` the largest real part of
+    row j.
     """
     if not torch.is_complex(S):
         return torch.softmax(S, dim=-1)
@@ -74,7 +81,8 @@ class TransformerODE(nn.Module):
 
     # -- compact form (l. 38) -------------------------------------------------------------
     def W_all(self) -> torch.Tensor:
-        """``[W_gate | W_in | Q_1 | K_1 | V_1 | ... | Q_n | K_n | V_n]`` (``C x (2 C_MLP + 3 n C_A)``)."""
+        """``[W_gate | W_in | Q_1 | K_1 | V_1 | ... | Q_n | K_n | V_n]``
+        (``C x (2 C_MLP + 3 n C_A)``)."""
         blocks = [self.W_gate, self.W_in]
         for i in range(self.Q.shape[0]):
             blocks += [self.Q[i], self.K[i], self.V[i]]
@@ -85,13 +93,14 @@ class TransformerODE(nn.Module):
         return torch.cat([self.W_out, *[self.O[i] for i in range(self.O.shape[0])]], dim=1)
 
     def lam(self, Y: torch.Tensor) -> torch.Tensor:
-        """``lambda = lambda_MLP (+) lambda_A`` applied blockwise to ``Y = X W_all`` (width ``C_MLP + n C_A``)."""
+        """``lambda = lambda_MLP (+) lambda_A`` applied blockwise to ``Y = X W_all``
+        (width ``C_MLP + n C_A``)."""
         m, a = self.W_gate.shape[1], self.C_A
         g, u = Y[..., :m], Y[..., m : 2 * m]
         outs = [g * torch.relu(u)]
         off = 2 * m
         for _ in range(self.Q.shape[0]):
-            q, k, v = Y[..., off : off + a], Y[..., off + a : off + 2 * a], Y[..., off + 2 * a : off + 3 * a]
+            q, k, v = (Y[..., off + j * a : off + (j + 1) * a] for j in range(3))
             outs.append(softmax_rows(q @ k.transpose(-1, -2) / a**0.5) @ v)
             off += 3 * a
         return torch.cat(outs, dim=-1)
@@ -109,7 +118,8 @@ class TransformerODE(nn.Module):
 
 
 class LinearizedTransformer(nn.Module):
-    """Definition 4, eq. (4): ``X W_in W_out^* + sum_i C_A^{-1/2} X Q_i K_i^* X^* X V_i O_i^*`` (complex).
+    """Definition 4, eq. (4), complex:
+    ``X W_in W_out^* + sum_i C_A^{-1/2} X Q_i K_i^* X^* X V_i O_i^*``.
 
     ``Q, K, V, O`` have shape ``n x C x C_A``; ``W_in, W_out`` are ``C x C_MLP``.
     The attention term is ``X`` times a function of the Gram matrix ``X^* X`` (associativity).
@@ -125,11 +135,10 @@ class LinearizedTransformer(nn.Module):
 
     def heads(self) -> list[tuple[torch.Tensor, torch.Tensor]]:
         """``[(Q_i K_i^*, V_i O_i^*)]``."""
-        H = lambda M: M.conj().transpose(-1, -2)  # noqa: E731
-        return [(self.Q[i] @ H(self.K[i]), self.V[i] @ H(self.O[i])) for i in range(self.Q.shape[0])]
+        return [(self.Q[i] @ H(self.K[i]), self.V[i] @ H(self.O[i]))
+                for i in range(self.Q.shape[0])]
 
     def forward(self, X: torch.Tensor) -> torch.Tensor:
-        H = lambda M: M.conj().transpose(-1, -2)  # noqa: E731
         out = X @ self.W_in @ H(self.W_out)
         for A, B in self.heads():
             out = out + (X @ A @ H(X) @ X @ B) / self.C_A**0.5
@@ -137,12 +146,63 @@ class LinearizedTransformer(nn.Module):
 
     def forward_gram(self, X: torch.Tensor) -> torch.Tensor:
         """The same field written as ``X Phi(X^* X)`` (associativity of eq. 4)."""
-        H = lambda M: M.conj().transpose(-1, -2)  # noqa: E731
         K = H(X) @ X
         Phi = self.W_in @ H(self.W_out)
         for A, B in self.heads():
             Phi = Phi + A @ K @ B / self.C_A**0.5
         return X @ Phi
+
+
+def random_linearized(g: torch.Generator, C: int, C_MLP: int, C_A: int, n: int,
+                      scale: float = 1.0) -> LinearizedTransformer:
+    """Eq. (4) with complex Gaussian weights (entries of modulus ``scale``) drawn from ``g``."""
+    def r(*shape: int) -> torch.Tensor:
+        return crandn(*shape, generator=g, scale=scale)
+
+    return LinearizedTransformer(r(C, C_MLP), r(C, C_MLP), r(n, C, C_A), r(n, C, C_A),
+                                 r(n, C, C_A), r(n, C, C_A))
+
+
+Heads = list[tuple[torch.Tensor, torch.Tensor]]
+
+
+def head_family(g: torch.Generator, family: str, C: int, n: int) -> Heads:
+    """``n`` attention heads ``(Q_i K_i^*, V_i O_i^*)`` (``C x C``) of one family:
+
+    * ``"paired"`` -- the pairing of l. 90: heads ``(A_i, B_i)`` and ``(B_i, A_i)``
+      (``n // 2`` of each);
+    * ``"tied"``   -- ``V_i O_i^* = Q_i K_i^*``;
+    * ``"scaled"`` -- ``V_i O_i^* = c Q_i K_i^*`` with one complex ``c``;
+    * ``"untied"`` -- independent products.
+    """
+    def r() -> torch.Tensor:
+        return crandn(C, C, generator=g)
+
+    if family == "paired":
+        As = [r() for _ in range(n // 2)]
+        Bs = [r() for _ in range(n // 2)]
+        return ([(A, B) for A, B in zip(As, Bs, strict=True)]
+                + [(B, A) for A, B in zip(As, Bs, strict=True)])
+    if family == "tied":
+        return [(M, M) for M in (r() for _ in range(n))]
+    if family == "scaled":
+        c = complex(torch.randn(1, generator=g).item(), torch.randn(1, generator=g).item())
+        return [(M, c * M) for M in (r() for _ in range(n))]
+    if family == "untied":
+        return [(r(), r()) for _ in range(n)]
+    raise ValueError(f"unknown head family {family!r}: paired, tied, scaled or untied")
+
+
+def attention_field(heads: Heads) -> Field:
+    """The attention part of eq. (4) without the factor ``C_A^{-1/2}``:
+    ``X -> sum_i X A_i X^* X B_i``."""
+    def F(X: torch.Tensor) -> torch.Tensor:
+        out = 0
+        for A, B in heads:
+            out = out + X @ A @ H(X) @ X @ B
+        return out
+
+    return F
 
 
 def parallel_layer(f_mlp: Field, f_att: Field, h: float) -> Field:

@@ -1,15 +1,15 @@
-"""Wirtinger calculus in torch, in the paper's layout (Def. 2, l. 64; conventions of claims/toef.md).
+"""Wirtinger calculus in torch, in the paper's layout (Def. 2, l. 64; l. 196).
 
 Conventions (checked in ``tests/test_toef_wirtinger.py`` against the installed torch):
 
 * For a real loss ``L`` of a complex leaf ``X``, torch's ``X.grad`` equals
   ``dL/dRe X + i dL/dIm X = 2 dL/d(conj X)``.
-* For a complex scalar ``V``: ``dV/dX^* = 1/2 (grad Re V + i grad Im V)`` (two backward passes);
-  this is the ``N x C`` matrix with entries ``dV/d conj(X_jk)``, ``X`` and ``conj X`` treated as
-  independent (the paper's ``dV/dX^*``).
+* For a complex scalar ``V``: ``dV/dX^* = 1/2 (grad Re V + i grad Im V)`` (two backward
+  passes); this is the ``N x C`` matrix with entries ``dV/d conj(X_jk)``, ``X`` and ``conj X``
+  treated as independent (the paper's ``dV/dX^*``).
 * Full Wirtinger Jacobians of a field ``F: C^{NxC} -> C^{NxC}`` come from the real Jacobian of
-  ``(Re X, Im X) -> (Re F, Im F)`` (``torch.func.jacfwd``) with
-  ``d/dz = (d/dx - i d/dy)/2`` and ``d/dzbar = (d/dx + i d/dy)/2``.
+  ``(Re X, Im X) -> (Re F, Im F)`` (``torch.func.jacfwd``) with ``d/dz = (d/dx - i d/dy)/2``
+  and ``d/dzbar = (d/dx + i d/dy)/2``.
 * A smooth field ``F`` equals ``dV/dX^*`` for some ``V`` (simply connected domain) iff its
   conjugate Jacobian ``J[a, b] = dF_a / d conj(X_b)`` is symmetric: :func:`closedness_defect`.
 """
@@ -22,47 +22,39 @@ import torch
 from torch.func import jacfwd
 
 Field = Callable[[torch.Tensor], torch.Tensor]
+Scalar = Callable[[torch.Tensor], torch.Tensor]
 
 
-def dV_dXbar(V: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor) -> torch.Tensor:
-    """The Wirtinger derivative ``dV/dX^*`` (entries ``dV/d conj X_jk``) of a complex scalar ``V``."""
+def _grad_re_im(V: Scalar, X: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """torch's gradients ``grad Re V`` and ``grad Im V`` at ``X`` (zeros where unused)."""
     with torch.enable_grad():
-        return _dV_dXbar(V, X)
-
-
-def _dV_dXbar(V: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor) -> torch.Tensor:
-    X = X.detach().clone().requires_grad_(True)
-    v = V(X)
-    if not torch.is_complex(v):
-        v = torch.complex(v, torch.zeros_like(v))
-    gr = torch.autograd.grad(v.real, X, retain_graph=True, allow_unused=True)[0]
-    gi = torch.autograd.grad(v.imag, X, allow_unused=True)[0]
+        X = X.detach().clone().requires_grad_(True)
+        v = V(X)
+        if not torch.is_complex(v):
+            v = torch.complex(v, torch.zeros_like(v))
+        gr = torch.autograd.grad(v.real, X, retain_graph=True, allow_unused=True)[0]
+        gi = torch.autograd.grad(v.imag, X, allow_unused=True)[0]
     gr = torch.zeros_like(X) if gr is None else gr
     gi = torch.zeros_like(X) if gi is None else gi
+    return gr, gi
+
+
+def dV_dXbar(V: Scalar, X: torch.Tensor) -> torch.Tensor:
+    """The Wirtinger derivative ``dV/dX^*`` (entries ``dV/d conj X_jk``) of a complex scalar."""
+    gr, gi = _grad_re_im(V, X)
     return 0.5 * (gr + 1j * gi)
 
 
-def dV_dX(V: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor) -> torch.Tensor:
-    """``dV/dX`` in ``N x C`` entry layout (entries ``dV/dX_jk``); the paper's ``C x N`` layout is its transpose."""
-    with torch.enable_grad():
-        return _dV_dX(V, X)
-
-
-def _dV_dX(V: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor) -> torch.Tensor:
-    X = X.detach().clone().requires_grad_(True)
-    v = V(X)
-    if not torch.is_complex(v):
-        v = torch.complex(v, torch.zeros_like(v))
-    gr = torch.autograd.grad(v.real, X, retain_graph=True, allow_unused=True)[0]
-    gi = torch.autograd.grad(v.imag, X, allow_unused=True)[0]
-    gr = torch.zeros_like(X) if gr is None else gr
-    gi = torch.zeros_like(X) if gi is None else gi
-    # grad(Re V) = dRe/dx + i dRe/dy ; dV/dz = 1/2 (dV/dx - i dV/dy)
+def dV_dX(V: Scalar, X: torch.Tensor) -> torch.Tensor:
+    """``dV/dX`` in ``N x C`` entry layout (entries ``dV/dX_jk``); the paper's ``C x N``
+    layout is its transpose."""
+    gr, gi = _grad_re_im(V, X)
+    # grad(Re V) = dRe/dx + i dRe/dy; dV/dz = 1/2 (dV/dx - i dV/dy)
     return 0.5 * (gr.conj() + 1j * gi.conj())
 
 
 def wirtinger_jacobians(F: Field, X: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """``(J_z, J_zbar)`` of ``F`` at ``X``: ``J[a, b] = dF_a/dX_b`` and ``dF_a/d conj X_b``, flattened."""
+    """``(J_z, J_zbar)`` of ``F`` at ``X``: ``dF_a/dX_b`` and ``dF_a/d conj X_b``, flattened."""
     X = X.detach()
     if not torch.is_complex(X):
         X = torch.complex(X, torch.zeros_like(X))
@@ -72,37 +64,25 @@ def wirtinger_jacobians(F: Field, X: torch.Tensor) -> tuple[torch.Tensor, torch.
 
     jx, jy = jacfwd(g, argnums=(0, 1))(X.real.contiguous(), X.imag.contiguous())
     m = X.numel()
-    jx = _to_complex(jx, X.dim())
-    jy = _to_complex(jy, X.dim())
-    jx = jx.reshape(-1, m)
-    jy = jy.reshape(-1, m)
+    jx = _to_complex(jx, X.dim()).reshape(-1, m)
+    jy = _to_complex(jy, X.dim()).reshape(-1, m)
     return 0.5 * (jx - 1j * jy), 0.5 * (jx + 1j * jy)
 
 
 def _to_complex(j: torch.Tensor, in_dims: int) -> torch.Tensor:
-    # j has shape out_shape + (2,) + in_shape: move the re/im axis last and view as complex
+    """``j`` has shape ``out_shape + (2,) + in_shape``: move the re/im axis last, as complex."""
     j = j.movedim(-1 - in_dims, -1).contiguous()
     return torch.view_as_complex(j)
 
 
 def closedness_defect(F: Field, X: torch.Tensor) -> float:
-    """``||J_zbar - J_zbar^T||_F / ||J_zbar||_F`` at ``X`` (0 iff the field is locally a ``dV/dX^*``).
-
-    Returns 0 for a field with vanishing conjugate Jacobian.
-    """
+    """``||J_zbar - J_zbar^T||_F / ||J_zbar||_F`` at ``X`` (0 iff the field is locally a
+    ``dV/dX^*``); 0 for a field with vanishing conjugate Jacobian."""
     _, jb = wirtinger_jacobians(F, X)
     den = torch.linalg.norm(jb)
     if den == 0:
         return 0.0
     return float(torch.linalg.norm(jb - jb.T) / den)
-
-
-def real_closedness_defect(F: Field, X: torch.Tensor) -> float:
-    """Real case: ``||J - J^T|| / ||J||`` of the real Jacobian of ``F`` (0 iff ``F`` is a gradient)."""
-    X = X.detach()
-    j = jacfwd(F)(X).reshape(X.numel(), X.numel())
-    den = torch.linalg.norm(j)
-    return 0.0 if den == 0 else float(torch.linalg.norm(j - j.T) / den)
 
 
 def crandn(*shape: int, generator: torch.Generator, scale: float = 1.0) -> torch.Tensor:

@@ -1,0 +1,316 @@
+"""Sec. 4 of the paper ("engineering implications"), numerically: ReLU as a projection
+(l. 120), the conic symmetry relaxation (l. 122), Lemma 7's free energy in torch, Lemma 8 for
+the layers' nonlinear flows and on hidden representations, the sparse-attention reading
+(l. 58), positional encodings (l. 140) and the abstract's contributions. The gated MLP, the
+ReLU axioms and the exact parts of Lemmas 7 and 8 are in ``proofs/toef/engineering.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import cvxpy as cp
+import numpy as np
+import sympy as sp
+import torch
+
+import verify
+from proofs.toef.model import COUNTEREXAMPLE_TOL, IDENTITY_TOL, PAPER
+from verify import Evidence
+from verify.numeric import judge_error
+from verify.symbolic import refute_exactly
+
+from .lie import bracket, commutator, flow, gate, hidden_pair
+from .potentials import H, lemma3_potential, lse_potential
+from .transformer import softmax_rows
+from .wirtinger import closedness_defect, crandn, dV_dXbar, rel_err
+
+
+def _projection(x: np.ndarray, W_in: np.ndarray, W_out: np.ndarray) -> np.ndarray:
+    """``Pi_W(x) = (x W_in)_+ W_out^T`` (l. 120, real case)."""
+    return np.maximum(x @ W_in, 0) @ W_out.T
+
+
+@verify.claim(
+    "toef.relu_projection", paper=PAPER,
+    where="Sec. 4 'Activation-MLP as Projected Gradient', L120",
+    statement=r"\mathrm{ReLU}(X)=\Pi_{\mathbb R_+}(X):=\min_{Y\in\mathbb R_+}\|X-Y\|_F^2;\ "
+              r"\Pi_{W_{\rm MLP}}(X):=(XW_{\rm in})_+W_{\rm out}^*\text{ is the affine projection "
+              r"onto the affine orthant}",
+    kind="property", expect="REFUTED",
+    readings={"B": r"$\arg\min$ (the minimiser); projection = idempotent map with "
+                   r"$W_{\rm out}^*W_{\rm in}=I$",
+              "C": "metric projection onto the image cone, orthonormal W_in = W_out = Q"},
+)
+def relu_projection(ctx):
+    """(a) The minimum value of ||X - Y||^2 over Y >= 0 is ||min(X, 0)||^2, not ReLU(X): at
+    X = 1 it is 0 while ReLU(1) = 1 (REFUTED, exact); the minimiser is max(X, 0) (cvxpy, KKT
+    re-checked exactly with Fractions: reading B). (b) (x W_in)_+ W_out^T is not idempotent
+    for general weights: C = C_MLP = 1, W_in = 2, W_out = 1: Pi(1) = 2, Pi(Pi(1)) = 4
+    (REFUTED, exact); with W_out^T W_in = I it is idempotent (B); with orthonormal Q it is the
+    metric projection onto the cone Q R_+ (C, compared with cvxpy)."""
+    y = sp.Symbol("y", real=True)
+    min_at_one = sp.minimum((1 - y) ** 2, y, sp.Interval(0, sp.oo))
+    out = [refute_exactly("min over Y >= 0 of ||X - Y||^2 is a value, ||min(X,0)||^2, not "
+                          "ReLU(X): at X = 1 the minimum is 0 while ReLU(1) = 1",
+                          {"X": 1, "min_value": str(min_at_one), "ReLU": 1},
+                          lhs=min_at_one, rhs=sp.Max(1, 0), part="(a)")]
+    X = np.array([[1.0, -2.0], [0.5, -0.25]])
+    Y = cp.Variable(X.shape)
+    cp.Problem(cp.Minimize(cp.sum_squares(X - Y)), [Y >= 0]).solve()
+    Xf = [[Fraction(1), Fraction(-2)], [Fraction(1, 2), Fraction(-1, 4)]]
+    Yf = [[max(v, Fraction(0)) for v in row] for row in Xf]
+    mu = [[Yf[i][j] - Xf[i][j] for j in range(2)] for i in range(2)]  # multiplier 2(Y - X)/2
+    kkt = all(m >= 0 and m * Yf[i][j] == 0 for i, row in enumerate(mu) for j, m in enumerate(row))
+    err = float(np.abs(Y.value - np.maximum(X, 0)).max())
+    out.append(judge_error(err if kkt else 1.0, "argmin = max(X,0) (cvxpy) and exact KKT re-check",
+                           tol=1e-6, fail=COUNTEREXAMPLE_TOL, reading="B", part="(a)"))
+    x = sp.Integer(1)
+
+    def pi_exact(v: sp.Expr) -> sp.Expr:
+        return sp.Max(2 * v, 0) * 1  # C = C_MLP = 1, W_in = 2, W_out = 1
+
+    out.append(refute_exactly(
+        f"C = C_MLP = 1, W_in = 2, W_out = 1: Pi(1) = {pi_exact(x)}, Pi(Pi(1)) = "
+        f"{pi_exact(pi_exact(x))} (not idempotent)",
+        {"C": 1, "C_MLP": 1, "W_in": 2, "W_out": 1, "x": 1},
+        lhs=pi_exact(pi_exact(x)), rhs=pi_exact(x), part="(b)"))
+    g = ctx.numpy_rng("proj")
+    C, m = 4, 2
+    Wi = g.standard_normal((C, m))
+    Wo = Wi @ np.linalg.inv(Wi.T @ Wi)  # W_out^T W_in = I
+    xs = g.standard_normal((50, C))
+    idem = max(np.linalg.norm(_projection(_projection(v[None], Wi, Wo), Wi, Wo)
+                              - _projection(v[None], Wi, Wo)) for v in xs)
+    out.append(judge_error(float(idem), "idempotence with W_out^T W_in = I (50 points, C=4, "
+                           "C_MLP=2)", tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, reading="B",
+                           part="(b)"))
+    Q = np.linalg.qr(g.standard_normal((C, m)))[0]
+    worst = 0.0
+    for v in xs[:5]:
+        z = cp.Variable(m)
+        cp.Problem(cp.Minimize(cp.sum_squares(v - Q @ z)), [z >= 0]).solve()
+        worst = max(worst, float(np.linalg.norm(Q @ z.value - _projection(v[None], Q, Q)[0])))
+    out.append(judge_error(worst, "orthonormal Q: (xQ)_+ Q^T = metric projection onto Q R_+^m "
+                           "(cvxpy)", tol=1e-6, fail=COUNTEREXAMPLE_TOL, reading="C", part="(b)"))
+    return out
+
+
+@verify.claim(
+    "toef.conic_symmetry_relaxation", paper=PAPER, where="Sec. 4, L122 (citing Fu and Cohen, 2024)",
+    statement=r"\text{Relaxing }S_C\text{ to }S_n\times U(C_A),\ n=C/C_A,\text{ improves "
+              r"generalization and learning efficiency including GPTs, ResNets and Diffusion "
+              r"Transformers}",
+    kind="experiment", expect="UNDECIDED",
+)
+def conic_symmetry_relaxation(ctx):
+    """No numbers are given and conic activations are only cited: not checkable here. Group
+    note: S_n x U(C_A) (reading A) acts on n blocks of size C_A; it contains S_C only when
+    C_A = 1 (for C_A > 1 a transposition of two coordinates inside one block is in U(C_A), one
+    across blocks is not)."""
+    return Evidence.informal("not a checkable statement: empirical claim about GPTs/ResNets/DiTs "
+                             "with no numbers in the paper; S_n x U(C_A) contains S_C only for "
+                             "C_A = 1")
+
+
+@verify.evidence_for("toef.lemma7_softmax_free_energy")
+def lemma7_numeric(ctx):
+    """torch: dV/dX^* of the complex free energy (principal log) equals sum Softmax(S)^T X W
+    (reading B) at random complex points; the printed softmax-attention field
+    Softmax(XWX^*) X W is not closed (Jacobian asymmetry) for tied W, paired (W, W^*) heads and
+    Hermitian W, so no potential exists at all."""
+    g = ctx.torch_generator("l7")
+    err_b = 0.0
+    for _ in range(ctx.pick(5, 50)):
+        N, C, C_A = 3, 2, 2
+        Ws = [crandn(C, C, generator=g, scale=0.5) for _ in range(2)]
+        X = crandn(N, C, generator=g, scale=0.7)
+        grad = dV_dXbar(lse_potential(Ws, C_A), X)
+        fb = sum(softmax_rows(X @ W @ H(X) / C_A**0.5).transpose(-1, -2) @ X @ W for W in Ws)
+        err_b = max(err_b, rel_err(grad, fb))
+    out = [judge_error(err_b, "dV/dX^* = sum Softmax(S)^T X W (complex, N=3, C=2, two heads)",
+                       tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, reading="B")]
+    W = crandn(2, 2, generator=g)
+    defects = {}
+    for name, Ws in (("tied W", [W]), ("paired W, W^*", [W, H(W)]), ("Hermitian W", [W + H(W)])):
+        def F(X: torch.Tensor, Ws: list = Ws) -> torch.Tensor:
+            return sum(softmax_rows(X @ Wi @ H(X)) @ X @ Wi for Wi in Ws)
+
+        defects[name] = closedness_defect(F, crandn(3, 2, generator=g, scale=0.7))
+    out.append(judge_error(min(defects.values()), f"closedness defect of the printed softmax "
+                           f"field (min over tyings {defects})", tol=IDENTITY_TOL,
+                           fail=COUNTEREXAMPLE_TOL, part="closedness",
+                           counterexample={"N": 3, "C": 2, "defects": defects}))
+    return out
+
+
+@verify.claim(
+    "toef.lemma8_nonlinear_ordering", paper=PAPER,
+    where="Lemma 8 (L134-138) applied to the layer maps of Sec. 2.2 (L44-50)",
+    statement=r"[F_M,F_A]=\beta F_A\Rightarrow\Phi^{F_A}_1\circ\Phi^{F_M}_1="
+              r"\Phi^{F_M+G(\beta)F_A}_1",
+    kind="property", expect="SUPPORTED",
+    readings={"B": "attention flow first, then the MLP flow (the layer order of a standard "
+                   "block)"},
+)
+def lemma8_nonlinear_ordering(ctx):
+    """F_M(X) = mu X, F_A(X) = s X A X^T X B (degree 3): with [F, G] = DG.F - DF.G (the
+    commutator of the derivations, matching the operator product e^{L_M} e^{L_A} = pull-back by
+    Phi^A o Phi^M) the bracket is beta F_A with beta = 2 mu (checked by jvp to 1e-12). DOP853
+    flows: MLP flow first then attention equals the flow of F_M + G(beta) F_A (reading A,
+    SUPPORTED); attention first gives G(-beta), so with c = G(beta) it fails (reading B,
+    REFUTED). Realizability (the hypothesis itself, not part of the statement): for a generic
+    linear X M the best beta leaves a large residual (recorded)."""
+    g = ctx.torch_generator("nl")
+    N, C, s = 2, 2, 0.2
+    A = torch.randn(C, C, generator=g, dtype=torch.float64)
+    B = torch.randn(C, C, generator=g, dtype=torch.float64)
+
+    def F_A(X: torch.Tensor) -> torch.Tensor:
+        return s * X @ A @ X.T @ X @ B
+
+    X0 = 0.6 * torch.randn(N, C, generator=g, dtype=torch.float64)
+    out = []
+    for mu in ctx.pick([-0.7], [-2.0, -0.7, 0.05, 0.4, 1.0]):
+        def F_M(X: torch.Tensor, mu: float = mu) -> torch.Tensor:
+            return mu * X
+
+        bet = 2 * mu
+        berr = rel_err(bracket(F_M, F_A, X0), bet * F_A(X0))
+        c = gate(bet)
+        ref = flow(lambda X, c=c, mu=mu: mu * X + c * F_A(X), X0)
+        mlp_first = flow(F_A, flow(F_M, X0))
+        att_first = flow(F_M, flow(F_A, X0))
+        ref_minus = flow(lambda X, mu=mu, bet=bet: mu * X + gate(-bet) * F_A(X), X0)
+        err_minus = rel_err(att_first, ref_minus)
+        out.append(judge_error(max(rel_err(mlp_first, ref), berr),
+                               f"mu={mu}: bracket = 2 mu F_A (err {berr:.1e}); MLP flow first vs "
+                               "flow of F_M + G(beta) F_A", tol=1e-9, fail=COUNTEREXAMPLE_TOL))
+        out.append(judge_error(
+            rel_err(att_first, ref), f"mu={mu}: attention flow first vs flow of F_M + G(beta) "
+            f"F_A (it matches G(-beta): err {err_minus:.1e})", tol=1e-9, fail=COUNTEREXAMPLE_TOL,
+            reading="B",
+            counterexample={"N": N, "C": C, "s": s, "mu": mu, "beta": bet,
+                            "seed": ctx.subseed("nl"), "err_G(-beta)": err_minus}))
+    M = torch.randn(C, C, generator=g, dtype=torch.float64)
+    br = bracket(lambda X: X @ M, F_A, X0).reshape(-1)
+    fa = F_A(X0).reshape(-1)
+    beta_fit = float(br @ fa / (fa @ fa))
+    resid = float(torch.linalg.norm(br - beta_fit * fa) / torch.linalg.norm(br))
+    out.append(Evidence.informal(
+        f"realizability, recorded (Lemma 8 assumes the bracket relation): for a generic linear "
+        f"MLP X M the best beta {beta_fit:.3f} leaves relative residual {resid:.2f}",
+        reading="B", part="realizability", numbers={"beta_fit": beta_fit, "residual": resid}))
+    return out
+
+
+@verify.evidence_for("toef.lemma8_bch_gate")
+def lemma8_hidden(ctx):
+    """Hidden 5x5 representations X = S D S^-1, Y = S N S^-1 with [X, Y] = beta Y: expm
+    products agree with exp(X + G(beta) Y) to 1e-10 (real beta)."""
+    g = ctx.torch_generator("hid")
+    E = torch.linalg.matrix_exp
+    worst = 0.0
+    for b in (-3.0, -0.5, 0.3, 1.7):
+        X, Y = hidden_pair(b, 5, g)
+        worst = max(worst, rel_err(commutator(X, Y), b * Y), rel_err(E(X) @ E(Y),
+                                                                     E(X + gate(b) * Y)))
+    return judge_error(worst, "5x5 hidden pairs, beta in {-3, -0.5, 0.3, 1.7}", tol=IDENTITY_TOL,
+                       fail=COUNTEREXAMPLE_TOL, dtype="complex128",
+                       part="BCH series reduced by the relation")
+
+
+@verify.claim(
+    "toef.sparse_attention_interpretation", paper=PAPER,
+    where="L58; Sec. 4 heading L132; Lemma 8 title L134; L17",
+    statement=r"\text{The non-commutative correction can be used to formulate sparse attention}",
+    kind="informal", expect="UNDECIDED",
+)
+def sparse_attention_interpretation(ctx):
+    """Interpretive: the gate multiplies the whole field lambda_A by one scalar G(beta); the
+    attention pattern (which tokens attend to which) is unchanged, so 'sparse' can only mean
+    the whole head is damped."""
+    return Evidence.informal("not a checkable statement: G(beta) rescales the whole attention "
+                             "field by one scalar (no per-token or per-entry sparsity; the "
+                             "pattern does not change with beta); the formal content is in "
+                             "toef.lemma8_*")
+
+
+@verify.claim(
+    "toef.rope_fourier_pe", paper=PAPER,
+    where="'Positional Encodings Do Not Violate Symmetry', L140",
+    statement=r"X_{\omega\sigma}=e^{i\omega\sigma/T_{PE}}:\ \text{PE tokens do not break "
+              r"permutation symmetry; pairwise products reflect relative distances}",
+    kind="property", expect="SUPPORTED",
+    readings={"B": "(B2) V invariant when only the content rows are permuted, PE kept fixed",
+              "C": "RoPE as in the cited literature: rotated q.k depends only on relative "
+                   "position"},
+)
+def rope_fourier_pe(ctx):
+    """(c) E E^* is Toeplitz ((E E^*)_{w w'} depends on w - w' only) to 1e-12; (b) B1:
+    V([Pi X_c | Pi E]) = V([X_c | E]) for the Lemma-3 potential (unitary invariance); B2
+    fails (REFUTED, N = 5, T_PE = 10; with T_PE = 1000 the PE rows are nearly equal, so the
+    change is small: a very large period carries little position); reading C: rotary q.k
+    depends on relative position only (SUPPORTED). Reading A's features (linear frequencies,
+    additive) differ from RoPE (geometric frequencies, multiplicative on Q, K)."""
+    g = ctx.torch_generator("pe")
+    N, Cc, Cp, T = 5, 2, 4, 1000.0
+    w = torch.arange(N, dtype=torch.float64)[:, None]
+    sg = torch.arange(Cp, dtype=torch.float64)[None, :]
+    E = torch.exp(1j * (w * sg / T).to(torch.complex128))
+    G = E @ H(E)
+    toe = max(float(abs(G[i, j] - G[i + 1, j + 1])) for i in range(N - 1) for j in range(N - 1))
+    out = [judge_error(toe / float(abs(G).max()), "E E^* is Toeplitz", tol=1e-12,
+                       fail=COUNTEREXAMPLE_TOL, part="(c) relative distances")]
+    C = Cc + Cp
+    Wm = crandn(C, C, generator=g)
+    A = crandn(C, C, generator=g)
+    V = lemma3_potential(Wm, [(A, A)], 1)
+    Xc = crandn(N, Cc, generator=g)
+    perm = torch.tensor([1, 0, 2, 3, 4])
+    base = V(torch.cat([Xc, E], 1))
+    b1 = abs(complex(V(torch.cat([Xc[perm], E[perm]], 1)) - base)) / abs(complex(base))
+    E10 = torch.exp(1j * (w * sg / 10.0).to(torch.complex128))  # T_PE = 10: rows distinct
+    base10 = V(torch.cat([Xc, E10], 1))
+    b2 = abs(complex(V(torch.cat([Xc[perm], E10], 1)) - base10)) / abs(complex(base10))
+    out.append(judge_error(b1, "B1: permuting content and PE together leaves V unchanged",
+                           tol=1e-12, fail=COUNTEREXAMPLE_TOL, part="(b) symmetry"))
+    out.append(judge_error(b2, "B2 (T_PE = 10): permuting content only (PE fixed) leaves V "
+                           "unchanged", tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, reading="B",
+                           part="(b) symmetry",
+                           counterexample={"N": N, "C_content": Cc, "C_pe": Cp,
+                                           "perm": "swap tokens 0,1", "seed": ctx.subseed("pe")}))
+    q = torch.randn(2, generator=g, dtype=torch.float64)
+    k = torch.randn(2, generator=g, dtype=torch.float64)
+    th = 0.3
+
+    def rot(v: torch.Tensor, p: int) -> torch.Tensor:
+        c, s = math.cos(p * th), math.sin(p * th)
+        return torch.tensor([[c, -s], [s, c]], dtype=torch.float64) @ v
+
+    dots = [float(rot(q, m) @ rot(k, m - 2)) for m in range(2, 8)]
+    out.append(judge_error(max(dots) - min(dots), "RoPE: <R_m q, R_{m-2} k> independent of m",
+                           tol=1e-12, fail=COUNTEREXAMPLE_TOL, reading="C",
+                           part="(c) relative distances"))
+    return out
+
+
+@verify.claim(
+    "toef.abstract_contributions", paper=PAPER,
+    where="abstract L11; Contribution L17-19; Conclusion L148",
+    statement=r"\text{(i) uniquely determined by a potential; (ii) self-attention is the minimal "
+              r"interactive term; (iii) necessity of ReLU/conic/gated activation, softmax and "
+              r"sparse attention; (iv) constructive proof from variational principles}",
+    kind="informal", expect="UNDECIDED",
+)
+def abstract_contributions(ctx):
+    """Meta claim: its parts are decided by other ids -- (i) toef.lemma3_*,
+    toef.uniqueness_of_potential, toef.potential_existence_criterion; (ii) toef.thm5_*,
+    toef.lemma4_*, toef.def3_structural_optimality; (iii) toef.relu_*, toef.gated_mlp_*,
+    toef.lemma7_softmax_free_energy, toef.lemma8_*; (iv) the claims of Sec. 2.3 (toef.def2_*,
+    toef.def3_*) and Sec. 3.3 (toef.thm5_*, toef.lemma6_*). No statement of the form 'any model
+    satisfying the axioms must contain X' appears in the paper."""
+    return Evidence.informal("not a checkable statement: aggregate of other claims (see "
+                             "toef.lemma3_*, toef.thm5_*, toef.lemma7_*, toef.def3_*); the "
+                             "'necessity' of (iii) is never stated or proved as a theorem")

@@ -1,0 +1,106 @@
+"""Sec. 2.3 of the paper (Defs 2-3), numerically: the first variation of the action (eq. 3)
+along the flow of a potential, structural optimality (Def. 3), and the closedness test of the
+potential-existence criterion on random head sets. The Euler-Lagrange equations and the
+criterion itself are proved in ``proofs/toef/variational.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+from scipy.integrate import quad
+
+import verify
+from proofs.toef.model import COUNTEREXAMPLE_TOL, PAPER
+from verify.numeric import judge_error
+
+from .transformer import attention_field, head_family
+from .wirtinger import closedness_defect, crandn
+
+#: |dS| at most this is stationary; at least ``NOT_STATIONARY`` is a counterexample.
+STATIONARY = 1e-6
+NOT_STATIONARY = 1e-2
+
+
+def first_variation(w: complex, x0: complex, e: complex, eps: float = 1e-4) -> float:
+    """|dS/ds| by a central difference of S (eq. 3, N = C = 1, V = w |x|^2) along
+    ``x(t) = x0 e^{wt}`` (the flow of ``xdot = dV/dxb = w x``) in the direction
+    ``delta(t) = sin(pi t) e`` (vanishing at both ends); adaptive quadrature, epsrel 1e-13."""
+    def S(s: float) -> complex:
+        def integrand(t: float) -> complex:
+            xt = x0 * np.exp(w * t) + s * math.sin(math.pi * t) * e
+            xd = x0 * w * np.exp(w * t) + s * math.pi * math.cos(math.pi * t) * e
+            return 0.5 * (xd * np.conj(xt) - xt * np.conj(xd)) - w * xt * np.conj(xt)
+        re = quad(lambda t: integrand(t).real, 0, 1, epsabs=1e-14, epsrel=1e-13)[0]
+        im = quad(lambda t: integrand(t).imag, 0, 1, epsabs=1e-14, epsrel=1e-13)[0]
+        return re + 1j * im
+    return abs((S(eps) - S(-eps)) / (2 * eps))
+
+
+@verify.evidence_for("toef.def2_euler_lagrange")
+def def2_first_variation(ctx):
+    """(iii) numerically: along xdot = w x (V = w|x|^2), dS = 0 for imaginary w (stationary)
+    and |dS| ~ 1 for real w (REFUTED: the flow does not extremize S)."""
+    dS_im = first_variation(1j, 1.0, 1.0)
+    dS_re = first_variation(1.0, 1.0, 1.0)
+    return [
+        judge_error(dS_im, "V = i|x|^2 (imaginary): first variation |dS| along the flow",
+                    tol=STATIONARY, fail=NOT_STATIONARY, part="(iii) stationarity, imaginary V"),
+        judge_error(dS_re, "V = |x|^2 (real): |dS| along the flow x = e^t for delta = sin(pi t)",
+                    tol=STATIONARY, fail=NOT_STATIONARY, part="(iii) stationarity",
+                    counterexample={"N": 1, "C": 1, "V": "|x|^2", "x0": 1, "delta": "sin(pi t)",
+                                    "eps": 1e-4, "dS": dS_re}),
+    ]
+
+
+@verify.claim(
+    "toef.def3_structural_optimality", paper=PAPER, where="Definition 3, L70; Contribution, L17",
+    statement=r"\text{An architecture }X\text{ is structurally optimal w.r.t. }V\text{ if it "
+              r"extremizes the action of the path }X(t)\text{; Def-4 Transformers with a "
+              r"potential are structurally optimal}",
+    kind="property", expect="REFUTED",
+    readings={"B": "only for purely imaginary V (W anti-Hermitian, imaginary quartic "
+                   "coefficients)"},
+)
+def def3_structural_optimality(ctx):
+    """First variation of S (central differences, adaptive quadrature, variations vanishing at
+    both ends) along Def-4 flows with N = C = 1, V = w|x|^2. Real V (w = 1): |dS| ~ 1:
+    REFUTED. Purely imaginary V (w = i): dS = 0 (reading B, SUPPORTED). With both endpoints
+    prescribed the first-order flow generally cannot reach them (X(1) = e^w X(0) is forced)."""
+    direction = 1.0 + 0.5j
+    dS_re = first_variation(1.0, 1.0, direction)
+    dS_im = first_variation(1j, 1.0, direction)
+    dS_gen = first_variation(0.3 + 0.7j, 1.0, direction)
+    return [
+        judge_error(dS_re, f"real V = |x|^2 (W = 1): |dS| along the Def-4 flow x = e^t "
+                    f"(generic w = 0.3+0.7i: |dS| = {dS_gen:.4f})", tol=STATIONARY,
+                    fail=NOT_STATIONARY,
+                    counterexample={"N": 1, "C": 1, "W": 1, "x0": 1,
+                                    "delta": "sin(pi t)*(1+0.5i)", "dS": dS_re,
+                                    "recheck": "scipy quad, epsrel 1e-13"}),
+        judge_error(dS_im, "imaginary V = i|x|^2: |dS| along the flow", tol=STATIONARY,
+                    fail=NOT_STATIONARY, reading="B"),
+    ]
+
+
+@verify.evidence_for("toef.potential_existence_criterion")
+def criterion_numeric(ctx):
+    """torch: the closedness defect agrees with the tensor condition sum A(x)B = sum B(x)A on
+    random head sets of every family (N = 3, C = 2)."""
+    g = ctx.torch_generator("crit")
+    disagreements = 0
+    for family, n in (("paired", 2), ("tied", 1), ("tied", 3), ("untied", 2), ("scaled", 2),
+                      ("untied", 1)):
+        for _ in range(ctx.pick(1, 20)):
+            heads = head_family(g, family, 2, n)
+            T = sum(torch.kron(A, B) for A, B in heads)
+            Ts = sum(torch.kron(B, A) for A, B in heads)
+            asymmetry = float(torch.linalg.norm(T - Ts) / torch.linalg.norm(T))
+            d = closedness_defect(attention_field(heads), crandn(3, 2, generator=g))
+            disagreements += (asymmetry < 1e-10) != (d < 1e-10)
+    return judge_error(float(disagreements > 0), "closedness <=> tensor symmetry on "
+                       "paired/tied/scaled/untied heads (N=3, C=2)", tol=0.0,
+                       fail=COUNTEREXAMPLE_TOL, part="(b) N >= 2",
+                       counterexample={"N": 3, "C": 2, "disagreements": disagreements})
