@@ -20,7 +20,7 @@ from verify import Evidence
 from verify.numeric import falsify, fit_rate, judge_check
 from verify.symbolic import prove_cases, refute_exactly
 
-from .ca import sample_stream
+from .ca import CellularAutomaton, sample_stream, token_stream
 from .construction import SpatialInductionHead, construction_grid, end_to_end
 from .embedding import SpatialAwareEmbedding
 
@@ -109,26 +109,85 @@ def leakage_bound(ctx):
                    "predicts every evaluable cell"},
 )
 def thm43(ctx):
-    """A/B (existence): our explicit 2-layer construction (App. D-F with the periodic temporal
-    repair, BOS/separator sinks, per-neighbour marginalisation) predicts every evaluable cell
-    predicted from a cell token exactly (argmax of B_4, no Layer-2 MLP), for h = 1,
-    intermediate partitions and h = |U|, 1D (T1) and 2D VN (T2), with the dimension bounds:
-    SUPPORTED on the tested grid. Separator-query predictions (first cell of a row) are not
-    covered by our separator choice and are reported separately. C: the printed temporal part
-    makes evaluable mispredictions (REFUTED)."""
+    """A (existence, Thm 4.3): our explicit 2-layer construction (App. D-F with the periodic
+    temporal repair, BOS/separator sinks, per-neighbour marginalisation) predicts every
+    evaluable cell predicted from a cell token exactly (argmax of B_4, no Layer-2 MLP), for
+    h = 1, intermediate partitions and h = |U|, 1D (T1) and 2D VN (T2), with the dimension
+    bounds: SUPPORTED on the tested grid. Separator-query predictions (the first cell of a row)
+    are not covered by our separator choice and are counted separately.
+
+    B (Thm F.1, "exactly predicts", every predicted cell) REFUTED for every transformer: two
+    ECA rules that differ only at a configuration not yet seen give identical token streams up
+    to a query and different next cells (checked exactly on the integer streams), so any
+    predictor errs on one of them; the construction's counts over all predicted cells are
+    reported beside. C: the printed temporal part makes evaluable mispredictions (REFUTED)."""
     totals, bad = end_to_end(ctx, construction_grid(ctx.quick))
     counts = totals.get("from_cell/evaluable", [0, 0])
     summary = f"evaluable (cell queries) {counts[1]}/{counts[0]} exact; all classes {totals}"
     ev_a = judge_check(bad is None and counts[0] > 0, summary, counterexample=bad,
                        numbers={"counts": totals}, generality="tested grid")
-    ev_b = judge_check(bad is None and counts[0] > 0, summary + " (separator-query predictions "
-                       "not covered: B stays at the cell-query level)", counterexample=bad,
-                       reading="B", numbers={"counts": totals})
     totals_p, bad_p = end_to_end(ctx, construction_grid(ctx.quick)[:3], temporal="printed")
     ev_c = judge_check(bad_p is None,
                        f"printed temporal part: evaluable {totals_p.get('from_cell/evaluable')}",
                        counterexample=bad_p, reading="C")
-    return [ev_a, ev_b, ev_c]
+    return [ev_a, every_cell_evidence(ctx, totals), ev_c]
+
+
+def indistinguishable_rules(ctx) -> dict | None:
+    """Two ECA rules with identical token streams up to a query and different next cells.
+
+    On a random trajectory, the first cell (row >= 1) whose parent configuration c has not
+    occurred at an earlier cell token: flipping f at c changes no earlier token (each cell is
+    f of its parent configuration, row 0 is the same) but changes this one."""
+    g = ctx.torch_generator("thm43-B")
+    L, T = 8, 5
+    for _ in range(20):
+        ca, tr, stream = sample_stream(g, ECA, 2, (L,), T)
+        seen: set = set()
+        for a in range(len(stream) - 1):
+            if stream.configs[a] is not None:
+                seen.add(stream.configs[a])
+            target = a + 1
+            config = stream.configs[target]
+            if stream.kinds[target] != "cell" or stream.times[target] == 0 or config in seen:
+                continue
+            flipped = ca.table.clone()
+            flipped[config] = 1 - flipped[config]
+            other = CellularAutomaton(ECA, 2, flipped)
+            stream2 = token_stream(other.trajectory(tr[0], T), other)
+            if (stream2.states[:target] == stream.states[:target]
+                    and stream2.states[target] != stream.states[target]):
+                return {"rule_1": int(sum(b << i for i, b in enumerate(ca.table.tolist()))),
+                        "rule_2": int(sum(b << i for i, b in enumerate(flipped.tolist()))),
+                        "differ_at_configuration": config, "L": L, "T": T,
+                        "initial_row": tr[0].tolist(), "tokenisation": "T1",
+                        "query_position": a, "predicted_cell": [stream.times[target],
+                                                                list(stream.cells[target])],
+                        "shared_prefix": stream.states[:target],
+                        "next_cell": [stream.states[target], stream2.states[target]],
+                        "seed": ctx.seed}
+    return None
+
+
+def every_cell_evidence(ctx, totals: dict) -> Evidence:
+    """Reading B (every predicted cell exact): an exact impossibility witness, with the
+    construction's counts over all predicted cells (cell and separator queries, evaluable and
+    not, row 0) reported beside."""
+    total = sum(a for a, _ in totals.values())
+    correct = sum(b for _, b in totals.values())
+    numbers = {"counts": totals, "all_predicted": total, "all_correct": correct}
+    witness = indistinguishable_rules(ctx)
+    construction = f"the construction: {correct}/{total} over all predicted cells"
+    if witness is None:
+        return Evidence.undecided(f"no pair of indistinguishable rules found; {construction}",
+                                  method="numeric", reading="B", numbers=numbers)
+    return refute_exactly(
+        f"two ECA rules (Wolfram {witness['rule_1']}, {witness['rule_2']}) give identical "
+        f"streams up to position {witness['query_position']} and different next cells, so no "
+        f"predictor is exact on every predicted cell; {construction}",
+        witness, lhs=witness["next_cell"][0], rhs=witness["next_cell"][1], reading="B",
+        method="numeric", numbers=numbers,
+        generality="one pair of rules suffices: it defeats every predictor")
 
 
 @verify.claim(
