@@ -33,14 +33,18 @@ def test_scale_translation_group_law_and_inverse():
     x = torch.randn(5, 7, 3, dtype=F64, generator=_gen(2))
     assert torch.allclose(g.compose(h).apply(x), g.apply(h.apply(x)), atol=1e-12, rtol=1e-12)
     assert torch.allclose(g.inverse().apply(g.apply(x)), x, atol=1e-12)
-    th, mu, s = g.rho(torch.ones(5, 2, dtype=F64), torch.zeros(5, 3, dtype=F64), torch.ones(5, dtype=F64))
+    th, mu, s = g.rho(
+        torch.ones(5, 2, dtype=F64), torch.zeros(5, 3, dtype=F64), torch.ones(5, dtype=F64)
+    )
     assert torch.allclose(mu, g.b) and torch.allclose(s, g.a)
 
 
 def test_rotations_are_orthogonal():
     for d in (2, 3):
         R = random_rotation(4, d, generator=_gen()).A
-        assert torch.allclose(R @ R.transpose(-1, -2), torch.eye(d, dtype=F64).expand(4, d, d), atol=1e-12)
+        assert torch.allclose(
+            R @ R.transpose(-1, -2), torch.eye(d, dtype=F64).expand(4, d, d), atol=1e-12
+        )
         assert torch.allclose(torch.linalg.det(R), torch.ones(4, dtype=F64))
 
 
@@ -66,7 +70,9 @@ def test_residual_keyed_head_linear_form():
 
 def _field_violation(op, g, x, y, xq):
     with torch.no_grad():
-        return (op.field(op(g.apply(x), y), g.apply(xq)) - op.field(op(x, y), xq)).abs().max().item()
+        return (
+            (op.field(op(g.apply(x), y), g.apply(xq)) - op.field(op(x, y), xq)).abs().max().item()
+        )
 
 
 def test_table1_normalised_configs_equivariant_raw_not():
@@ -91,6 +97,8 @@ def test_scale_matrix_covariance_chol_but_not_sqrtm():
     x = torch.randn(30, 2, dtype=F64, generator=_gen())
     A = torch.tensor([[2.0, 0.0], [0.0, 0.5]], dtype=F64)
     assert torch.allclose(scale_matrix(x @ A.T, "chol"), A @ scale_matrix(x, "chol"), atol=1e-12)
-    assert not torch.allclose(scale_matrix(x @ A.T, "sqrtm"), A @ scale_matrix(x, "sqrtm"), atol=1e-6)
+    assert not torch.allclose(
+        scale_matrix(x @ A.T, "sqrtm"), A @ scale_matrix(x, "sqrtm"), atol=1e-6
+    )
     g = MatrixAffine(A, torch.zeros(2, dtype=F64))
     assert torch.allclose(g.apply_inverse(g.apply(x)), x, atol=1e-12)

@@ -1,10 +1,12 @@
-"""Tests of numerics/nfa/claims_groups.py: the statistics deviations behind nfa.eq.norm_stats_covariance."""
+"""The deviations of the A3a statistics behind nfa.eq.norm_stats_covariance (harness, eq)."""
 
 from __future__ import annotations
 
 import torch
 
-from numerics.nfa.claims_groups import EPS64, TOL_EPS, cloud, deviations
+from numerics.nfa.eq import EPS64, TOL_EPS
+from numerics.nfa.harness import stat_cloud as cloud
+from numerics.nfa.harness import stat_deviations as deviations
 
 
 def test_deviations_vanish_to_roundoff_for_positive_a():
@@ -20,9 +22,11 @@ def test_deviations_vanish_to_roundoff_for_positive_a():
 
 def test_negative_a_flips_scale_and_coordinates():
     x = torch.tensor([[[0.0], [1.0]]], dtype=torch.float64)
-    dev = deviations(x, torch.tensor([-1.0], dtype=torch.float64), torch.zeros(1, 1, dtype=torch.float64))
+    a, b = torch.tensor([-1.0], dtype=torch.float64), torch.zeros(1, 1, dtype=torch.float64)
+    dev = deviations(x, a, b)
     assert float(dev["anchor"][0]) == 0.0
-    assert abs(abs(float(dev["scale"][0])) - 2.0) < 1e-15  # |s' - a s| / |a s| = 2 since s' = |a| s = -a s
+    # |s' - a s| / |a s| = 2 since s' = |a| s = -a s
+    assert abs(abs(float(dev["scale"][0])) - 2.0) < 1e-15
     assert abs(float(dev["normalised coordinates"][0]) - 2.0) < 1e-15  # x~' = -x~, |x~| = 1
 
 
@@ -34,5 +38,6 @@ def test_float32_deviation_grows_with_conditioning():
     for ratio in (1.0, 1e5):
         b = torch.zeros(4, 2, dtype=torch.float64)
         b[:, 0] = ratio * s
-        devs.append(float(deviations(x.float(), torch.ones(4), b.float())["normalised coordinates"].max()))
+        dev = deviations(x.float(), torch.ones(4), b.float())
+        devs.append(float(dev["normalised coordinates"].max()))
     assert devs[1] > 100 * devs[0]

@@ -43,4 +43,6 @@ def test_batched_theta_and_field_decoder():
     assert out.shape == (3, 5)
     one = f(theta[1], x[1])
     assert torch.allclose(out[1], one, atol=1e-14)
-    assert torch.allclose(f(torch.zeros(f.num_params, dtype=torch.float64), x[0]), f.siren(x[0])[..., 0])
+    assert torch.allclose(
+        f(torch.zeros(f.num_params, dtype=torch.float64), x[0]), f.siren(x[0])[..., 0]
+    )

@@ -1,4 +1,4 @@
-"""Tests of numerics/nfa/training.py: the in-line AdamW, the band-limited fields, a tiny training run."""
+"""numerics/nfa/training.py: the in-line AdamW, the band-limited fields, a tiny training run."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_training_reduces_loss_and_is_reproducible():
 def test_grid_fields_interpolate_pixel_centres_and_vanish_outside():
     import numpy as np
 
-    from numerics.nfa._data import pixel_coords, rerasterise
+    from numerics.nfa.data import pixel_coords, rerasterise
     from numerics.nfa.training import GridFields
 
     img = np.random.default_rng(0).random((8, 8))
@@ -55,8 +55,13 @@ def test_grid_fields_interpolate_pixel_centres_and_vanish_outside():
     # between centres: the bilinear read-out of rerasterise (P2) with the identity map shifted
     b = np.array([0.1, -0.05])
     shifted = torch.as_tensor(pixel_coords(8, "A") - b)[None]
-    assert np.allclose(pool(torch.tensor([0]), shifted)[0].numpy(), rerasterise(img, 1.0, b).ravel(), atol=1e-12)
-    assert float(pool(torch.tensor([0]), torch.full((1, 1, 2), 3.0, dtype=torch.float64)).abs().max()) == 0.0
+    assert np.allclose(
+        pool(torch.tensor([0]), shifted)[0].numpy(), rerasterise(img, 1.0, b).ravel(), atol=1e-12
+    )
+    assert (
+        float(pool(torch.tensor([0]), torch.full((1, 1, 2), 3.0, dtype=torch.float64)).abs().max())
+        == 0.0
+    )
     pts = pool.points(2, 50, 2, torch.Generator().manual_seed(0))
     assert pts.min() >= -1 + 1 / 7 - 1e-6 and pts.max() <= -1 + 15 / 7 + 1e-6
 

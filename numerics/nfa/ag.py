@@ -1,15 +1,16 @@
-"""Numeric claims and cross-checks of the attention-gradient part of nfa (Thm 3/6, A.4.1, A.5).
+"""Numeric claims ``nfa.ag.*``: attention-gradient cross-checks, remainders and rates.
 
-* float64 autograd cross-checks of the identities proved in ``proofs/nfa/attention_gradient.py``;
-* the remainder bounds of A.4.1 (L428-460): Lagrange remainder of the denominator, the
-  constant of the weight expansion, the output remainder bound (two readings);
-* the headline rate O(tau^-2) (abstract L7, L32) and the GD scaling of A.5 (L484), fitted with
-  ``verify.numeric.fit_rate`` for each reading, centring option and logit scale.
+* float64 autograd cross-checks of the identities proved in :mod:`proofs.nfa.ag`;
+* the remainder bounds of A.4.1 (L428-460): the Lagrange remainder of the denominator, the
+  constant of the weight expansion, the output remainder bound;
+* the headline rate O(tau^-2) (abstract L7, L32) and the GD scaling of A.5 (L484), fitted
+  with ``verify.numeric.fit_rate`` for each reading, centring option and logit scale.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import mpmath
 import numpy as np
@@ -33,11 +34,11 @@ from .attention_gradient import (
 PAPER = "nfa"
 
 
-# ----------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------------------
 # cross-checks of the exact identities
-# ----------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------------------
 def _linear_identity_prop(*, generator, batch, dtype, device, N, K, d, log_omega, basis):
-    """Violation: ``max_k |O_k + dL/dc_k| / (sum_i |Phi_ik||r_i| + tiny)`` (autograd gradient)."""
+    """Violation ``max_k |O_k + dL/dc_k| / (sum_i |Phi_ik||r_i| + tiny)`` (autograd gradient)."""
     x = rand(batch, N, d, generator=generator, dtype=dtype, device=device, low=-1, high=1)
     om = (10.0**log_omega) * randn(batch, K, d, generator=generator, dtype=dtype, device=device)
     ph = rand(batch, K, generator=generator, dtype=dtype, device=device, low=0, high=2 * math.pi)
@@ -45,39 +46,48 @@ def _linear_identity_prop(*, generator, batch, dtype, device, N, K, d, log_omega
     Phi = {"sin": torch.sin, "tanh": torch.tanh, "poly": lambda z: z**2 - z}[basis](pre)
     y = randn(batch, N, generator=generator, dtype=dtype, device=device)
     c = randn(batch, K, generator=generator, dtype=dtype, device=device)
-    with torch.enable_grad():  # falsify evaluates props under no_grad; autograd needs the graph here
+    with torch.enable_grad():  # falsify evaluates props under no_grad; autograd needs a graph
         c = c.requires_grad_(True)
         keys, values, queries = attention_inputs(Phi, y, c)
-        O = AttentionGradientHead("linear")(keys, values.detach(), queries)
+        O_att = AttentionGradientHead("linear")(keys, values.detach(), queries)
         (grad,) = torch.autograd.grad(squared_loss(Phi, y, c).sum(), c)
     scale = (Phi.abs().transpose(-1, -2) @ values.detach().abs().unsqueeze(-1)).squeeze(-1)
-    v = ((O + grad).abs() / (scale + torch.finfo(dtype).tiny)).amax(-1)
+    v = ((O_att + grad).abs() / (scale + torch.finfo(dtype).tiny)).amax(-1)
     return v.detach()
 
 
 @verify.evidence_for("nfa.ag.linear_identity")
 def linear_identity_autograd(ctx: verify.Context) -> Evidence:
-    """float64 cross-check: attention output vs torch autograd, N<=200, K<=80, d<=3, three bases.
+    """float64 cross-check: attention output vs torch autograd, N<=200, K<=80, d<=3, three
+    bases (sin, tanh, a polynomial: Thm 3 allows any fixed scalar basis).
 
-    Tolerance 1e-10 relative to ``sum_i |Phi_ik||r_i|`` (the recipe's 1e-10). Quick profile:
-    12 hypothesis examples x 8 problems; deep: 200 x 64.
+    Tolerance 1e-10 relative to ``sum_i |Phi_ik||r_i|``. Quick profile: 12 hypothesis
+    examples x 8 problems; deep: 200 x 64.
     """
     params = {
-        "N": st.integers(1, 200), "K": st.integers(1, 80), "d": st.integers(1, 3),
-        "log_omega": st.floats(-1.0, 1.5), "basis": st.sampled_from(["sin", "tanh", "poly"]),
+        "N": st.integers(1, 200),
+        "K": st.integers(1, 80),
+        "d": st.integers(1, 3),
+        "log_omega": st.floats(-1.0, 1.5),
+        "basis": st.sampled_from(["sin", "tanh", "poly"]),
     }
-    e = falsify(_linear_identity_prop, params, budget=ctx.pick(12, 200), batch=ctx.pick(8, 64),
-                dtype=torch.float64, device="cpu", tol=1e-10, seed=ctx.seed)
-    e.summary = "autograd cross-check (sin, tanh, polynomial bases): " + e.summary
-    return e
+    e = falsify(
+        _linear_identity_prop,
+        params,
+        budget=ctx.pick(12, 200),
+        batch=ctx.pick(8, 64),
+        dtype=torch.float64,
+        device="cpu",
+        tol=1e-10,
+        seed=ctx.seed,
+    )
+    return e.relabel(prefix="autograd cross-check (sin, tanh, polynomial bases)")
 
 
 @verify.evidence_for("nfa.ag.gd_step_mapping")
 def gd_step_descent(ctx: verify.Context) -> Evidence:
-    """Sanity run: iterating ``c <- c + eta O`` with ``eta = 1/lambda_max(Phi^T Phi)`` decreases L.
-
-    Violation = relative increase of L at any step (0 when L is monotone non-increasing).
-    """
+    """Sanity run: iterating ``c <- c + eta O`` with ``eta = 1/lambda_max(Phi^T Phi)``
+    decreases L. Violation = relative increase of L at any step (0 when L is monotone)."""
     gen = ctx.torch_generator("gd")
     Phi, r, _ = random_sinusoid_problem(8, 60, 20, 2, generator=gen)
     c = torch.zeros(8, 20, dtype=torch.float64)
@@ -91,17 +101,22 @@ def gd_step_descent(ctx: verify.Context) -> Evidence:
     Ls = torch.stack(losses, -1)
     incr = ((Ls[..., 1:] - Ls[..., :-1]) / Ls[..., :1]).clamp_min(0).max().item()
     ratio = (Ls[..., -1] / Ls[..., 0]).max().item()
-    verdict = Verdict.SUPPORTED if incr <= 1e-12 else Verdict.UNDECIDED
-    return Evidence(verdict, f"50 steps c <- c + eta O, eta = 1/lambda_max, 8 problems (N=60, K=20): L non-increasing "
-                    f"(max relative increase {incr:.2g}), final/initial L <= {ratio:.3f}",
-                    numbers={"max_rel_increase": incr, "final_over_initial": ratio}, dtype="float64", seed=ctx.seed)
+    return Evidence(
+        Verdict.SUPPORTED if incr <= 1e-12 else Verdict.UNDECIDED,
+        f"50 steps c <- c + eta O, eta = 1/lambda_max, 8 problems (N=60, K=20): L "
+        f"non-increasing (max relative increase {incr:.2g}), final/initial L <= {ratio:.3f}",
+        numbers={"max_rel_increase": incr, "final_over_initial": ratio},
+        dtype="float64",
+        seed=ctx.seed,
+    )
 
 
-# ----------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------------------
 # A.4.1: remainders
-# ----------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------------------
 def _em1_minus_u_scaled(u: torch.Tensor, M: torch.Tensor) -> torch.Tensor:
-    """``(e^u - 1 - u) e^{-M}`` accurately: series for |u| < 1e-3, scaled exponentials otherwise."""
+    """``(e^u - 1 - u) e^{-M}`` accurately: series for |u| < 1e-3, scaled exponentials
+    otherwise."""
     series = u * u / 2 * (1 + u / 3 * (1 + u / 4 * (1 + u / 5)))
     direct = torch.exp(u - M) - (1 + u) * torch.exp(-M)
     return torch.where(u.abs() < 1e-3, series * torch.exp(-M), direct)
@@ -119,8 +134,9 @@ def _denominator_prop(*, generator, batch, dtype, device, N, log_B, log_tau, ext
     R = _em1_minus_u_scaled(u, M).sum(-1)  # = R_k^(2) e^{-M}
     b1 = (u * u / 2 * torch.exp(u.abs() - M)).sum(-1)
     b2 = N * (B / tau) ** 2 / 2 * torch.exp(B / tau - M.squeeze(-1))
-    v1 = (R.abs() - b1).clamp_min(0) / b1.clamp_min(torch.finfo(dtype).tiny)
-    v2 = (b1 - b2).clamp_min(0) / b2.clamp_min(torch.finfo(dtype).tiny)
+    tiny = torch.finfo(dtype).tiny
+    v1 = (R.abs() - b1).clamp_min(0) / b1.clamp_min(tiny)
+    v2 = (b1 - b2).clamp_min(0) / b2.clamp_min(tiny)
     return torch.maximum(v1, v2)
 
 
@@ -128,35 +144,49 @@ def _denominator_prop(*, generator, batch, dtype, device, N, log_B, log_tau, ext
     "nfa.ag.softmax_denominator_remainder",
     paper=PAPER,
     where="A.4.1, L428-436",
-    statement=r"Z_k(\tau)=N+\tfrac1\tau\sum_js_{kj}+R_k^{(2)},\ |R_k^{(2)}|\le\frac1{2\tau^2}\sum_js_{kj}^2e^{|s_{kj}|/\tau}"
+    statement=r"Z_k(\tau)=N+\tfrac1\tau\sum_js_{kj}+R_k^{(2)},\ "
+    r"|R_k^{(2)}|\le\frac1{2\tau^2}\sum_js_{kj}^2e^{|s_{kj}|/\tau}"
     r"\le\frac{NB^2}{2\tau^2}e^{B/\tau}",
     kind="property",
     expect="SUPPORTED",
 )
 def softmax_denominator_remainder(ctx: verify.Context) -> list[Evidence]:
-    """Lagrange remainder: e^u = 1 + u + u^2/2 e^xi, xi between 0 and u, so e^xi <= e^{|u|}; sum.
+    """Lagrange remainder: e^u = 1 + u + u^2/2 e^xi, xi between 0 and u, so e^xi <= e^{|u|}.
 
-    Both inequalities fuzzed in float64 (s in [-B, B]^N, B in [1e-3, 50], tau in [1e-2, 1e3],
-    also all |s| = B), with the remainder computed without cancellation (series for small u) and
-    without overflow (all terms scaled by e^{-max|u|}). Tolerance 1e-12 relative.
-    expect SUPPORTED (a true inequality; the proof is the textbook Lagrange form).
+    Both inequalities fuzzed in float64 (s in [-B, B]^N, B in [1e-3, 50], tau in
+    [1e-2, 1e3], also all |s| = B), with the remainder computed without cancellation (series
+    for small u) and without overflow (all terms scaled by e^{-max|u|}). Tolerance 1e-12
+    relative. expect SUPPORTED (a true inequality; the proof is the textbook Lagrange form).
     """
-    params = {"N": st.integers(1, 64), "log_B": st.floats(-3, math.log10(50)), "log_tau": st.floats(-2, 3),
-              "extremes": st.booleans()}
-    e = falsify(_denominator_prop, params, budget=ctx.pick(25, 300), batch=ctx.pick(64, 512), tol=1e-12,
-                device="cpu", seed=ctx.seed)
+    params = {
+        "N": st.integers(1, 64),
+        "log_B": st.floats(-3, math.log10(50)),
+        "log_tau": st.floats(-2, 3),
+        "extremes": st.booleans(),
+    }
+    e = falsify(
+        _denominator_prop,
+        params,
+        budget=ctx.pick(25, 300),
+        batch=ctx.pick(64, 512),
+        tol=1e-12,
+        device="cpu",
+        seed=ctx.seed,
+    )
     proof = Evidence.informal(
-        "proof sketch (not machine-checked): Lagrange remainder e^u - 1 - u = (u^2/2) e^xi with xi between 0 and u; "
-        "e^xi <= e^|u|; sum over j, then s_kj^2 <= B^2 and e^{|s|/tau} <= e^{B/tau}",
-        part="main")
+        "proof sketch (not machine-checked): Lagrange remainder e^u - 1 - u = (u^2/2) e^xi "
+        "with xi between 0 and u; e^xi <= e^|u|; sum over j, then s_kj^2 <= B^2 and "
+        "e^{|s|/tau} <= e^{B/tau}",
+        part="main",
+    )
     return [e, proof]
 
 
 def _alpha_remainder_ratio(u: np.ndarray, t: float | None = None) -> float:
-    """``max_i |alpha_i - 1/N - (u_i - u_bar)/N| / t^2`` for logits/tau = u and the bound t = B/tau
-    (default ``max|u|``). The search passes its bound t explicitly: dividing by ``max|u|`` when
-    every ``|u_i| << t`` would divide float64 round-off in E by a tiny square (a spurious sup of
-    ~1e5 was seen that way in the deep profile)."""
+    """``max_i |alpha_i - 1/N - (u_i - u_bar)/N| / t^2`` for logits/tau = u and the bound
+    t = B/tau (default ``max|u|``). The search passes its bound t explicitly: dividing by
+    ``max|u|`` when every ``|u_i| << t`` would divide float64 round-off in E by a tiny
+    square."""
     N = u.size
     a = np.exp(u - u.max())
     a /= a.sum()
@@ -165,13 +195,20 @@ def _alpha_remainder_ratio(u: np.ndarray, t: float | None = None) -> float:
     return float(np.abs(E).max() / t**2) if t > 0 else 0.0
 
 
-def _sup_search(fun, N: int, rng: np.random.Generator, restarts: int, extra_dim: int = 0) -> tuple[float, np.ndarray]:
-    """Maximise ``fun(z)`` (z in R^{N + extra_dim}) with Nelder-Mead from random and structured starts."""
+def _sup_search(
+    fun, N: int, rng: np.random.Generator, restarts: int, extra_dim: int = 0
+) -> tuple[float, np.ndarray]:
+    """Maximise ``fun(z)`` (z in R^{N + extra_dim}) with Nelder-Mead from random starts."""
     best, arg = -np.inf, None
-    starts = [rng.normal(size=N + extra_dim) * sc for sc in (0.3, 1.0, 3.0) for _ in range(restarts)]
+    dim = N + extra_dim
+    starts = [rng.normal(size=dim) * sc for sc in (0.3, 1.0, 3.0) for _ in range(restarts)]
     for z0 in starts:
-        res = optimize.minimize(lambda z: -fun(z), z0, method="Nelder-Mead",
-                                options={"maxiter": 200 * (N + extra_dim), "xatol": 1e-8, "fatol": 1e-12})
+        res = optimize.minimize(
+            lambda z: -fun(z),
+            z0,
+            method="Nelder-Mead",
+            options={"maxiter": 200 * dim, "xatol": 1e-8, "fatol": 1e-12},
+        )
         if -res.fun > best:
             best, arg = -res.fun, res.x
     return float(best), arg
@@ -179,33 +216,45 @@ def _sup_search(fun, N: int, rng: np.random.Generator, restarts: int, extra_dim:
 
 @verify.evidence_for("nfa.ag.softmax_weight_expansion")
 def softmax_weight_constant(ctx: verify.Context) -> Evidence:
-    """sup over s in [-B, B]^N and tau of ``tau^2 |E| / B^2`` per N (part "remainder constant").
+    """sup over s in [-B, B]^N and tau of ``tau^2 |E| / B^2`` per N (part "remainder
+    constant").
 
-    With ``u = s/tau`` and ``t = B/tau``, the quantity is ``|E(u)|/t^2``: a function of u only,
-    bounded as t -> 0 (second order) and as t -> inf (|E| <= 1 + 1/N + 2t/N). Searched by
-    Nelder-Mead over u = t tanh(z) with log10 t in [-1.5, 3.5] (tau in [1e-1.5, 1e3] B^-1 ...).
+    With ``u = s/tau`` and ``t = B/tau``, the quantity is ``|E(u)|/t^2``: a function of u
+    only, bounded as t -> 0 (second order) and as t -> inf (|E| <= 1 + 1/N + 2t/N).
+    Searched by Nelder-Mead over u = t tanh(z) with log10 t in [-1.5, 3.5].
     """
     rng = ctx.numpy_rng("alpha")
     Ns = ctx.pick([2, 3, 5], [2, 3, 5, 10, 20, 100])
     sups: dict[str, float] = {}
     for N in Ns:
+
         def fun(z, N=N):
             t = 10.0 ** np.clip(z[-1], -1.5, 3.5)
             return _alpha_remainder_ratio(t * np.tanh(z[:N]), t)
+
         sups[str(N)], _ = _sup_search(fun, N, rng, ctx.pick(1, 10), extra_dim=1)
     # boundedness at the ends of the range
-    ends = {f"t={t:g}": _alpha_remainder_ratio(t * np.array([1.0] + [-1.0] * 4)) for t in (1e-4, 1e4)}
+    ends = {
+        f"t={t:g}": _alpha_remainder_ratio(t * np.array([1.0] + [-1.0] * 4)) for t in (1e-4, 1e4)
+    }
     finite = all(np.isfinite(v) for v in sups.values())
-    return Evidence(Verdict.SUPPORTED if finite else Verdict.UNDECIDED,
-                    "sup tau^2|E|/B^2 estimated per N: " + ", ".join(f"N={k}: {v:.3f}" for k, v in sups.items())
-                    + " (finite, roughly N-independent); range log10(B/tau) in [-1.5, 3.5]",
-                    part="remainder constant", numbers={"sup_by_N": sups, "at_range_ends": ends},
-                    generality=f"N in {Ns}, Nelder-Mead sup search", dtype="float64", seed=ctx.seed)
+    return Evidence(
+        Verdict.SUPPORTED if finite else Verdict.UNDECIDED,
+        "sup tau^2|E|/B^2 estimated per N: "
+        + ", ".join(f"N={k}: {v:.3f}" for k, v in sups.items())
+        + " (finite, roughly N-independent); range log10(B/tau) in [-1.5, 3.5]",
+        part="remainder constant",
+        numbers={"sup_by_N": sups, "at_range_ends": ends},
+        generality=f"N in {Ns}, Nelder-Mead sup search",
+        dtype="float64",
+        seed=ctx.seed,
+    )
 
 
 @verify.evidence_for("nfa.ag.softmax_output_expansion")
 def softmax_output_remainder(ctx: verify.Context) -> Evidence:
-    """``tau^2 |O(tau) - first order| / (B^2 max|r|)`` over tau in [1, 1e4]: bounded (part "remainder")."""
+    """``tau^2 |O(tau) - first order| / (B^2 max|r|)`` over tau in [1, 1e4]: bounded (part
+    "remainder")."""
     gen = ctx.torch_generator("out")
     taus = np.logspace(0, 4, 9)
     worst, growth = 0.0, []
@@ -215,16 +264,21 @@ def softmax_output_remainder(ctx: verify.Context) -> Evidence:
         B = s.abs().amax((-1, -2))
         vals = []
         for tau in taus:
-            O = (torch.softmax(s / tau, -1) @ r.unsqueeze(-1)).squeeze(-1).squeeze(-1)
-            rem = (O - softmax_first_order(s, r, tau).squeeze(-1)).abs()
+            out = (torch.softmax(s / tau, -1) @ r.unsqueeze(-1)).squeeze(-1).squeeze(-1)
+            rem = (out - softmax_first_order(s, r, tau).squeeze(-1)).abs()
             vals.append((tau**2 * rem / (B**2 * r.abs().amax(-1))).max().item())
         worst = max(worst, max(vals))
         growth.append(vals[-1] / max(vals))
     ok = math.isfinite(worst) and max(growth) <= 1.0 + 1e-6
-    return Evidence(Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
-                    f"tau^2 |remainder| / (B^2 max|r|) <= {worst:.3f} over tau in [1, 1e4], N in (3, 10, 100), 64 draws each; "
-                    "no growth at the largest tau", part="remainder", numbers={"sup_seen": worst, "last_over_max": growth},
-                    dtype="float64", seed=ctx.seed)
+    return Evidence(
+        Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
+        f"tau^2 |remainder| / (B^2 max|r|) <= {worst:.3f} over tau in [1, 1e4], "
+        "N in (3, 10, 100), 64 draws each; no growth at the largest tau",
+        part="remainder",
+        numbers={"sup_seen": worst, "last_over_max": growth},
+        dtype="float64",
+        seed=ctx.seed,
+    )
 
 
 def _rho(s: np.ndarray, r: np.ndarray, tau: float) -> float:
@@ -237,59 +291,59 @@ def _rho(s: np.ndarray, r: np.ndarray, tau: float) -> float:
     return tau**2 * err / (B**2 * R)
 
 
-@verify.claim(
-    "nfa.ag.softmax_remainder_bound",
-    paper=PAPER,
-    where="A.4.1, L456-460; Theorem 16, L762-766",
-    statement=r"|s_{ki}|\le B,\ |r_i|\le R_{\max}\ \Rightarrow\ "
-    r"\Big|O_k(\tau)-\frac1{N\tau}\sum_is_{ki}r_i\Big|\le\frac{C(N)B^2R_{\max}}{\tau^2}",
-    kind="property",
-    readings={"B": r"the bound with only |s_{ki}|\le B,\ |r_i|\le R_{\max} assumed (no centring of the residuals)"},
-    expect="SUPPORTED",
-)
-def softmax_remainder_bound(ctx: verify.Context) -> list[Evidence]:
-    """Reading A (the bound in its setting: residuals mean-centred, sum r = 0, the condition
-    A.4.1 imposes at L448-452 just before this bound, and Thm 16 assumes at L754): SUPPORTED;
-    sup of the ratio tau^2 err / (B^2 R) estimated per N by Nelder-Mead over (tanh-parametrised
-    s, projected r, log tau) plus two-level structured candidates: ~0.27, independent of N.
-
-    Reading B (only |s| <= B, |r| <= R, centring dropped): REFUTED. Minimal exact witness
-    N = 2, s = (1, -1), r = (1, 1): the softmax weights sum to 1 so O(tau) = 1 for every tau,
-    while sum s r = 0; the ratio tau^2 err / (B^2 R) = tau^2 is unbounded (mpmath, 50 digits).
-    (Until the review this was Reading A; the paper derives the bound only after centring.)
-    expect SUPPORTED.
-    """
-    out: list[Evidence] = []
+def _uncentred_witness() -> Evidence:
+    """N = 2, s = (1, -1), r = (1, 1): O(tau) = 1 for every tau but sum s r = 0 (mpmath)."""
     mpmath.mp.dps = 50
     rows = []
     for k in range(0, 7):
         tau = mpmath.mpf(10) ** k
         e1, e2 = mpmath.exp(1 / tau), mpmath.exp(-1 / tau)
-        O = (e1 * 1 + e2 * 1) / (e1 + e2)
+        out = (e1 * 1 + e2 * 1) / (e1 + e2)
         lin = (1 * 1 + (-1) * 1) / (2 * tau)
-        rows.append({"tau": f"1e{k}", "err": mpmath.nstr(abs(O - lin), 20), "ratio": mpmath.nstr(tau**2 * abs(O - lin), 20)})
-    out.append(Evidence(
+        rows.append(
+            {
+                "tau": f"1e{k}",
+                "err": mpmath.nstr(abs(out - lin), 20),
+                "ratio": mpmath.nstr(tau**2 * abs(out - lin), 20),
+            }
+        )
+    return Evidence(
         Verdict.REFUTED,
-        "without the centring hypothesis: N=2, s=(1,-1), r=(1,1), B=R=1 gives O(tau)=1 exactly but (1/(N tau)) sum s r = 0, "
-        "so tau^2 err/(B^2 R) = tau^2 -> infinity (mpmath, 50 digits); no C(N) exists",
-        reading="B", part="main",
+        "without the centring hypothesis: N=2, s=(1,-1), r=(1,1), B=R=1 gives O(tau)=1 "
+        "exactly but (1/(N tau)) sum s r = 0, so tau^2 err/(B^2 R) = tau^2 -> infinity "
+        "(mpmath, 50 digits); no C(N) exists",
+        reading="B",
+        part="main",
         counterexample={"N": 2, "s": [1, -1], "r": [1, 1], "B": 1, "R_max": 1, "rows": rows},
-        steps=["sum_i alpha_i = 1 so O(tau) = r_1 = r_2 = 1 for every tau",
-               "sum_i s_i r_i = 1 - 1 = 0, so the bound would force |1| <= C B^2 R / tau^2 for all tau"],
-        generality="exact: holds for every tau", dtype="mpmath(50 digits)"))
-    # Reading B: sup search with sum r = 0
+        steps=[
+            "sum_i alpha_i = 1 so O(tau) = r_1 = r_2 = 1 for every tau",
+            "sum_i s_i r_i = 1 - 1 = 0, so the bound would force |1| <= C B^2 R / tau^2 "
+            "for all tau",
+        ],
+        generality="exact: holds for every tau",
+        dtype="mpmath(50 digits)",
+    )
+
+
+def _centred_sup_search(ctx: verify.Context) -> Evidence:
+    """sup of ``tau^2 err / (B^2 R)`` with sum r = 0, per N: Nelder-Mead over
+    (tanh-parametrised s, projected r, log tau) plus two-level structured candidates."""
     rng = ctx.numpy_rng("rhoB")
     Ns = ctx.pick([2, 3, 5, 20], [2, 3, 5, 20, 100, 1000])
-    n_opt = ctx.pick(5, 20)  # Nelder-Mead only up to this N (cost ~ N^2); structured candidates for all
+    n_opt = ctx.pick(5, 20)  # Nelder-Mead only up to this N (cost ~ N^2)
     sups: dict[str, float] = {}
     for N in Ns:
+
         def fun(z, N=N):
             s = np.tanh(z[:N]) * 3
-            r = z[N:2 * N] - z[N:2 * N].mean()
+            r = z[N : 2 * N] - z[N : 2 * N].mean()
             if np.abs(r).max() == 0 or np.abs(s).max() == 0:
                 return 0.0
             return _rho(s, r, 10.0 ** np.clip(z[-1], -1, 3))
-        best, _ = _sup_search(fun, N, rng, ctx.pick(1, 6), extra_dim=N + 1) if N <= n_opt else (0.0, None)
+
+        best = 0.0
+        if N <= n_opt:
+            best, _ = _sup_search(fun, N, rng, ctx.pick(1, 6), extra_dim=N + 1)
         # structured: two levels at +-B, r constant on each level (centred)
         for n1 in range(1, N):
             s = np.array([3.0] * n1 + [-3.0] * (N - n1))
@@ -301,42 +355,81 @@ def softmax_remainder_bound(ctx: verify.Context) -> list[Evidence]:
     s3, r3 = np.array([3.0, -3.0, -3.0]), np.array([0.5, -0.25, -0.25])
     tail = [_rho(s3, r3, t) for t in (1e2, 1e3, 1e4)]
     ok = all(np.isfinite(list(sups.values()))) and tail[-1] <= 1.01 * max(tail)
-    out.append(Evidence(
+    return Evidence(
         Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
-        "centred residuals (sum r = 0, A.4.1 L448): sup tau^2 err/(B^2 R) estimated " + ", ".join(f"N={k}: {v:.3f}" for k, v in sups.items())
-        + f"; ratio approaches a constant as tau grows ({tail[0]:.4f}, {tail[1]:.4f}, {tail[2]:.4f} at tau = 1e2..1e4)",
-        reading="A", numbers={"sup_by_N": sups, "tail": tail}, generality=f"N in {Ns}, log10 tau in [-1, 3]",
-        dtype="float64", seed=ctx.seed))
-    return out
+        "centred residuals (sum r = 0, A.4.1 L448): sup tau^2 err/(B^2 R) estimated "
+        + ", ".join(f"N={k}: {v:.3f}" for k, v in sups.items())
+        + f"; ratio approaches a constant as tau grows ({tail[0]:.4f}, {tail[1]:.4f}, "
+        f"{tail[2]:.4f} at tau = 1e2..1e4)",
+        reading="A",
+        numbers={"sup_by_N": sups, "tail": tail},
+        generality=f"N in {Ns}, log10 tau in [-1, 3]",
+        dtype="float64",
+        seed=ctx.seed,
+    )
 
 
-# ----------------------------------------------------------------------------------------
+@verify.claim(
+    "nfa.ag.softmax_remainder_bound",
+    paper=PAPER,
+    where="A.4.1, L456-460; Theorem 16, L762-766",
+    statement=r"|s_{ki}|\le B,\ |r_i|\le R_{\max}\ \Rightarrow\ "
+    r"\Big|O_k(\tau)-\frac1{N\tau}\sum_is_{ki}r_i\Big|\le\frac{C(N)B^2R_{\max}}{\tau^2}",
+    kind="property",
+    readings={
+        "B": r"the bound with only |s_{ki}|\le B,\ |r_i|\le R_{\max} assumed (no centring of "
+        r"the residuals)"
+    },
+    expect="SUPPORTED",
+)
+def softmax_remainder_bound(ctx: verify.Context) -> list[Evidence]:
+    """Reading A (the bound with residuals mean-centred, sum r = 0, the condition A.4.1
+    imposes at L448-452 and Thm 16 assumes at L754): SUPPORTED; sup of the ratio
+    tau^2 err / (B^2 R) estimated per N: ~0.27, independent of N.
+
+    Reading B (only |s| <= B, |r| <= R): REFUTED. Minimal exact witness N = 2, s = (1, -1),
+    r = (1, 1): the softmax weights sum to 1 so O(tau) = 1 for every tau, while sum s r = 0;
+    the ratio tau^2 err / (B^2 R) = tau^2 is unbounded (mpmath, 50 digits).
+    expect SUPPORTED.
+    """
+    return [_uncentred_witness(), _centred_sup_search(ctx)]
+
+
+# ---------------------------------------------------------------------------------------
 # rates: the headline and A.5
-# ----------------------------------------------------------------------------------------
-def _sweep(ctx: verify.Context, kappa: float, centred: bool, taus: np.ndarray) -> dict[str, np.ndarray]:
-    """Metrics E1..E5 (+ angle) over tau for 10 seeds (median over seeds), logits kappa * phi."""
+# ---------------------------------------------------------------------------------------
+_METRICS = ("E1", "E2", "E3", "E4", "E5", "angle", "gamma_rel", "delta_proj", "delta_proj_rel")
+
+
+def _sweep(
+    ctx: verify.Context, kappa: float, centred: bool, taus: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Metrics E1..E5 (+ angle, projection gamma and delta) over tau, median over 10 seeds,
+    logits ``kappa * phi`` (N=100, K=50, d=2)."""
     gen = ctx.torch_generator("sweep", kappa, centred)
-    Phi, r, g = random_sinusoid_problem(ctx.pick(10, 10), 100, 50, 2, generator=gen, centred=centred)
+    Phi, r, g = random_sinusoid_problem(
+        ctx.pick(10, 10), 100, 50, 2, generator=gen, centred=centred
+    )
     s = kappa * Phi.transpose(-1, -2)  # (seeds, K, N) logits s_ki
     N = Phi.shape[-2]
     lin = (s @ r.unsqueeze(-1)).squeeze(-1)  # sum_i s_ki r_i = kappa g
-    out: dict[str, list] = {k: [] for k in ("E1", "E2", "E3", "E4", "E5", "angle", "gamma_rel", "delta_proj", "delta_proj_rel")}
+    out: dict[str, list] = {k: [] for k in _METRICS}
     for tau in taus:
-        O = (torch.softmax(s / tau, -1) @ r.unsqueeze(-1)).squeeze(-1)
-        gap = O - lin / (N * tau)
-        resc = N * tau * O / kappa - g
+        O_t = (torch.softmax(s / tau, -1) @ r.unsqueeze(-1)).squeeze(-1)
+        gap = O_t - lin / (N * tau)
+        resc = N * tau * O_t / kappa - g
         out["E1"].append(gap.abs().amax(-1))
         out["E2"].append(gap.pow(2).mean(-1))
         out["E3"].append(resc.norm(dim=-1) / g.norm(dim=-1))
         out["E4"].append(resc.pow(2).mean(-1) / g.pow(2).mean(-1))
-        Oc, gc = O - O.mean(-1, keepdim=True), g - g.mean(-1, keepdim=True)
+        Oc, gc = O_t - O_t.mean(-1, keepdim=True), g - g.mean(-1, keepdim=True)
         corr = (Oc * gc).sum(-1) / (Oc.norm(dim=-1) * gc.norm(dim=-1))
         out["E5"].append((1 - corr).clamp_min(1e-300))
-        cosang = (O * g).sum(-1) / (O.norm(dim=-1) * g.norm(dim=-1))
+        cosang = (O_t * g).sum(-1) / (O_t.norm(dim=-1) * g.norm(dim=-1))
         out["angle"].append(torch.arccos(cosang.clamp(-1, 1)).clamp_min(1e-300))
-        gamma = (O * g).sum(-1) / g.pow(2).sum(-1)
+        gamma = (O_t * g).sum(-1) / g.pow(2).sum(-1)
         out["gamma_rel"].append((N * tau * gamma / kappa - 1).abs())
-        delta = O - gamma.unsqueeze(-1) * g
+        delta = O_t - gamma.unsqueeze(-1) * g
         out["delta_proj"].append(delta.norm(dim=-1))
         out["delta_proj_rel"].append(delta.norm(dim=-1) / (gamma.abs() * g.norm(dim=-1)))
     return {k: torch.stack(v, -1).median(0).values.numpy() for k, v in out.items()}
@@ -345,71 +438,119 @@ def _sweep(ctx: verify.Context, kappa: float, centred: bool, taus: np.ndarray) -
 _TAUS = np.logspace(0, 5, 11)
 
 
-def _rate_piece(name: str, taus, vals, claimed: float, *, reading: str, part: str, B: float, ctx) -> Evidence:
+def _rate_piece(
+    name: str, taus, vals, claimed: float, *, reading: str, part: str, B: float, ctx
+) -> Evidence:
     fit = fit_rate(taus, vals, x_min=10 * B)
-    e = fit.evidence(claimed, sense="at_most", reading=reading, part=part, xlabel="tau", ylabel=name,
-                     title=f"{name}, {part}", seed=ctx.seed, dtype="float64")
-    e.summary = f"{name} ({part}): " + e.summary
-    return e
+    e = fit.evidence(
+        claimed,
+        sense="at_most",
+        reading=reading,
+        part=part,
+        xlabel="tau",
+        ylabel=name,
+        title=f"{name}, {part}",
+        seed=ctx.seed,
+        dtype="float64",
+    )
+    return e.relabel(prefix=f"{name} ({part})")
 
 
-def _merged_rate_piece(name: str, taus: np.ndarray, series: dict[str, tuple[np.ndarray, float]], claimed: float, *,
-                       reading: str, part: str, ctx, extra: dict[str, np.ndarray] | None = None) -> Evidence:
-    """One Evidence for one reading, from several sweeps (e.g. logit scales kappa) of one metric.
+def _merged_rate_piece(
+    name: str,
+    taus: np.ndarray,
+    series: dict[str, tuple[np.ndarray, float]],
+    claimed: float,
+    *,
+    reading: str,
+    part: str,
+    ctx,
+    extra: dict[str, np.ndarray] | None = None,
+) -> Evidence:
+    """One Evidence for one reading, from several sweeps (e.g. logit scales kappa) of one
+    metric.
 
-    Each series is fitted with ``fit_rate`` over ``tau >= 10 B``; the Evidence is the fit with the
-    largest gap to the claimed slope (so a reading is SUPPORTED only when every sweep is), and the
-    other fits go into ``numbers["fits"]``. ``extra`` series (e.g. the squared metric) are fitted
-    and recorded in the numbers only. One "curve" figure (log-log) carries every series and a
-    reference line of the claimed slope, instead of one rate figure per sweep.
+    Each series is fitted with ``fit_rate`` over ``tau >= 10 B``; the Evidence is the fit with
+    the largest gap to the claimed slope (so a reading is SUPPORTED only when every sweep is),
+    and the other fits go into ``numbers["fits"]``. ``extra`` series (e.g. the squared metric)
+    are fitted and recorded in the numbers only. One "curve" figure (log-log) carries every
+    series and a reference line of the claimed slope.
     """
     fits = {lab: fit_rate(taus, vals, x_min=10 * B) for lab, (vals, B) in series.items()}
-    evs = {lab: f.evidence(claimed, sense="at_most", reading=reading, part=part, seed=ctx.seed, dtype="float64")
-           for lab, f in fits.items()}
-    worst = max(evs, key=lambda lab: (evs[lab].numbers["gap"], lab == next(iter(evs))))
-    e = evs[worst]
-    e.summary = f"{name}, {worst}: " + e.summary + "; " + ", ".join(
-        f"{lab}: slope {f.slope:.3f} [{f.ci[0]:.3f}, {f.ci[1]:.3f}]" for lab, f in fits.items() if lab != worst)
-    e.numbers["fits"] = {lab: {"slope": f.slope, "ci": list(f.ci), "x_range": list(f.x_range), "n": f.n}
-                         for lab, f in fits.items()}
-    for lab, vals in (extra or {}).items():
-        f = fit_rate(taus, vals, x_min=10 * min(B for _, B in series.values()))
-        e.numbers.setdefault("extra_fits", {})[lab] = {"slope": f.slope, "ci": list(f.ci)}
+    evs = {
+        lab: f.evidence(
+            claimed, sense="at_most", reading=reading, part=part, seed=ctx.seed, dtype="float64"
+        )
+        for lab, f in fits.items()
+    }
+    first_label = next(iter(evs))
+    worst = max(evs, key=lambda lab: (evs[lab].numbers["gap"], lab == first_label))
+    others = ", ".join(
+        f"{lab}: slope {f.slope:.3f} [{f.ci[0]:.3f}, {f.ci[1]:.3f}]"
+        for lab, f in fits.items()
+        if lab != worst
+    )
+    numbers = dict(evs[worst].numbers)
+    numbers["fits"] = {
+        lab: {"slope": f.slope, "ci": list(f.ci), "x_range": list(f.x_range), "n": f.n}
+        for lab, f in fits.items()
+    }
+    if extra:
+        x_min = 10 * min(B for _, B in series.values())
+        numbers["extra_fits"] = {}
+        for lab, vals in extra.items():
+            f = fit_rate(taus, vals, x_min=x_min)
+            numbers["extra_fits"][lab] = {"slope": f.slope, "ci": list(f.ci)}
     first = next(iter(series.values()))[0]
-    ref = {f"slope {claimed:g} (claimed)": [float(first[0]) * (t / taus[0]) ** claimed for t in taus]}
-    e.figures = [{"kind": "curve", "x": [float(t) for t in taus], "logx": True, "logy": True,
-                  "series": {lab: [float(max(v, 1e-300)) for v in vals] for lab, (vals, _) in series.items()} | ref,
-                  "xlabel": "tau", "ylabel": name, "title": f"Reading {reading}: {part}"}]
-    return e
+    ref = {
+        f"slope {claimed:g} (claimed)": [float(first[0]) * (t / taus[0]) ** claimed for t in taus]
+    }
+    curves = {lab: [float(max(v, 1e-300)) for v in vals] for lab, (vals, _) in series.items()}
+    figure = {
+        "kind": "curve",
+        "x": [float(t) for t in taus],
+        "logx": True,
+        "logy": True,
+        "series": curves | ref,
+        "xlabel": "tau",
+        "ylabel": name,
+        "title": f"Reading {reading}: {part}",
+    }
+    summary = f"{name}, {worst}: {evs[worst].summary}; {others}"
+    return replace(evs[worst], summary=summary, numbers=numbers, figures=[figure])
 
 
 @verify.claim(
     "nfa.ag.softmax_rate_headline",
     paper=PAPER,
-    where="Abstract L7; contribution L32; Fig. 3 caption L216; Table 2 caption L224; A.5 L484; Thm 16 L766",
-    statement=r"\text{softmax attention converg[es] to this identity } (O_k=-\partial\mathcal L/\partial c_k)"
+    where="Abstract L7; contribution L32; Fig. 3 caption L216; Table 2 caption L224; A.5 L484; "
+    "Thm 16 L766",
+    statement=r"\text{softmax attention converg[es] to this identity } "
+    r"(O_k=-\partial\mathcal L/\partial c_k)"
     r"\text{ at rate } O(\tau^{-2}) \text{ in the high-temperature limit}",
     kind="rate",
     readings={
-        "B": r"rescaled (learning rate absorbed), centred residuals: \|N\tau\,O(\tau)-g\|/\|g\|=O(\tau^{-2})",
-        "C": r"raw gap without the centring hypothesis: \max_k|O_k(\tau)-g_k/(N\tau)|=O(\tau^{-2}) for any residuals",
-        "D": r"rescaled, without the centring hypothesis: \|N\tau\,O(\tau)-g\|/\|g\|=O(\tau^{-2}) for any residuals",
+        "B": r"rescaled (learning rate absorbed), centred residuals: "
+        r"\|N\tau\,O(\tau)-g\|/\|g\|=O(\tau^{-2})",
+        "C": r"raw gap without the centring hypothesis: \max_k|O_k(\tau)-g_k/(N\tau)|"
+        r"=O(\tau^{-2}) for any residuals",
+        "D": r"rescaled, without the centring hypothesis: \|N\tau\,O(\tau)-g\|/\|g\|"
+        r"=O(\tau^{-2}) for any residuals",
         "E": r"direction, centred residuals: \angle(O(\tau),g)=O(\tau^{-2})",
     },
     expect="SUPPORTED",
 )
 def softmax_rate_headline(ctx: verify.Context) -> list[Evidence]:
-    """Reading A: the raw gap max_k |O_k(tau) - (1/(N tau)) sum_i s_ki r_i| = O(tau^-2), under the
-    hypothesis the paper's formal versions state: centred residuals (A.4.1 L448-452, Thm 16
-    L754 "values satisfy the centering condition"). The abstract omits the condition, so the
-    uncentred cases are separate readings (C, D), as are the rescaled gap (B) and the direction (E).
+    """Reading A: the raw gap max_k |O_k(tau) - (1/(N tau)) sum_i s_ki r_i| = O(tau^-2),
+    under centred residuals (A.4.1 L448-452, Thm 16 L754). The uncentred cases are readings
+    C, D, the rescaled gap B and the direction E.
 
-    One Evidence per reading; each fits logit scales kappa in {1, 30} (tau >= 10 kappa, tau up to
-    1e5, median of 10 seeds, N=100, K=50, d=2) and keeps the weaker fit, with one log-log curve
-    figure per reading. expect SUPPORTED (A: slope -2.00 for both kappa). Beside it: B REFUTED
-    (slope -1: the leading term is O(1/tau), so the relative error is O(1/tau)); C REFUTED
-    (slope 0: O(tau) -> mean(r); exact witness in nfa.ag.softmax_remainder_bound reading B);
-    D REFUTED (slope +1); E REFUTED (angle ~ 1/tau; 1 - corr ~ tau^-2, recorded in numbers).
+    One Evidence per reading; each fits logit scales kappa in {1, 30} (tau >= 10 kappa, tau
+    up to 1e5, median of 10 seeds, N=100, K=50, d=2) and keeps the weaker fit, with one
+    log-log curve figure per reading. expect SUPPORTED (A: slope -2.00 for both kappa).
+    Beside it: B REFUTED (slope -1: the leading term is O(1/tau), so the relative error is
+    O(1/tau)); C REFUTED (slope 0: O(tau) -> mean(r)); D REFUTED (slope +1); E REFUTED
+    (angle ~ 1/tau; 1 - corr ~ tau^-2, recorded in numbers).
     """
     m = {(kp, c): _sweep(ctx, kp, c, _TAUS) for kp in (1.0, 30.0) for c in (True, False)}
 
@@ -422,16 +563,56 @@ def softmax_rate_headline(ctx: verify.Context) -> list[Evidence]:
     gap = "max_k|O_k - (1/(N tau)) sum_i s_ki r_i|"
     resc = "||N tau O - g|| / ||g||"
     return [
-        _merged_rate_piece(gap, _TAUS, ser("E1", True), -2, reading="A", part="raw gap, centred residuals",
-                           ctx=ctx, extra=extra("E2", True)),
-        _merged_rate_piece(resc, _TAUS, ser("E3", True), -2, reading="B", part="rescaled by N tau, centred residuals",
-                           ctx=ctx, extra=extra("E4", True)),
-        _merged_rate_piece(gap, _TAUS, ser("E1", False), -2, reading="C", part="raw gap, uncentred residuals",
-                           ctx=ctx, extra=extra("E2", False)),
-        _merged_rate_piece(resc, _TAUS, ser("E3", False), -2, reading="D", part="rescaled by N tau, uncentred residuals",
-                           ctx=ctx, extra=extra("E4", False)),
-        _merged_rate_piece("angle(O, g)", _TAUS, ser("angle", True), -2, reading="E", part="direction, centred residuals",
-                           ctx=ctx, extra=extra("E5", True) | extra("angle", False)),
+        _merged_rate_piece(
+            gap,
+            _TAUS,
+            ser("E1", True),
+            -2,
+            reading="A",
+            part="raw gap, centred residuals",
+            ctx=ctx,
+            extra=extra("E2", True),
+        ),
+        _merged_rate_piece(
+            resc,
+            _TAUS,
+            ser("E3", True),
+            -2,
+            reading="B",
+            part="rescaled by N tau, centred residuals",
+            ctx=ctx,
+            extra=extra("E4", True),
+        ),
+        _merged_rate_piece(
+            gap,
+            _TAUS,
+            ser("E1", False),
+            -2,
+            reading="C",
+            part="raw gap, uncentred residuals",
+            ctx=ctx,
+            extra=extra("E2", False),
+        ),
+        _merged_rate_piece(
+            resc,
+            _TAUS,
+            ser("E3", False),
+            -2,
+            reading="D",
+            part="rescaled by N tau, uncentred residuals",
+            ctx=ctx,
+            extra=extra("E4", False),
+        ),
+        _merged_rate_piece(
+            "angle(O, g)",
+            _TAUS,
+            ser("angle", True),
+            -2,
+            reading="E",
+            part="direction, centred residuals",
+            ctx=ctx,
+            extra=extra("E5", True) | extra("angle", False),
+        ),
     ]
 
 
@@ -439,30 +620,69 @@ def softmax_rate_headline(ctx: verify.Context) -> list[Evidence]:
     "nfa.ag.softmax_gd_scaling",
     paper=PAPER,
     where="A.5, L484; Theorem 16, L760-766; L797-799",
-    statement=r"O_k(\tau)=\gamma(\tau)\cdot(-\partial\mathcal L/\partial c_k)+\delta,\ \gamma(\tau)\approx\frac1{N\tau},\ "
-    r"\delta=O(\tau^{-2})",
+    statement=r"O_k(\tau)=\gamma(\tau)\cdot(-\partial\mathcal L/\partial c_k)+\delta,\ "
+    r"\gamma(\tau)\approx\frac1{N\tau},\ \delta=O(\tau^{-2})",
     kind="rate",
     readings={
-        "B": r"projection reading: \gamma=\langle O,g\rangle/\|g\|^2, |N\tau\gamma-1|\to0, \|\delta\|=\|O-\gamma g\|=O(\tau^{-2})",
+        "B": r"projection reading: \gamma=\langle O,g\rangle/\|g\|^2, |N\tau\gamma-1|\to0, "
+        r"\|\delta\|=\|O-\gamma g\|=O(\tau^{-2})",
         "C": "as A (fixed gamma = 1/(N tau)) with uncentred residuals",
     },
     expect="SUPPORTED",
 )
 def softmax_gd_scaling(ctx: verify.Context) -> list[Evidence]:
-    """Reading A: fixed gamma = 1/(N tau), delta = O - g/(N tau), in the centred regime of A.4.1
-    that L484 refers to ("the approximate (high-temperature) regime"): ||delta|| = O(tau^-2).
+    """Reading A: fixed gamma = 1/(N tau), delta = O - g/(N tau), in the regime L484 names,
+    "the approximate (high-temperature) regime", which A.4.1 defines at L452 as centred
+    residuals and large tau: ||delta|| = O(tau^-2).
 
-    expect SUPPORTED (slope -2 for centred residuals). Reading B (projection gamma): |N tau gamma
-    - 1| decays like tau^-1 (so gamma ~ 1/(N tau)) and ||delta|| decays like tau^-2: SUPPORTED.
-    Reading C (uncentred): delta -> mean(r) 1, slope ~0: REFUTED.
+    expect SUPPORTED (slope -2 for centred residuals). Reading B (projection gamma):
+    |N tau gamma - 1| decays like tau^-1 (so gamma ~ 1/(N tau)) and ||delta|| decays like
+    tau^-2: SUPPORTED. Reading C (uncentred): delta -> mean(r) 1, slope ~0: REFUTED.
     """
-    out = []
     m = _sweep(ctx, 1.0, True, _TAUS)
-    out.append(_rate_piece("||delta|| (fixed gamma), E1-type max norm", _TAUS, m["E1"], -2, reading="A", part="delta", B=1, ctx=ctx))
-    out.append(_rate_piece("|N tau gamma - 1| (projection)", _TAUS, m["gamma_rel"], 0 - 1e-9, reading="B", part="gamma ~ 1/(N tau)", B=1, ctx=ctx))
-    out.append(_rate_piece("||O - gamma g|| (projection)", _TAUS, m["delta_proj"], -2, reading="B", part="delta", B=1, ctx=ctx))
     mu = _sweep(ctx, 1.0, False, _TAUS)
-    out.append(_rate_piece("||delta|| (fixed gamma)", _TAUS, mu["E1"], -2, reading="C", part="delta", B=1, ctx=ctx))
-    out.append(_rate_piece("|N tau gamma - 1| (projection), uncentred", _TAUS, mu["gamma_rel"], -1e-9, reading="C",
-                           part="gamma ~ 1/(N tau)", B=1, ctx=ctx))
-    return out
+    return [
+        _rate_piece(
+            "||delta|| (fixed gamma), E1-type max norm",
+            _TAUS,
+            m["E1"],
+            -2,
+            reading="A",
+            part="delta",
+            B=1,
+            ctx=ctx,
+        ),
+        _rate_piece(
+            "|N tau gamma - 1| (projection)",
+            _TAUS,
+            m["gamma_rel"],
+            0 - 1e-9,
+            reading="B",
+            part="gamma ~ 1/(N tau)",
+            B=1,
+            ctx=ctx,
+        ),
+        _rate_piece(
+            "||O - gamma g|| (projection)",
+            _TAUS,
+            m["delta_proj"],
+            -2,
+            reading="B",
+            part="delta",
+            B=1,
+            ctx=ctx,
+        ),
+        _rate_piece(
+            "||delta|| (fixed gamma)", _TAUS, mu["E1"], -2, reading="C", part="delta", B=1, ctx=ctx
+        ),
+        _rate_piece(
+            "|N tau gamma - 1| (projection), uncentred",
+            _TAUS,
+            mu["gamma_rel"],
+            -1e-9,
+            reading="C",
+            part="gamma ~ 1/(N tau)",
+            B=1,
+            ctx=ctx,
+        ),
+    ]

@@ -9,6 +9,8 @@ proof names (L512-514). Its equivariance to ``G_S`` is checked through the float
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import torch
 from hypothesis import strategies as st
 
@@ -29,15 +31,23 @@ def _thm7_prop(*, generator, batch, dtype, device, N, statistic, group):
     x = randn(batch, N, d, generator=generator, dtype=dtype)
     y = randn(batch, N, generator=generator, dtype=dtype)
     if group == "diag":
-        A = torch.diag_embed(torch.exp(rand(batch, d, generator=generator, dtype=dtype, low=-1.5, high=1.5)))
+        A = torch.diag_embed(
+            torch.exp(rand(batch, d, generator=generator, dtype=dtype, low=-1.5, high=1.5))
+        )
     elif group == "lower":
-        A = torch.diag_embed(torch.exp(rand(batch, d, generator=generator, dtype=dtype, low=-1, high=1)))
+        A = torch.diag_embed(
+            torch.exp(rand(batch, d, generator=generator, dtype=dtype, low=-1, high=1))
+        )
         A[..., 1, 0] = randn(batch, generator=generator, dtype=dtype)
     else:  # scalar
-        A = torch.exp(rand(batch, generator=generator, dtype=dtype, low=-2, high=2))[:, None, None] * torch.eye(d, dtype=dtype)
+        A = torch.exp(rand(batch, generator=generator, dtype=dtype, low=-2, high=2))[
+            :, None, None
+        ] * torch.eye(d, dtype=dtype)
     g = MatrixAffine(A, randn(batch, d, generator=generator, dtype=dtype))
     inner = H.small_inner(d, 12, generator=generator, dtype=dtype)
-    op = MatrixNormalizedOperator(inner, H.sin_field(d, 12, generator=generator, dtype=dtype), statistic).eval()
+    op = MatrixNormalizedOperator(
+        inner, H.sin_field(d, 12, generator=generator, dtype=dtype), statistic
+    ).eval()
     xq = rand(batch, 30, d, generator=generator, dtype=dtype, low=-1.5, high=1.5)
     return H.equivariance_violation(op, x, y, g, xq)
 
@@ -46,42 +56,68 @@ def _thm7_prop(*, generator, batch, dtype, device, N, statistic, group):
     "nfa.anis.thm7_matrix_normalization",
     paper=PAPER,
     where="Theorem 7, L496-508; proof L510-522; Remark 8 L524",
-    statement=r"\tilde x_i=M(S)^{-1}(x_i-\mu(S)),\ \tilde{\mathcal O} \text{ multiset-dependent} \Rightarrow \mathcal O "
-    r"\text{ equivariant to } G_{\mathcal S},\ \rho(g_{A,b})(\tilde\theta,\mu,M)=(\tilde\theta,A\mu+b,AM)",
+    statement=r"\tilde x_i=M(S)^{-1}(x_i-\mu(S)),\ \tilde{\mathcal O} \text{ multiset-dependent} "
+    r"\Rightarrow \mathcal O \text{ equivariant to } G_{\mathcal S},\ "
+    r"\rho(g_{A,b})(\tilde\theta,\mu,M)=(\tilde\theta,A\mu+b,AM)",
     kind="property",
     readings={"B": r"as A, with the added hypothesis \mu(g S)=A\mu(S)+b,\ M(gS)=AM(S) for A in S"},
     expect="REFUTED",
 )
 def thm7_matrix_normalization(ctx: verify.Context) -> list[Evidence]:
-    """Reading A REFUTED: the symmetric square root of the covariance (one of the proof's three
-    examples, L512-514) is not covariant under positive diagonals: M(AS) = sqrtm(A C A) != A sqrtm(C),
-    so the operator is not Diag(>0)-equivariant (falsify finds it in float64). Per pair, recorded:
-    chol works for diagonal and lower-triangular groups; diag_std for Diag(>0); rms only for scalars.
+    """Reading A REFUTED: the symmetric square root of the covariance (one of the proof's
+    three examples, L512-514) is not covariant under positive diagonals:
+    M(AS) = sqrtm(A C A) != A sqrtm(C), so the operator is not Diag(>0)-equivariant (falsify
+    finds it in float64). Per pair, recorded: chol works for diagonal and lower-triangular
+    groups; diag_std for Diag(>0); rms only for scalars.
     Reading B (covariance assumed): SUPPORTED with chol on lower-triangular groups.
     """
-    out = []
-    eA = falsify(lambda **kw: _thm7_prop(statistic="sqrtm", group="diag", **kw), {"N": st.integers(4, 24)},
-                 budget=ctx.pick(4, 40), batch=3, tol=1e-10, device="cpu", seed=ctx.seed)
-    eA.summary = "sqrtm(Cov) statistic, A in Diag(>0): " + eA.summary
-    out.append(eA)
+    sizes = {"N": st.integers(4, 24)}
+    sqrtm = falsify(
+        lambda **kw: _thm7_prop(statistic="sqrtm", group="diag", **kw),
+        sizes,
+        budget=ctx.pick(4, 40),
+        batch=3,
+        tol=1e-10,
+        device="cpu",
+        seed=ctx.seed,
+    )
     gen = ctx.torch_generator("pairs")
     table = {}
     for stat in ("sqrtm", "chol", "diag_std", "rms", "identity"):
         for grp in ("diag", "lower", "scalar"):
-            table[f"{stat}/{grp}"] = float(_thm7_prop(generator=gen, batch=3, dtype=F64, device="cpu", N=12, statistic=stat,
-                                                      group=grp).max())
-    eB = falsify(lambda **kw: _thm7_prop(statistic="chol", group="lower", **kw), {"N": st.integers(4, 24)},
-                 budget=ctx.pick(4, 40), batch=3, tol=1e-10, device="cpu", seed=ctx.seed)
-    eB.reading = "B"
-    eB.summary = "chol(Cov), lower-triangular positive-diagonal group (covariance holds): " + eB.summary
-    eB.numbers["per_pair_violation"] = table
-    out.append(eB)
-    # covariance of the statistic itself, exact check: chol(A C A^T) = A chol(C) for A lower-triangular, positive diag
+            v = _thm7_prop(
+                generator=gen, batch=3, dtype=F64, device="cpu", N=12, statistic=stat, group=grp
+            )
+            table[f"{stat}/{grp}"] = float(v.max())
+    chol = falsify(
+        lambda **kw: _thm7_prop(statistic="chol", group="lower", **kw),
+        sizes,
+        budget=ctx.pick(4, 40),
+        batch=3,
+        tol=1e-10,
+        device="cpu",
+        seed=ctx.seed,
+    )
+    chol = replace(chol, numbers={**chol.numbers, "per_pair_violation": table})
+    # covariance of the statistic itself: chol(A C A^T) = A chol(C), A lower-triangular
     x = torch.randn(20, 2, generator=gen, dtype=F64)
     A = torch.tensor([[2.0, 0.0], [0.7, 0.5]], dtype=F64)
     dev = float((scale_matrix(x @ A.T, "chol") - A @ scale_matrix(x, "chol")).abs().max())
-    out.append(Evidence(Verdict.SUPPORTED if dev < 1e-12 else Verdict.UNDECIDED,
-                        f"M(AS) = A M(S) for chol, A lower-triangular: deviation {dev:.2g}; per (statistic/group) field "
-                        "violations: " + ", ".join(f"{k} {v:.1g}" for k, v in table.items()),
-                        reading="B", part="statistic covariance", numbers={"per_pair": table}, dtype="float64"))
-    return out
+    covariance = Evidence(
+        Verdict.SUPPORTED if dev < 1e-12 else Verdict.UNDECIDED,
+        f"M(AS) = A M(S) for chol, A lower-triangular: deviation {dev:.2g}; per "
+        "(statistic/group) field violations: "
+        + ", ".join(f"{k} {v:.1g}" for k, v in table.items()),
+        reading="B",
+        part="statistic covariance",
+        numbers={"per_pair": table},
+        dtype="float64",
+    )
+    return [
+        sqrtm.relabel(prefix="sqrtm(Cov) statistic, A in Diag(>0)"),
+        chol.relabel(
+            reading="B",
+            prefix="chol(Cov), lower-triangular positive-diagonal group (covariance holds)",
+        ),
+        covariance,
+    ]

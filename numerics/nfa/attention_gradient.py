@@ -132,7 +132,7 @@ class MultiHeadAttentionGradient(nn.Module):
         """``R = (Q^T)^+`` (K x H)."""
         return torch.linalg.pinv(self.Q.transpose(0, 1))
 
-    def readout(self, O: Tensor) -> Tensor:
+    def readout(self, O: Tensor) -> Tensor:  # noqa: E741 (O of L790)
         """``R O`` (the reconstructed preconditioned gradient, L730)."""
         return O @ self.readout_matrix().transpose(0, 1)
 
@@ -161,7 +161,8 @@ class ResidualKeyedHead(nn.Module):
 def softmax_first_order(logits: Tensor, values: Tensor, tau: float | Tensor) -> Tensor:
     """The first-order expansion of A.4.1 (L444-446):
 
-    ``(1/N) sum_i V_i + (1/(N tau)) sum_i (s_i - s_bar) V_i`` for logits (..., H, N), values (..., N).
+    ``(1/N) sum_i V_i + (1/(N tau)) sum_i (s_i - s_bar) V_i`` for logits (..., H, N) and
+    values (..., N).
     """
     N = logits.shape[-1]
     sc = logits - logits.mean(-1, keepdim=True)

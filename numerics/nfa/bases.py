@@ -15,7 +15,13 @@ from __future__ import annotations
 import torch
 from torch import Tensor, nn
 
-__all__ = ["SinusoidalBasis", "FourierBasis", "design_matrix", "span_residual", "min_singular_ratio"]
+__all__ = [
+    "SinusoidalBasis",
+    "FourierBasis",
+    "design_matrix",
+    "span_residual",
+    "min_singular_ratio",
+]
 
 
 class SinusoidalBasis(nn.Module):
@@ -30,7 +36,12 @@ class SinusoidalBasis(nn.Module):
         super().__init__()
         omega = torch.as_tensor(omega)
         self.register_buffer("omega", omega)
-        self.register_buffer("phase", torch.zeros(omega.shape[0], dtype=omega.dtype) if phase is None else torch.as_tensor(phase, dtype=omega.dtype))
+        self.register_buffer(
+            "phase",
+            torch.zeros(omega.shape[0], dtype=omega.dtype)
+            if phase is None
+            else torch.as_tensor(phase, dtype=omega.dtype),
+        )
 
     @property
     def K(self) -> int:
@@ -50,7 +61,12 @@ class FourierBasis(nn.Module):
 
     def forward(self, x: Tensor) -> Tensor:
         """Complex basis values, shape (..., N, K)."""
-        return torch.exp(1j * (x @ self.omega.transpose(0, 1)).to(torch.complex128 if x.dtype == torch.float64 else torch.complex64))
+        return torch.exp(
+            1j
+            * (x @ self.omega.transpose(0, 1)).to(
+                torch.complex128 if x.dtype == torch.float64 else torch.complex64
+            )
+        )
 
 
 def design_matrix(basis: nn.Module, x: Tensor) -> Tensor:
@@ -64,7 +80,9 @@ def span_residual(A: Tensor, v: Tensor) -> Tensor:
     ``A`` (M, K) holds the sampled basis, ``v`` (M,) the sampled candidate function. Works for
     real and complex inputs (least squares via ``torch.linalg.lstsq`` with the gelsd driver).
     """
-    sol = torch.linalg.lstsq(A, v.unsqueeze(-1), driver="gelsd" if A.device.type == "cpu" else None).solution
+    sol = torch.linalg.lstsq(
+        A, v.unsqueeze(-1), driver="gelsd" if A.device.type == "cpu" else None
+    ).solution
     res = v - (A @ sol).squeeze(-1)
     return res.abs().norm() / v.abs().norm().clamp_min(torch.finfo(res.real.dtype).tiny)
 

@@ -1,9 +1,10 @@
-"""Fixed-basis impossibility results (Lemma 2/5, Thm 9, Cor 10, Thm 11) and Thm 7 of nfa.
+"""Claims ``nfa.basis.*``: fixed finite bases (Lemma 2/5, Thm 9, Cor 10, Thm 11).
 
 Certificates: a function sampled on many points has a relative least-squares residual after
 projection onto the sampled span; a residual far above round-off on one sample set proves the
 function is not in the span (a member would have residual ~ eps on every sample set).
-Set-level conditions ({a w_k} subset of {+-w_l}, multiset closure under A^T) are exact (SymPy rationals).
+Set-level conditions ({a w_k} subset of {+-w_l}, multiset closure under A^T) are exact (SymPy
+rationals or symbolic group parameters).
 """
 
 from __future__ import annotations
@@ -16,19 +17,17 @@ import torch
 
 import verify
 from verify import Evidence, Verdict
-from verify.numeric import falsify, rand, randn
 
-from . import _harness as H
 from .bases import span_residual
-from .field_operator import MatrixNormalizedOperator, scale_matrix
-from .groups import MatrixAffine
 
 PAPER = "nfa"
 F64 = torch.float64
 IN_SPAN, OUT_SPAN = 1e-9, 1e-4  # residual thresholds: member / certified non-member
 
 
-def _sin_residual(omega: np.ndarray, phase: np.ndarray, target_w: np.ndarray, target_ph: float, pts: np.ndarray) -> float:
+def _sin_residual(
+    omega: np.ndarray, phase: np.ndarray, target_w: np.ndarray, target_ph: float, pts: np.ndarray
+) -> float:
     A = torch.from_numpy(np.sin(pts @ omega.T + phase))
     v = torch.from_numpy(np.sin(pts @ target_w + target_ph))
     return float(span_residual(A, v))
@@ -44,24 +43,30 @@ def _admissible(ws: list[sp.Matrix], a: sp.Rational) -> bool:
     "nfa.basis.lemma2_scaling_impossibility",
     paper=PAPER,
     where="Lemma 2, L146; proof intuition L148",
-    statement=r"\{\phi_k(x)=\sin(\omega_k^\top x)\}_{k=1}^K \text{ fixed: no linear operator can achieve equivariance to "
-    r"arbitrary scalings } a>0 \text{ using only this basis}",
+    statement=r"\{\phi_k(x)=\sin(\omega_k^\top x)\}_{k=1}^K \text{ fixed: no linear operator can "
+    r"achieve equivariance to arbitrary scalings } a>0 \text{ using only this basis}",
     kind="property",
-    readings={"B": "formalised: no nonzero linear O with values in F = span{phi_k} and O(g_a S) = pi(g_a) O(S) for all a > 0",
-              "C": "proof intuition (L148): membership of sin(a w_k^T x) in F <=> a w_k in span{w_l}"},
+    readings={
+        "B": "formalised: no nonzero linear O with values in F = span{phi_k} and "
+        "O(g_a S) = pi(g_a) O(S) for all a > 0",
+        "C": "proof intuition (L148): membership of sin(a w_k^T x) in F <=> a w_k in span{w_l}",
+    },
     expect="SUPPORTED",
 )
 def lemma2_scaling_impossibility(ctx: verify.Context) -> list[Evidence]:
-    """A/B SUPPORTED: for random, lattice and degenerate frequency sets (d = 1, 2) and a near 1,
-    rational and random, sin(a w_1^T x) has residual >> round-off against F (certified not in F),
-    except where a w_1 in {+-w_l} (a = 1 control). A literal reading of A would be falsified by
-    the zero operator; B excludes it. C REFUTED: with w = {(1,0), (0,1)} the span of the frequencies
-    is R^2, so a w_1 is in it for every a, yet sin(2 x_1) is not in F (residual ~ 1).
+    """A/B SUPPORTED: for random, lattice and degenerate frequency sets (d = 1, 2) and a near
+    1, rational and random, sin(a w_1^T x) has residual >> round-off against F (certified not
+    in F), except where a w_1 in {+-w_l} (a = 1 control). B excludes the zero operator
+    explicitly. C REFUTED: with w = {(1,0), (0,1)} the span of the frequencies is R^2, so
+    a w_1 is in it for every a, yet sin(2 x_1) is not in F (residual ~ 1).
     """
     rng = ctx.numpy_rng("l2")
     pts = rng.uniform(-60, 60, size=(ctx.pick(3000, 20000), 2))
-    sets = {"random": rng.normal(size=(5, 2)) * 2, "lattice": np.array([[1, 0], [0, 1], [1, 1], [2, 0], [1, 2]], float),
-            "with zero": np.array([[0, 0], [1, 0], [0.5, 1.5]], float)}
+    sets = {
+        "random": rng.normal(size=(5, 2)) * 2,
+        "lattice": np.array([[1, 0], [0, 1], [1, 1], [2, 0], [1, 2]], float),
+        "with zero": np.array([[0, 0], [1, 0], [0.5, 1.5]], float),
+    }
     rows, bad = [], []
     for name, om in sets.items():
         for a in (1.0, 1 + 1e-3, 1.5, 2.0, float(np.exp(rng.normal()))):
@@ -72,16 +77,32 @@ def lemma2_scaling_impossibility(ctx: verify.Context) -> list[Evidence]:
             if (member and res > IN_SPAN) or (not member and res < OUT_SPAN):
                 bad.append(rows[-1])
     ok = not bad
-    ev = Evidence(Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
-                  f"{len(rows)} (set, a) pairs: residual ~0 exactly when a w_1 in {{+-w_l}} (a = 1 control), else >= {OUT_SPAN:g}"
-                  + ("" if ok else f"; unexpected: {bad[:2]}"), numbers={"rows": rows}, dtype="float64")
-    evB = Evidence(ev.verdict, ev.summary + " (zero operator excluded)", reading="B", numbers={"rows": rows}, dtype="float64")
+    ev = Evidence(
+        Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
+        f"{len(rows)} (set, a) pairs: residual ~0 exactly when a w_1 in {{+-w_l}} (a = 1 "
+        f"control), else >= {OUT_SPAN:g}"
+        + ("" if ok else f"; unexpected: {bad[:2]}"),
+        numbers={"rows": rows},
+        dtype="float64",
+    )
+    evB = Evidence(
+        ev.verdict,
+        ev.summary + " (zero operator excluded)",
+        reading="B",
+        numbers={"rows": rows},
+        dtype="float64",
+    )
     om = np.array([[1.0, 0.0], [0.0, 1.0]])
     res = _sin_residual(om, np.zeros(2), 2 * om[0], 0.0, pts)
-    evC = Evidence(Verdict.REFUTED if res > OUT_SPAN else Verdict.UNDECIDED,
-                   f"span condition is not the right one: w = {{(1,0), (0,1)}} spans R^2 so 2 w_1 is in the span, but "
-                   f"sin(2 x_1) has relative residual {res:.3g} against F (not in F); the set condition a w in {{+-w}} is what matters",
-                   reading="C", counterexample={"omega": om.tolist(), "a": 2, "residual": res}, dtype="float64")
+    evC = Evidence(
+        Verdict.REFUTED if res > OUT_SPAN else Verdict.UNDECIDED,
+        f"span condition is not the right one: w = {{(1,0), (0,1)}} spans R^2 so 2 w_1 is in "
+        f"the span, but sin(2 x_1) has relative residual {res:.3g} against F (not in F); the set "
+        "condition a w in {+-w} is what matters",
+        reading="C",
+        counterexample={"omega": om.tolist(), "a": 2, "residual": res},
+        dtype="float64",
+    )
     return [ev, evB, evC]
 
 
@@ -89,18 +110,20 @@ def lemma2_scaling_impossibility(ctx: verify.Context) -> list[Evidence]:
     "nfa.basis.lemma5_discrete_scales",
     paper=PAPER,
     where="Lemma 5, L354-366; proof L368; fix L370",
-    statement=r"\phi_k(x)=\sin(w_k^\top x+b_k): \text{ no nontrivial } c\mapsto c' \text{ with } \sum_kc_k\phi_k(ax)="
-    r"\sum_kc'_k\phi_k(x)\ \forall a>0 \text{ unless } \{aw_k\}\subseteq\{\pm w_\ell\}, \text{ which holds only for a discrete set of } a",
+    statement=r"\phi_k(x)=\sin(w_k^\top x+b_k): \text{ no nontrivial } c\mapsto c' \text{ with } "
+    r"\sum_kc_k\phi_k(ax)=\sum_kc'_k\phi_k(x)\ \forall a>0 \text{ unless } "
+    r"\{aw_k\}\subseteq\{\pm w_\ell\}, \text{ which holds only for a discrete set of } a",
     kind="property",
     expect="SUPPORTED",
 )
 def lemma5_discrete_scales(ctx: verify.Context) -> list[Evidence]:
-    """Set level (exact): admissible a are finite for every nonzero frequency set; for the all-zero
-    set every a is admissible (degenerate: the basis is constant sin(b_k)) -- recorded.
-    Function level: with distinct phases, a = 1 is fine, but for admissible a = -1 style sign flips
-    and phases the condition needs b_k adjustments (sin(-w x + b) = -sin(w x - b)): recorded.
-    Sub-claim 3 ("special rational ratios if commensurate"): w = {1, 2} admits a = 2? {2, 4} not in
-    {+-1, +-2}: no; a = 1/2 neither -- only a = 1 for positive a (recorded).
+    """Set level (exact): admissible a are finite for every nonzero frequency set; for the
+    all-zero set every a is admissible (degenerate: the basis is constant sin(b_k)) --
+    recorded. Function level: with distinct phases, a = 1 is fine, but for admissible a = -1
+    style sign flips and phases the condition needs b_k adjustments
+    (sin(-w x + b) = -sin(w x - b)): recorded. Sub-claim 3 ("special rational ratios if
+    commensurate"): w = {1, 2} admits a = 2? {2, 4} not in {+-1, +-2}: no; a = 1/2 neither --
+    only a = 1 for positive a (recorded).
     """
     out = []
     rows = {}
@@ -110,20 +133,36 @@ def lemma5_discrete_scales(ctx: verify.Context) -> list[Evidence]:
         mats = [sp.Matrix([w]) for w in ws]
         rows[name] = sorted({str(a) for a in cands if _admissible(mats, a)})
     discrete = all(len(v) < len(set(cands)) for k, v in rows.items() if k != "{0}")
-    out.append(Evidence(Verdict.SUPPORTED if discrete else Verdict.UNDECIDED,
-                        "exact admissible a in (0, 8] among p/q (p, q <= 8): " + "; ".join(f"{k}: {v if len(v) < 6 else 'all'}" for k, v in rows.items())
-                        + " -- only a = 1 for every nonzero set; the zero set admits all a (degenerate basis)",
-                        part="set level", numbers={"admissible": rows}, generality="d = 1, rational a = p/q, p, q <= 8"))
+    out.append(
+        Evidence(
+            Verdict.SUPPORTED if discrete else Verdict.UNDECIDED,
+            "exact admissible a in (0, 8] among p/q (p, q <= 8): "
+            + "; ".join(f"{k}: {v if len(v) < 6 else 'all'}" for k, v in rows.items())
+            + " -- only a = 1 for every nonzero set; the zero set admits all a (degenerate basis)",
+            part="set level",
+            numbers={"admissible": rows},
+            generality="d = 1, rational a = p/q, p, q <= 8",
+        )
+    )
     rng = ctx.numpy_rng("l5")
     x = np.linspace(-200, 200, ctx.pick(8000, 40000))[:, None]
     om = np.array([[1.0], [2.0], [np.sqrt(2)]])
-    for ph_name, ph in (("shared phase", np.full(3, 0.7)), ("distinct phases", rng.uniform(0, 6, 3))):
+    for ph_name, ph in (
+        ("shared phase", np.full(3, 0.7)),
+        ("distinct phases", rng.uniform(0, 6, 3)),
+    ):
         res = {a: _sin_residual(om, ph, a * om[1], ph[1], x) for a in (1.0, 1 + 1e-4, 2.0, 0.5)}
         ok = res[1.0] < IN_SPAN and all(v > OUT_SPAN for a, v in res.items() if a != 1.0)
-        out.append(Evidence(Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
-                            f"function level ({ph_name}): residual of sin(a w_2 x + b_2) vs span: "
-                            + ", ".join(f"a={a:g}: {v:.2g}" for a, v in res.items()),
-                            part="function level", numbers={str(k): v for k, v in res.items()}, dtype="float64"))
+        out.append(
+            Evidence(
+                Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
+                f"function level ({ph_name}): residual of sin(a w_2 x + b_2) vs span: "
+                + ", ".join(f"a={a:g}: {v:.2g}" for a, v in res.items()),
+                part="function level",
+                numbers={str(k): v for k, v in res.items()},
+                dtype="float64",
+            )
+        )
     return out
 
 
@@ -141,82 +180,121 @@ def _fourier_residual(om: np.ndarray, target: np.ndarray, pts: np.ndarray) -> fl
     "nfa.basis.thm9_fourier_multiset",
     paper=PAPER,
     where="Theorem 9, L526-530 (first part); proof L532-540",
-    statement=r"\phi_k=e^{i\langle\omega_k,x\rangle} \text{ distinct}, A\in GL(n),\ T_A \text{ linear with } \sum_kc_k\phi_k(Ax)="
-    r"\sum_k(T_Ac)_k\phi_k(x)\ \forall c,x \Rightarrow \{A^\top\omega_k\}=\{\omega_k\} \text{ (multisets)}",
+    statement=r"\phi_k=e^{i\langle\omega_k,x\rangle} \text{ distinct}, A\in GL(n),\ T_A "
+    r"\text{ linear with } \sum_kc_k\phi_k(Ax)=\sum_k(T_Ac)_k\phi_k(x)\ \forall c,x "
+    r"\Rightarrow \{A^\top\omega_k\}=\{\omega_k\} \text{ (multisets)}",
     kind="property",
     expect="SUPPORTED",
 )
 def thm9_fourier_multiset(ctx: verify.Context) -> Evidence:
-    """For random A (n = 1, 2, 3) and random / lattice / swap-symmetric sets: exp(i<A^T w_k, x>) in the
-    span (residual < 1e-9) exactly when A^T w_k in {w_l} (exact set check for the integer cases);
-    where the set is closed (coordinate swap + swap-symmetric set) T_A is the permutation matrix and
-    the identity holds to round-off. No pair with a valid T_A and different multisets was found.
+    """For random A (n = 1, 2, 3) and random / lattice / swap-symmetric sets:
+    exp(i<A^T w_k, x>) in the span (residual < 1e-9) exactly when A^T w_k in {w_l} (exact set
+    check for the integer cases); where the set is closed (coordinate swap + swap-symmetric
+    set) T_A is the permutation matrix and the identity holds to round-off. No pair with a
+    valid T_A and different multisets was found.
     """
     rng = ctx.numpy_rng("t9")
     agree, total, rows = 0, 0, []
     for n in (1, 2, 3):
         pts = rng.uniform(-30, 30, size=(ctx.pick(1500, 8000), n))
-        lattice = [tuple(v) for v in itertools.product([-1, 0, 1], repeat=n)][: 6]
+        lattice = [tuple(v) for v in itertools.product([-1, 0, 1], repeat=n)][:6]
         swap = sp.Matrix(np.eye(n)[::-1].astype(int).tolist())
-        cases = [("random A, lattice set", sp.Matrix(rng.integers(-2, 3, size=(n, n)).tolist()), lattice),
-                 ("swap A, lattice set", swap, lattice),
-                 ("identity", sp.eye(n), lattice)]
+        cases = [
+            (
+                "random A, lattice set",
+                sp.Matrix(rng.integers(-2, 3, size=(n, n)).tolist()),
+                lattice,
+            ),
+            ("swap A, lattice set", swap, lattice),
+            ("identity", sp.eye(n), lattice),
+        ]
         for name, A, ws in cases:
             if A.det() == 0:
                 continue
             om = np.array(ws, float)
             closed = _multiset_closed(ws, A)
-            ins = [(_fourier_residual(om, np.array(A.T * sp.Matrix(w), float).ravel(), pts) < IN_SPAN) for w in ws]
+            ins = [
+                (_fourier_residual(om, np.array(A.T * sp.Matrix(w), float).ravel(), pts) < IN_SPAN)
+                for w in ws
+            ]
             total += 1
             agree += int(all(ins) == closed)
             rows.append({"n": n, "case": name, "closed": closed, "all_in_span": all(ins)})
     ok = agree == total
-    return Evidence(Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
-                    f"{agree}/{total} cases: all A^T w_k in the span <=> multiset closed under A^T", numbers={"rows": rows},
-                    dtype="float64")
+    return Evidence(
+        Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
+        f"{agree}/{total} cases: all A^T w_k in the span <=> multiset closed under A^T",
+        numbers={"rows": rows},
+        dtype="float64",
+    )
 
 
 @verify.claim(
     "nfa.basis.thm9_continuum_subgroup",
     paper=PAPER,
     where="Theorem 9 'In particular', L530; proof L540",
-    statement=r"\text{exact equivariance to all } A \text{ in a nontrivial continuum subgroup of } GL(n) "
-    r"\text{ is impossible for any fixed finite frequency set}",
+    statement=r"\text{exact equivariance to all } A \text{ in a nontrivial continuum subgroup of } "
+    r"GL(n) \text{ is impossible for any fixed finite frequency set}",
     kind="property",
     readings={"B": "impossible except in trivial one-point or line cases (L540)"},
     expect="REFUTED",
 )
 def thm9_continuum_subgroup(ctx: verify.Context) -> list[Evidence]:
-    """Reading A REFUTED by a non-degenerate pair (review: the counterexample now leads with it):
-    the subgroup {diag(a, 1)} (a nontrivial continuum) fixes the nonzero frequency (0, 1), so
-    T_A = I is exact for every A in it (symbolic a). The degenerate {0}, fixed by all of GL(n),
-    is recorded beside it; the statement's "any fixed finite frequency set" admits both. Reading B: both are "one-point" cases, SUPPORTED (no other case
-    found among random/lattice sets and the subgroups scalar, diagonal families, SO(2), shears).
+    """Reading A REFUTED by a non-degenerate pair: the subgroup {diag(a, 1)} (a nontrivial
+    continuum) fixes the nonzero frequency (0, 1), so T_A = I is exact for every A in it
+    (symbolic a). The degenerate {0}, fixed by all of GL(n), is recorded beside it; the
+    statement's "any fixed finite frequency set" admits both. Reading B: both are "one-point"
+    cases, SUPPORTED (no other case found among random/lattice sets and the subgroups scalar,
+    diagonal families, SO(2), shears).
     """
     a, t = sp.symbols("a t", positive=True)
-    fam = {"scalar aI": sp.diag(a, a), "diag(a, 1)": sp.diag(a, 1), "diag(a, a^2)": sp.diag(a, a**2),
-           "SO(2)": sp.Matrix([[sp.cos(t), -sp.sin(t)], [sp.sin(t), sp.cos(t)]]), "shear": sp.Matrix([[1, t], [0, 1]])}
-    sets = {"{0}": [(0, 0)], "{(0,1)}": [(0, 1)], "{(1,0)}": [(1, 0)], "lattice": [(1, 0), (0, 1), (1, 1)],
-            "{(0,1),(0,-1)}": [(0, 1), (0, -1)]}
+    fam = {
+        "scalar aI": sp.diag(a, a),
+        "diag(a, 1)": sp.diag(a, 1),
+        "diag(a, a^2)": sp.diag(a, a**2),
+        "SO(2)": sp.Matrix([[sp.cos(t), -sp.sin(t)], [sp.sin(t), sp.cos(t)]]),
+        "shear": sp.Matrix([[1, t], [0, 1]]),
+    }
+    sets = {
+        "{0}": [(0, 0)],
+        "{(0,1)}": [(0, 1)],
+        "{(1,0)}": [(1, 0)],
+        "lattice": [(1, 0), (0, 1), (1, 1)],
+        "{(0,1),(0,-1)}": [(0, 1), (0, -1)],
+    }
     closed = {}
     for fn, A in fam.items():
         for sn, ws in sets.items():
-            ok = all(sp.simplify(sp.Matrix(A.T * sp.Matrix(w)) - sp.Matrix(w)).is_zero_matrix for w in ws)
+            ok = all(
+                sp.simplify(sp.Matrix(A.T * sp.Matrix(w)) - sp.Matrix(w)).is_zero_matrix for w in ws
+            )
             if ok:
                 closed.setdefault(fn, []).append(sn)
-    eA = Evidence(Verdict.REFUTED,
-                  "nonzero frequency set {(0,1)} is fixed by the continuum subgroup {diag(a,1)}, so T_A = I gives exact "
-                  "equivariance (exact, symbolic a); all closed pairs found: "
-                  + "; ".join(f"{k}: {v}" for k, v in closed.items()),
-                  counterexample={"subgroup": "{diag(a, 1) : a > 0} (n = 2)", "frequency_set": [[0, 1]],
-                                  "check": "diag(a, 1)^T (0, 1) = (0, 1) for symbolic a > 0", "T_A": "identity",
-                                  "degenerate_also": "{0} is fixed by all of GL(n)", "closed_pairs": closed},
-                  method="symbolic",
-                  generality="exact with symbolic a, t")
-    trivial = all(set(v) <= {"{0}", "{(0,1)}", "{(1,0)}", "{(0,1),(0,-1)}"} for v in closed.values())
-    eB = Evidence(Verdict.SUPPORTED if trivial else Verdict.UNDECIDED,
-                  "every closed pair found is a one-point or line (axis) case: " + str(closed), reading="B",
-                  numbers={"closed": closed})
+    eA = Evidence(
+        Verdict.REFUTED,
+        "nonzero frequency set {(0,1)} is fixed by the continuum subgroup {diag(a,1)}, so "
+        "T_A = I gives exact equivariance (exact, symbolic a); all closed pairs found: "
+        + "; ".join(f"{k}: {v}" for k, v in closed.items()),
+        counterexample={
+            "subgroup": "{diag(a, 1) : a > 0} (n = 2)",
+            "frequency_set": [[0, 1]],
+            "check": "diag(a, 1)^T (0, 1) = (0, 1) for symbolic a > 0",
+            "T_A": "identity",
+            "degenerate_also": "{0} is fixed by all of GL(n)",
+            "closed_pairs": closed,
+        },
+        method="symbolic",
+        generality="exact with symbolic a, t",
+    )
+    trivial = all(
+        set(v) <= {"{0}", "{(0,1)}", "{(1,0)}", "{(0,1),(0,-1)}"} for v in closed.values()
+    )
+    eB = Evidence(
+        Verdict.SUPPORTED if trivial else Verdict.UNDECIDED,
+        "every closed pair found is a one-point or line (axis) case: " + str(closed),
+        reading="B",
+        numbers={"closed": closed},
+    )
     return [eA, eB]
 
 
@@ -224,24 +302,26 @@ def thm9_continuum_subgroup(ctx: verify.Context) -> list[Evidence]:
     "nfa.basis.cor10_anisotropic",
     paper=PAPER,
     where="Corollary 10, L544",
-    statement=r"\text{no exact equivariance to arbitrary anisotropic scalings with a fixed finite Fourier basis unless "
-    r"a full matrix scale } M(S) \text{ is stored (and normalises) or frequencies are reparameterised}",
+    statement=r"\text{no exact equivariance to arbitrary anisotropic scalings with a fixed finite "
+    r"Fourier basis unless a full matrix scale } M(S) \text{ is stored (and normalises) or "
+    r"frequencies are reparameterised}",
     kind="property",
-    readings={"B": r"\text{literal, including the degenerate frequency set } \{0\} \text{ (the constant basis), "
-                   r"which Thm 9 itself exempts as closed under } A^{\top} \text{ (L530) and trivial one-point (L540)}"},
+    readings={
+        "B": r"\text{literal, including the degenerate frequency set } \{0\} \text{ (the constant "
+        r"basis), which Thm 9 itself exempts as closed under } A^{\top} \text{ (L530) and trivial "
+        r"one-point (L540)}"
+    },
     expect="SUPPORTED",
 )
 def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
     """Reading A (the corollary of Thm 9 it is stated as, "This rules out ..."; Thm 9 exempts
     frequency sets closed under A^T, and for Diag(>0) the only closed finite set is {0}):
-    SUPPORTED -- a nonzero omega with omega_j != 0 has the infinite orbit {lambda_j omega_j} under
-    positive diagonals, so no finite set containing it is closed; checked exactly on 20 random
-    integer sets (n = 2, 3) against random rational positive diagonals.
+    SUPPORTED -- a nonzero omega with omega_j != 0 has the infinite orbit {lambda_j omega_j}
+    under positive diagonals, so no finite set containing it is closed; checked exactly on 20
+    random integer sets (n = 2, 3) against random rational positive diagonals.
     Reading B (literal, {0} admitted): REFUTED -- {0} is closed under every positive diagonal
-    (symbolic lambda1, lambda2), so the constant-field architecture is exactly equivariant with
-    neither M(S) nor frequency outputs. (Review: this degenerate case was Reading A's refutation;
-    the brief's rule makes a degenerate case the statement excludes by context a separate reading.)
-    expect SUPPORTED.
+    (symbolic lambda1, lambda2), so the constant-field architecture is exactly equivariant
+    with neither M(S) nor frequency outputs. expect SUPPORTED.
     """
     rng = ctx.numpy_rng("c10")
     fails = 0
@@ -251,21 +331,31 @@ def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
             lam = sp.diag(*[sp.Rational(int(x), 7) for x in rng.integers(8, 30, size=n)])
             if any(w != (0,) * n for w in ws) and not _multiset_closed(ws, lam):
                 fails += 1
-    e1 = Evidence(Verdict.SUPPORTED if fails == 20 else Verdict.UNDECIDED,
-                  f"{fails}/20 random integer frequency sets (n = 2, 3, K = 4) not closed under a random rational positive "
-                  "diagonal (exact); generally a nonzero omega has an infinite Diag(>0) orbit, so only {0} is closed",
-                  part="nondegenerate sets", method="numeric",
-                  steps=["omega != 0 has some omega_j != 0; diag(lambda) omega has j-th entry lambda_j omega_j, "
-                         "taking every value of sign(omega_j) (0, inf): an infinite orbit",
-                         "a finite set closed under all of Diag(>0) is a union of orbits, hence contains no nonzero omega: "
-                         "it is {0} (or empty)"])
+    e1 = Evidence(
+        Verdict.SUPPORTED if fails == 20 else Verdict.UNDECIDED,
+        f"{fails}/20 random integer frequency sets (n = 2, 3, K = 4) not closed under a random "
+        "rational positive diagonal (exact); generally a nonzero omega has an infinite Diag(>0) "
+        "orbit, so only {0} is closed",
+        part="nondegenerate sets",
+        method="numeric",
+        steps=[
+            "omega != 0 has some omega_j != 0; diag(lambda) omega has j-th entry "
+            "lambda_j omega_j, taking every value of sign(omega_j) (0, inf): an infinite orbit",
+            "a finite set closed under all of Diag(>0) is a union of orbits, hence contains no "
+            "nonzero omega: it is {0} (or empty)",
+        ],
+    )
     lam1, lam2 = sp.symbols("lambda1 lambda2", positive=True)
     closed = _multiset_closed([(0, 0)], sp.diag(lam1, lam2))
-    e2 = Evidence(Verdict.REFUTED if closed else Verdict.UNDECIDED,
-                  "degenerate set {0}: closed under every positive diagonal (symbolic lambda1, lambda2), "
-                  "so a fixed finite basis (the constant) is exactly equivariant with neither M(S) nor frequency outputs",
-                  reading="B", counterexample={"frequency_set": [[0, 0]], "group": "Diag(>0)", "T_A": "identity"},
-                  method="symbolic")
+    e2 = Evidence(
+        Verdict.REFUTED if closed else Verdict.UNDECIDED,
+        "degenerate set {0}: closed under every positive diagonal (symbolic lambda1, lambda2), "
+        "so a fixed finite basis (the constant) is exactly equivariant with neither M(S) nor "
+        "frequency outputs",
+        reading="B",
+        counterexample={"frequency_set": [[0, 0]], "group": "Diag(>0)", "T_A": "identity"},
+        method="symbolic",
+    )
     return [e1, e2]
 
 
@@ -273,9 +363,10 @@ def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
     "nfa.basis.thm11_continuous_frequency",
     paper=PAPER,
     where="Theorem 11, L546-550; proof L552-566; final claim L568",
-    statement=r"\text{exact equivariance to } x\mapsto Ax,\ A\in\mathcal S \text{ by coefficient reparameterisation } \iff "
-    r"\omega\mapsto A^\top\omega \text{ permutes } \Omega \text{ up to a } \mu\text{-preserving change of variables};\ "
-    r"\mathcal S=\mathrm{Diag}(>0)\Rightarrow \Omega \text{ a union of rays through the origin}",
+    statement=r"\text{exact equivariance to } x\mapsto Ax,\ A\in\mathcal S \text{ by coefficient "
+    r"reparameterisation } \iff \omega\mapsto A^\top\omega \text{ permutes } \Omega \text{ up "
+    r"to a } \mu\text{-preserving change of variables};\ \mathcal S=\mathrm{Diag}(>0)\Rightarrow "
+    r"\Omega \text{ a union of rays through the origin}",
     kind="property",
     readings={"B": "L568 converse: every union of rays through the origin is Diag(>0)-closed"},
     expect="SUPPORTED",
@@ -283,102 +374,52 @@ def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
 def thm11_continuous_frequency(ctx: verify.Context) -> list[Evidence]:
     """Jacobian test (n = 1, Lebesgue mu, A = 2, c(w) = exp(-w^2)): the pure pullback
     (T_A c)(w) = c(A^-T w) does NOT reproduce f(Ax); it needs the factor |det A|^-1. Lebesgue
-    measure is not preserved by dilations, so the theorem's condition fails and it predicts no exact
-    reparameterisation of that form -- consistent (part "Jacobian instance", SUPPORTED). L568 (i):
-    a Diag(>0)-closed Omega contains t w for all t > 0 (take A = t I), i.e. it is a union of rays --
-    SUPPORTED. Reading B (the converse, every union of rays is closed) REFUTED exactly. The
-    measure-theoretic equivalence itself is not machine-checked (stated in the summary).
-    expect SUPPORTED.
+    measure is not preserved by dilations, so the theorem's condition fails and it predicts
+    no exact reparameterisation of that form -- consistent (part "Jacobian instance",
+    SUPPORTED). L568 (i): a Diag(>0)-closed Omega contains t w for all t > 0 (take A = t I),
+    i.e. it is a union of rays. Reading B (the converse, every union of rays is closed)
+    REFUTED exactly. The measure-theoretic equivalence itself is not machine-checked (stated
+    in the summary). expect SUPPORTED.
     """
     a = 2.0
     w = np.linspace(-40, 40, 40001)
     dw = w[1] - w[0]
     x = np.linspace(-3, 3, 13)
-    f_Ax = np.sqrt(np.pi) * np.exp(-(a * x) ** 2 / 4)
-    pull = np.array([(np.exp(-(w / a) ** 2) * np.exp(1j * w * xx)).sum() * dw for xx in x]).real
+    f_Ax = np.sqrt(np.pi) * np.exp(-((a * x) ** 2) / 4)
+    pull = np.array([(np.exp(-((w / a) ** 2)) * np.exp(1j * w * xx)).sum() * dw for xx in x]).real
     jac = pull / a
     e_pull, e_jac = float(np.abs(pull - f_Ax).max()), float(np.abs(jac - f_Ax).max())
-    eA = Evidence(Verdict.SUPPORTED if e_pull > 1e-3 and e_jac < 1e-8 else Verdict.UNDECIDED,
-                  f"n=1, Lebesgue mu, A=2: pure pullback c(A^-T w) misses f(Ax) by {e_pull:.3g}; with |det A|^-1: "
-                  f"{e_jac:.2g} -- as the iff predicts (dilations are not Lebesgue-preserving); the measure-theoretic "
-                  "equivalence itself is not machine-checked", part="Jacobian instance",
-                  numbers={"pullback_error": e_pull, "jacobian_error": e_jac}, dtype="float64")
+    eA = Evidence(
+        Verdict.SUPPORTED if e_pull > 1e-3 and e_jac < 1e-8 else Verdict.UNDECIDED,
+        f"n=1, Lebesgue mu, A=2: pure pullback c(A^-T w) misses f(Ax) by {e_pull:.3g}; with "
+        f"|det A|^-1: {e_jac:.2g} -- as the iff predicts (dilations are not Lebesgue-preserving); "
+        "the measure-theoretic equivalence itself is not machine-checked",
+        part="Jacobian instance",
+        numbers={"pullback_error": e_pull, "jacobian_error": e_jac},
+        dtype="float64",
+    )
     t = sp.Symbol("t", positive=True)
     wv = sp.Matrix(sp.symbols("w1 w2", real=True))
     ray_ok = (sp.diag(t, t).T * wv - t * wv).is_zero_matrix
-    eI = Evidence(Verdict.PROVED if ray_ok else Verdict.UNDECIDED,
-                  "L568 (i): t I is in Diag(>0) for t > 0 and (tI)^T w = t w, so a Diag(>0)-closed Omega is a union of rays",
-                  method="symbolic", part="L568 (i)", generality="symbolic t > 0, n = 2")
+    eI = Evidence(
+        Verdict.PROVED if ray_ok else Verdict.UNDECIDED,
+        "L568 (i): t I is in Diag(>0) for t > 0 and (tI)^T w = t w, so a Diag(>0)-closed Omega "
+        "is a union of rays",
+        method="symbolic",
+        part="L568 (i)",
+        generality="symbolic t > 0, n = 2",
+    )
     out = [eA, eI]
     lam = sp.diag(2, 1)
     ray = sp.Matrix([1, 1])
     img = lam.T * ray
     on_ray = sp.Matrix.hstack(img, ray).rank() == 1
-    eB = Evidence(Verdict.REFUTED if not on_ray else Verdict.UNDECIDED,
-                  f"the ray through (1,1) is not Diag(>0)-closed: diag(2,1)(1,1) = {tuple(img)} is off the ray (exact)",
-                  reading="B", method="symbolic", counterexample={"ray": [1, 1], "A": "diag(2,1)", "image": [2, 1]})
+    eB = Evidence(
+        Verdict.REFUTED if not on_ray else Verdict.UNDECIDED,
+        f"the ray through (1,1) is not Diag(>0)-closed: diag(2,1)(1,1) = {tuple(img)} is off "
+        "the ray (exact)",
+        reading="B",
+        method="symbolic",
+        counterexample={"ray": [1, 1], "A": "diag(2,1)", "image": [2, 1]},
+    )
     return out + [eB]
-
-
-def _thm7_prop(*, generator, batch, dtype, device, N, statistic, group):
-    d = 2
-    x = randn(batch, N, d, generator=generator, dtype=dtype)
-    y = randn(batch, N, generator=generator, dtype=dtype)
-    if group == "diag":
-        A = torch.diag_embed(torch.exp(rand(batch, d, generator=generator, dtype=dtype, low=-1.5, high=1.5)))
-    elif group == "lower":
-        A = torch.diag_embed(torch.exp(rand(batch, d, generator=generator, dtype=dtype, low=-1, high=1)))
-        A[..., 1, 0] = randn(batch, generator=generator, dtype=dtype)
-    else:  # scalar
-        A = torch.exp(rand(batch, generator=generator, dtype=dtype, low=-2, high=2))[:, None, None] * torch.eye(d, dtype=dtype)
-    g = MatrixAffine(A, randn(batch, d, generator=generator, dtype=dtype))
-    inner = H.small_inner(d, 12, generator=generator, dtype=dtype)
-    op = MatrixNormalizedOperator(inner, H.sin_field(d, 12, generator=generator, dtype=dtype), statistic).eval()
-    xq = rand(batch, 30, d, generator=generator, dtype=dtype, low=-1.5, high=1.5)
-    return H.equivariance_violation(op, x, y, g, xq)
-
-
-@verify.claim(
-    "nfa.anis.thm7_matrix_normalization",
-    paper=PAPER,
-    where="Theorem 7, L496-508; proof L510-522; Remark 8 L524",
-    statement=r"\tilde x_i=M(S)^{-1}(x_i-\mu(S)),\ \tilde{\mathcal O} \text{ multiset-dependent} \Rightarrow \mathcal O "
-    r"\text{ equivariant to } G_{\mathcal S},\ \rho(g_{A,b})(\tilde\theta,\mu,M)=(\tilde\theta,A\mu+b,AM)",
-    kind="property",
-    readings={"B": r"as A, with the added hypothesis \mu(g S)=A\mu(S)+b,\ M(gS)=AM(S) for A in S"},
-    expect="REFUTED",
-)
-def thm7_matrix_normalization(ctx: verify.Context) -> list[Evidence]:
-    """Reading A REFUTED: the symmetric square root of the covariance (one of the proof's three
-    examples, L512-514) is not covariant under positive diagonals: M(AS) = sqrtm(A C A) != A sqrtm(C),
-    so the operator is not Diag(>0)-equivariant (falsify finds it in float64). Per pair, recorded:
-    chol works for diagonal and lower-triangular groups; diag_std for Diag(>0); rms only for scalars.
-    Reading B (covariance assumed): SUPPORTED with chol on lower-triangular groups.
-    """
-    from hypothesis import strategies as st
-    out = []
-    eA = falsify(lambda **kw: _thm7_prop(statistic="sqrtm", group="diag", **kw), {"N": st.integers(4, 24)},
-                 budget=ctx.pick(4, 40), batch=3, tol=1e-10, device="cpu", seed=ctx.seed)
-    eA.summary = "sqrtm(Cov) statistic, A in Diag(>0): " + eA.summary
-    out.append(eA)
-    gen = ctx.torch_generator("pairs")
-    table = {}
-    for stat in ("sqrtm", "chol", "diag_std", "rms", "identity"):
-        for grp in ("diag", "lower", "scalar"):
-            table[f"{stat}/{grp}"] = float(_thm7_prop(generator=gen, batch=3, dtype=F64, device="cpu", N=12, statistic=stat,
-                                                      group=grp).max())
-    eB = falsify(lambda **kw: _thm7_prop(statistic="chol", group="lower", **kw), {"N": st.integers(4, 24)},
-                 budget=ctx.pick(4, 40), batch=3, tol=1e-10, device="cpu", seed=ctx.seed)
-    eB.reading = "B"
-    eB.summary = "chol(Cov), lower-triangular positive-diagonal group (covariance holds): " + eB.summary
-    eB.numbers["per_pair_violation"] = table
-    out.append(eB)
-    # covariance of the statistic itself, exact check: chol(A C A^T) = A chol(C) for A lower-triangular, positive diag
-    x = torch.randn(20, 2, generator=gen, dtype=F64)
-    A = torch.tensor([[2.0, 0.0], [0.7, 0.5]], dtype=F64)
-    dev = float((scale_matrix(x @ A.T, "chol") - A @ scale_matrix(x, "chol")).abs().max())
-    out.append(Evidence(Verdict.SUPPORTED if dev < 1e-12 else Verdict.UNDECIDED,
-                        f"M(AS) = A M(S) for chol, A lower-triangular: deviation {dev:.2g}; per (statistic/group) field "
-                        "violations: " + ", ".join(f"{k} {v:.1g}" for k, v in table.items()),
-                        reading="B", part="statistic covariance", numbers={"per_pair": table}, dtype="float64"))
-    return out

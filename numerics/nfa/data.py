@@ -1,4 +1,4 @@
-"""Data generators for the nfa experiments (private helper; not scanned for claims).
+"""Data generators for the nfa experiments.
 
 Every generator takes an explicit ``torch.Generator`` or ``numpy.random.Generator``; nothing
 touches global RNG state. Nothing is downloaded:
@@ -82,7 +82,9 @@ def sinusoid_regression(
     omega = omega_scale * torch.randn(seeds, k, d, generator=generator, dtype=dtype)
     Phi = torch.sin(x @ omega.transpose(-1, -2))
     c_star = torch.randn(seeds, k, generator=generator, dtype=dtype)
-    r = (Phi @ c_star.unsqueeze(-1)).squeeze(-1) + noise * torch.randn(seeds, n, generator=generator, dtype=dtype)
+    r = (Phi @ c_star.unsqueeze(-1)).squeeze(-1) + noise * torch.randn(
+        seeds, n, generator=generator, dtype=dtype
+    )
     return Phi, r
 
 
@@ -133,8 +135,9 @@ def poisson_solutions(
 # ------------------------------------------------------------------------------------------
 # App. F: MNIST stand-in (scikit-learn digits)
 # ------------------------------------------------------------------------------------------
-def digits_images(count: int, *, side: int = 8, rng: np.random.Generator,
-                  exclude: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def digits_images(
+    count: int, *, side: int = 8, rng: np.random.Generator, exclude: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """``count`` random 8 x 8 digits from ``sklearn.datasets.load_digits`` (bundled, no download),
     intensities / 16 in [0, 1]; resampled bilinearly to ``side x side`` when ``side != 8``.
     ``exclude``: dataset indices not to draw (a held-out split; see :func:`digits_indices`).
@@ -154,8 +157,9 @@ def digits_images(count: int, *, side: int = 8, rng: np.random.Generator,
     return imgs, ds.target[idx]
 
 
-def digits_indices(count: int, *, rng: np.random.Generator, total: int = 1797,
-                   exclude: np.ndarray | None = None) -> np.ndarray:
+def digits_indices(
+    count: int, *, rng: np.random.Generator, total: int = 1797, exclude: np.ndarray | None = None
+) -> np.ndarray:
     """The dataset indices :func:`digits_images` draws with ``rng`` (same stream, same result)."""
     if exclude is None or len(exclude) == 0:
         return rng.choice(total, size=count, replace=False)

@@ -57,26 +57,38 @@ def _draw(generator, batch, dtype, N, d, cloud, log_a, sigma_b, paper_g):
     """Sample sets, targets, a group element and 50 query points (Table 5, L860)."""
     x = H.points(cloud, batch, N, d, generator=generator, dtype=dtype)
     y = randn(batch, N, generator=generator, dtype=dtype)
-    g = H.group_element(batch, d, log_a=log_a, sigma_b=sigma_b, generator=generator,
-                        dtype=dtype, paper=paper_g)
+    g = H.group_element(
+        batch, d, log_a=log_a, sigma_b=sigma_b, generator=generator, dtype=dtype, paper=paper_g
+    )
     xq = rand(batch, 50, d, generator=generator, dtype=dtype, low=-1.5, high=1.5)
     return x, y, g, xq
 
 
-def _normalized_op(generator, dtype, d, K=12, pos="relative", pool="mean", attention="softmax",
-                   tau=1.0, **kw):
-    inner = H.small_inner(d, K, generator=generator, dtype=dtype, pos=pos, pool=pool,
-                          attention=attention, tau=tau, **kw)
+def _normalized_op(
+    generator, dtype, d, K=12, pos="relative", pool="mean", attention="softmax", tau=1.0, **kw
+):
+    inner = H.small_inner(
+        d,
+        K,
+        generator=generator,
+        dtype=dtype,
+        pos=pos,
+        pool=pool,
+        attention=attention,
+        tau=tau,
+        **kw,
+    )
     return NormalizedOperator(inner, H.sin_field(d, K, generator=generator, dtype=dtype)).eval()
 
 
-def _thm1_prop(*, generator, batch, dtype, device, N, d, cloud, log_a, sigma_b, paper_g,
-               attention):
+def _thm1_prop(*, generator, batch, dtype, device, N, d, cloud, log_a, sigma_b, paper_g, attention):
     op = _normalized_op(generator, dtype, d, attention=attention[0], tau=attention[1])
     x, y, g, xq = _draw(generator, batch, dtype, N, d, cloud, log_a, sigma_b, paper_g)
     cond = H.conditioning(x, g)
-    return torch.maximum(H.equivariance_violation(op, x, y, g, xq, scale=cond),
-                         H.parameter_violation(op, x, y, g) / cond)
+    return torch.maximum(
+        H.equivariance_violation(op, x, y, g, xq, scale=cond),
+        H.parameter_violation(op, x, y, g) / cond,
+    )
 
 
 class _Const(torch.nn.Module):
@@ -117,20 +129,39 @@ def thm1_normalization(ctx: verify.Context) -> list[Evidence]:
     invoked; A1 is used only to make theta a function of the set (the group action preserves
     token order, so it is not needed).
     """
-    params = dict(_CLOUD, **_GROUP, attention=st.sampled_from(
-        [("softmax", 1.0), ("softmax", 100.0), ("linear", 1.0)]))
-    e64 = falsify(_thm1_prop, params, budget=ctx.pick(6, 150), batch=ctx.pick(3, 16), tol=TOL,
-                  device="cpu", seed=ctx.seed)
-    e32 = falsify(_thm1_prop, params, budget=ctx.pick(4, 100), batch=ctx.pick(3, 16),
-                  dtype=torch.float32, tol=TOL32, device="cpu", seed=ctx.seed + 1)
+    params = dict(
+        _CLOUD,
+        **_GROUP,
+        attention=st.sampled_from([("softmax", 1.0), ("softmax", 100.0), ("linear", 1.0)]),
+    )
+    e64 = falsify(
+        _thm1_prop,
+        params,
+        budget=ctx.pick(6, 150),
+        batch=ctx.pick(3, 16),
+        tol=TOL,
+        device="cpu",
+        seed=ctx.seed,
+    )
+    e32 = falsify(
+        _thm1_prop,
+        params,
+        budget=ctx.pick(4, 100),
+        batch=ctx.pick(3, 16),
+        dtype=torch.float32,
+        tol=TOL32,
+        device="cpu",
+        seed=ctx.seed + 1,
+    )
     cleared = e32.numbers.get("cleared_by_float64", 0) if e32.numbers else 0
     # paper size: one run per Table 1 configuration that keeps the normalisation
     gen = ctx.torch_generator("paper-size")
     fld = H.sin_field(2, 16, generator=gen, dtype=F64)
     worst = {}
     n_paper = ctx.pick(40, 100)
-    for cfg in ctx.pick(["softmax_tau1"],
-                        ["linear", "softmax_tau1", "softmax_tau100", "absolute_pe"]):
+    for cfg in ctx.pick(
+        ["softmax_tau1"], ["linear", "softmax_tau1", "softmax_tau100", "absolute_pe"]
+    ):
         op = build_table1_operator(cfg, 2, fld, generator=gen)
         x, y, g, xq = _draw(gen, 1, F64, n_paper, 2, "uniform", 0.4, 0.3, True)
         scale = H.conditioning(x, g)
@@ -139,7 +170,9 @@ def thm1_normalization(ctx: verify.Context) -> list[Evidence]:
         Verdict.SUPPORTED if max(worst.values()) <= TOL else Verdict.UNDECIDED,
         f"paper size (4 layers, 4 heads, D=128, FF 512, head 256, N={n_paper}, a=1.5, "
         f"b=(0.3,-0.3)): worst " + ", ".join(f"{k} {v:.2g}" for k, v in worst.items()),
-        numbers={"worst": worst, "tol": TOL}, dtype="float64", seed=ctx.seed,
+        numbers={"worst": worst, "tol": TOL},
+        dtype="float64",
+        seed=ctx.seed,
     )
     # negative control: a fixed field independent of S must be flagged
     omega = torch.tensor([[2.0, 1.0]], dtype=F64).expand(12, 2).clone()
@@ -150,7 +183,9 @@ def thm1_normalization(ctx: verify.Context) -> list[Evidence]:
         Verdict.SUPPORTED if v > 1e-3 else Verdict.UNDECIDED,
         f"negative control (fixed field sin(omega^T x), omega != 0) flagged: violation {v:.3g} "
         ">> tol",
-        part="harness control", numbers={"control_violation": v}, dtype="float64",
+        part="harness control",
+        numbers={"control_violation": v},
+        dtype="float64",
     )
     return [
         e64.relabel(prefix="A3a operator, small random relative-PE Transformer"),
@@ -164,8 +199,9 @@ def thm1_normalization(ctx: verify.Context) -> list[Evidence]:
     ]
 
 
-def _contfreq_prop(*, generator, batch, dtype, device, N, d, cloud, log_a, sigma_b, paper_g,
-                   anchored):
+def _contfreq_prop(
+    *, generator, batch, dtype, device, N, d, cloud, log_a, sigma_b, paper_g, anchored
+):
     K = 6
     inner = H.small_inner(d, K * (d + 2), generator=generator, dtype=dtype)
     op = ContinuousFrequencyOperator(inner, K, d, anchored=anchored).eval()
@@ -181,8 +217,7 @@ def _contfreq_prop(*, generator, batch, dtype, device, N, d, cloud, log_a, sigma
     r"f_{\mathcal O(gS)}(x)=f_{\mathcal O(S)}(g^{-1}x)\ \forall g\in G_{ST}",
     kind="property",
     readings={
-        "B": "some operator with frequency outputs satisfying A1 and A2 is G_ST-equivariant "
-        "('can')"
+        "B": "some operator with frequency outputs satisfying A1 and A2 is G_ST-equivariant ('can')"
     },
     expect="REFUTED",
 )
@@ -200,8 +235,15 @@ def thm1_contfreq(ctx: verify.Context) -> list[Evidence]:
     """
     params = dict(_CLOUD, **_GROUP)
     raw, anchored = (
-        falsify(lambda a=a, **kw: _contfreq_prop(anchored=a, **kw), params,
-                budget=ctx.pick(5, 100), batch=3, tol=TOL, device="cpu", seed=ctx.seed)
+        falsify(
+            lambda a=a, **kw: _contfreq_prop(anchored=a, **kw),
+            params,
+            budget=ctx.pick(5, 100),
+            batch=3,
+            tol=TOL,
+            device="cpu",
+            seed=ctx.seed,
+        )
         for a in (False, True)
     )
     return [
@@ -213,8 +255,7 @@ def thm1_contfreq(ctx: verify.Context) -> list[Evidence]:
     ]
 
 
-def _order_dependent_prop(*, generator, batch, dtype, device, N, d, cloud, log_a, sigma_b,
-                          paper_g):
+def _order_dependent_prop(*, generator, batch, dtype, device, N, d, cloud, log_a, sigma_b, paper_g):
     op = _normalized_op(generator, dtype, d, pool="first")
     x, y, g, xq = _draw(generator, batch, dtype, N, d, cloud, log_a, sigma_b, paper_g)
     return H.equivariance_violation(op, x, y, g, xq, scale=H.conditioning(x, g))
@@ -224,7 +265,8 @@ def _order_dependent_prop(*, generator, batch, dtype, device, N, d, cloud, log_a
     "nfa.eq.iff_necessity",
     paper=PAPER,
     where="Intro 'Theorem 1 ... if and only if' L25-30; L30; Remark L122; A.2 remarks L341-342",
-    statement=r"\mathcal O \text{ is } G_{ST}\text{-equivariant} \iff A1\wedge A2\wedge(A3a\vee A3b)",
+    statement=r"\mathcal O \text{ is } G_{ST}\text{-equivariant} "
+    r"\iff A1\wedge A2\wedge(A3a\vee A3b)",
     kind="property",
     readings={
         "B": "Remark L122: without A3a/A3b, exact equivariance to all a > 0 cannot hold for "
@@ -252,8 +294,15 @@ def iff_necessity(ctx: verify.Context) -> list[Evidence]:
         th, thp = op(x, y).theta, op(x[:, perm], y[:, perm]).theta
     a1_violation = float((th - thp).abs().max() / (th.abs().max() + 1))
     params = dict(_CLOUD, **_GROUP)
-    e = falsify(_order_dependent_prop, params, budget=ctx.pick(5, 100), batch=3, tol=TOL,
-                device="cpu", seed=ctx.seed)
+    e = falsify(
+        _order_dependent_prop,
+        params,
+        budget=ctx.pick(5, 100),
+        batch=3,
+        tol=TOL,
+        device="cpu",
+        seed=ctx.seed,
+    )
     if e.verdict is Verdict.SUPPORTED and a1_violation > 1e-3:
         worst, tried = e.numbers["worst_violation"], e.numbers["inputs_tried"]
         only_if = Evidence(
@@ -264,31 +313,42 @@ def iff_necessity(ctx: verify.Context) -> list[Evidence]:
             counterexample={
                 "operator": "NormalizedOperator(SetTransformer(pool='first', pos='relative', "
                 "dim=16, layers=2))",
-                "A1_violation": a1_violation, "N": 16, "d": 2, "perm": perm.tolist(),
-                "equivariance_worst": worst, "weights_seed": ctx.subseed("perm"),
+                "A1_violation": a1_violation,
+                "N": 16,
+                "d": 2,
+                "perm": perm.tolist(),
+                "equivariance_worst": worst,
+                "weights_seed": ctx.subseed("perm"),
             },
-            numbers={"A1_violation": a1_violation, "worst_violation": worst,
-                     "inputs_tried": tried},
-            dtype="float64", seed=ctx.seed, steps=[e.summary],
+            numbers={"A1_violation": a1_violation, "worst_violation": worst, "inputs_tried": tried},
+            dtype="float64",
+            seed=ctx.seed,
+            steps=[e.summary],
         )
     else:
         only_if = Evidence.undecided(
-            f"order-dependent operator not separated: A1 violation {a1_violation:.3g}; "
-            f"{e.summary}", method="numeric")
+            f"order-dependent operator not separated: A1 violation {a1_violation:.3g}; {e.summary}",
+            method="numeric",
+        )
     # Reading B: fixed sinusoidal basis on raw coordinates, nonzero output
     om = 3 * torch.randn(8, 2, generator=gen, dtype=F64)
     c = torch.randn(8, generator=gen, dtype=F64)
     pts = 40 * (2 * torch.rand(4000, 2, generator=gen, dtype=F64) - 1)
     A = torch.sin(pts @ om.T)
-    res = [float(span_residual(A, torch.sin((pts / a) @ om.T) @ c))
-           for a in (1.0 + 1e-3, 1.5, 2.0, 3.7)]
+    res = [
+        float(span_residual(A, torch.sin((pts / a) @ om.T) @ c))
+        for a in (1.0 + 1e-3, 1.5, 2.0, 3.7)
+    ]
     fixed_basis = Evidence(
         Verdict.SUPPORTED if min(res) > 1e-6 else Verdict.UNDECIDED,
         "fixed 8-term sinusoid basis, random nonzero f: relative span residual of f(x/a) for "
-        "a in (1.001, 1.5, 2, 3.7): " + ", ".join(f"{r:.2g}" for r in res)
+        "a in (1.001, 1.5, 2, 3.7): "
+        + ", ".join(f"{r:.2g}" for r in res)
         + " (>> round-off: f(./a) not in the span, so no nonzero-output operator is "
         "equivariant to all a; the zero operator is the only exception)",
-        reading="B", numbers={"residuals": res}, dtype="float64",
+        reading="B",
+        numbers={"residuals": res},
+        dtype="float64",
     )
     return [only_if, fixed_basis]
 
@@ -319,8 +379,7 @@ def _relpe_prop(*, generator, batch, dtype, device, N, d, cloud, sigma_b, check,
     kind="property",
     readings={
         "B": "anchor-only variant f = f~_theta(x - mu(S)): translation equivariant",
-        "C": "field invariance instead of equivariance: f_{O(S+b)}(x) = f_{O(S)}(x) "
-        "(recorded)",
+        "C": "field invariance instead of equivariance: f_{O(S+b)}(x) = f_{O(S)}(x) (recorded)",
     },
     expect="REFUTED",
 )
@@ -341,9 +400,13 @@ def relative_pe_translation(ctx: verify.Context) -> list[Evidence]:
         ("equivariance", "field equivariance", "B", True),
     ):
         e = falsify(
-            lambda check=check, anchor=anchor, **kw: _relpe_prop(check=check, anchor=anchor,
-                                                                  **kw),
-            base, budget=ctx.pick(4, 60), batch=3, tol=TOL, device="cpu", seed=ctx.seed,
+            lambda check=check, anchor=anchor, **kw: _relpe_prop(check=check, anchor=anchor, **kw),
+            base,
+            budget=ctx.pick(4, 60),
+            batch=3,
+            tol=TOL,
+            device="cpu",
+            seed=ctx.seed,
         )
         prefix = f"{part}{' (anchor-only)' if anchor else ''}"
         out.append(e.relabel(part=part, reading=reading, prefix=prefix))
@@ -380,20 +443,51 @@ def remark_no_anchor_invariance(ctx: verify.Context) -> list[Evidence]:
     translation = falsify(
         lambda **kw: _relpe_prop(check="theta", anchor=False, **kw),
         dict(_CLOUD, sigma_b=st.sampled_from([0.1, 1.0, 10.0])),
-        budget=ctx.pick(4, 60), batch=3, tol=TOL, device="cpu", seed=ctx.seed,
+        budget=ctx.pick(4, 60),
+        batch=3,
+        tol=TOL,
+        device="cpu",
+        seed=ctx.seed,
     ).relabel(part="theta invariance (translation)", prefix="translation")
     scaling = falsify(
         lambda **kw: _scale_prop(pos="scale_invariant", **kw),
         dict(_CLOUD, log_a=st.floats(-4, 4)),
-        budget=ctx.pick(4, 60), batch=3, tol=TOL, device="cpu", seed=ctx.seed,
-    ).relabel(part="theta invariance (scaling, scale-invariant PE)",
-              prefix="scaling, scale-invariant PE")
+        budget=ctx.pick(4, 60),
+        batch=3,
+        tol=TOL,
+        device="cpu",
+        seed=ctx.seed,
+    ).relabel(
+        part="theta invariance (scaling, scale-invariant PE)", prefix="scaling, scale-invariant PE"
+    )
     gen = ctx.torch_generator("field")
-    v = float(_relpe_prop(generator=gen, batch=4, dtype=F64, device="cpu", N=20, d=2,
-                          cloud="uniform", sigma_b=1.0, check="equivariance",
-                          anchor=False).max())
-    w = float(_scale_prop(generator=gen, batch=4, dtype=F64, device="cpu", N=20, d=2,
-                          cloud="uniform", log_a=1.0, pos="relative").max())
+    v = float(
+        _relpe_prop(
+            generator=gen,
+            batch=4,
+            dtype=F64,
+            device="cpu",
+            N=20,
+            d=2,
+            cloud="uniform",
+            sigma_b=1.0,
+            check="equivariance",
+            anchor=False,
+        ).max()
+    )
+    w = float(
+        _scale_prop(
+            generator=gen,
+            batch=4,
+            dtype=F64,
+            device="cpu",
+            N=20,
+            d=2,
+            cloud="uniform",
+            log_a=1.0,
+            pos="relative",
+        ).max()
+    )
     field = Evidence(
         Verdict.SUPPORTED if v > 1e-3 else Verdict.UNDECIDED,
         f"field part: unanchored relative-PE operator, translation by b ~ N(0, I): field fails "
@@ -401,7 +495,8 @@ def remark_no_anchor_invariance(ctx: verify.Context) -> list[Evidence]:
         f"changes by {w:.3g} (recorded)",
         part="field not guaranteed",
         numbers={"field_violation": v, "theta_change_under_scaling_diff_pe": w},
-        dtype="float64", seed=ctx.seed,
+        dtype="float64",
+        seed=ctx.seed,
     )
     return [translation, scaling, field]
 
@@ -423,8 +518,10 @@ def a4_sufficient_capacity(ctx: verify.Context) -> Evidence:
     (recorded).
     """
     gen = ctx.torch_generator("cap")
-    sizes = {"1 layer, width 4": dict(dim=4, heads=1, layers=1, ff=4, head_hidden=4),
-             "2 layers, width 32": dict(dim=32, heads=4, layers=2, ff=64, head_hidden=64)}
+    sizes = {
+        "1 layer, width 4": dict(dim=4, heads=1, layers=1, ff=4, head_hidden=4),
+        "2 layers, width 32": dict(dim=32, heads=4, layers=2, ff=64, head_hidden=64),
+    }
     if not ctx.quick:
         sizes["paper size"] = dict(dim=128, heads=4, layers=4, ff=512, head_hidden=256)
     worst = {}
@@ -437,7 +534,9 @@ def a4_sufficient_capacity(ctx: verify.Context) -> Evidence:
         Verdict.SUPPORTED if max(worst.values()) <= TOL else Verdict.UNDECIDED,
         "A4 unused in the proof; equivariance independent of capacity: "
         + ", ".join(f"{k}: {v:.2g}" for k, v in worst.items()),
-        numbers={"worst": worst, "tol": TOL}, dtype="float64", seed=ctx.seed,
+        numbers={"worst": worst, "tol": TOL},
+        dtype="float64",
+        seed=ctx.seed,
     )
 
 
@@ -482,17 +581,26 @@ def norm_stats_numeric(ctx: verify.Context) -> list[Evidence]:
     """
     out = []
     for which in ("anchor", "scale", "normalised coordinates"):
-        e = falsify(lambda which=which, **kw: _stat_prop(which=which, **kw), STAT_PARAMS,
-                    budget=ctx.pick(8, 150), batch=ctx.pick(64, 512), dtype=F64, device="cpu",
-                    tol=TOL_EPS * EPS64, seed=ctx.seed)
+        e = falsify(
+            lambda which=which, **kw: _stat_prop(which=which, **kw),
+            STAT_PARAMS,
+            budget=ctx.pick(8, 150),
+            batch=ctx.pick(64, 512),
+            dtype=F64,
+            device="cpu",
+            tol=TOL_EPS * EPS64,
+            seed=ctx.seed,
+        )
         worst = e.numbers.get("worst_violation", float("nan")) if e.numbers else float("nan")
-        out.append(e.relabel(
-            part=which,
-            generality="sampled: N in [2, 64], d in {1, 2, 3}",
-            prefix=f"float64 cross-check ({ctx.profile}: a = e^U[-4,4], sigma_b in "
-            f"{list(SIGMA_B)}, clouds {'/'.join(H.STAT_CLOUDS)}; worst {worst / EPS64:.3g} eps "
-            f"x conditioning, tol {TOL_EPS:g} eps)",
-        ))
+        out.append(
+            e.relabel(
+                part=which,
+                generality="sampled: N in [2, 64], d in {1, 2, 3}",
+                prefix=f"float64 cross-check ({ctx.profile}: a = e^U[-4,4], sigma_b in "
+                f"{list(SIGMA_B)}, clouds {'/'.join(H.STAT_CLOUDS)}; worst {worst / EPS64:.3g} eps "
+                f"x conditioning, tol {TOL_EPS:g} eps)",
+            )
+        )
     return [*out, _degenerate_scale(ctx), _negative_a(), _float32_conditioning(ctx)]
 
 
@@ -515,7 +623,8 @@ def _degenerate_scale(ctx: verify.Context) -> Evidence:
         mup, sp_, _ = H.normalisation_stats(a[:, None, None] * x + b.unsqueeze(-2))
         finite = torch.isfinite(xt)
         rows[N] = {
-            "s_exactly_zero": int((s == 0).sum()), "s_max": float(s.max()),
+            "s_exactly_zero": int((s == 0).sum()),
+            "s_max": float(s.max()),
             "xt_nan": int(torch.isnan(xt).any(-1).any(-1).sum()),
             "xt_finite_max_abs": float(xt[finite].abs().max()) if finite.any() else 0.0,
             "anchor_dev_max": float((mup - (a[:, None] * mu + b)).norm(dim=-1).max()),
@@ -531,9 +640,13 @@ def _degenerate_scale(ctx: verify.Context) -> Evidence:
         f"sets, otherwise rounding of the centroid gives s <= {s_max:.2g} and x~ of pure "
         f"round-off (|x~| up to {xt_max:.2g}); the covariance of mu and s itself still holds, "
         "but x~ (hence the conclusion) is undefined",
-        method="numeric", reading="B", part="edge: s(S) = 0",
-        numbers={"by_N": {str(k): v for k, v in rows.items()}}, dtype="float64",
-        seed=ctx.seed, generality="N in {1, 3, 7} coincident points in R^2, 16 sets each",
+        method="numeric",
+        reading="B",
+        part="edge: s(S) = 0",
+        numbers={"by_N": {str(k): v for k, v in rows.items()}},
+        dtype="float64",
+        seed=ctx.seed,
+        generality="N in {1, 3, 7} coincident points in R^2, 16 sets each",
     )
 
 
@@ -563,9 +676,13 @@ def _negative_a() -> Evidence:
         f"s(S') = {sp_} = |a| s(S) but a s(S) = {a * s}; mu(S') = a mu(S) + b "
         f"{'holds' if holds_mu else 'fails'}; x~(S) = {xt}, x~(S') = {xtp} (sign flipped)",
         {"x": [0, 1], "a": -1, "b": 0, "xt_S": xt, "xt_Sprime": xtp},
-        lhs=sp_, rhs=a * s,
-        reading="C", part="edge: a < 0", numbers={"mu_covariant": bool(holds_mu)},
-        dtype="exact (sympy rationals)", generality="a single exact rational instance (N = 2, d = 1)",
+        lhs=sp_,
+        rhs=a * s,
+        reading="C",
+        part="edge: a < 0",
+        numbers={"mu_covariant": bool(holds_mu)},
+        dtype="exact (sympy rationals)",
+        generality="a single exact rational instance (N = 2, d = 1)",
     )
 
 
@@ -577,9 +694,16 @@ def _float32_conditioning(ctx: verify.Context) -> Evidence:
     a refutation alone). The absolute deviation of x~ against |b|/(a s) is recorded: it grows
     with the conditioning factor, i.e. float32 cannot resolve x~ once |b|/(a s) ~ 1/eps32.
     """
-    e = falsify(lambda **kw: _stat_prop(which="normalised coordinates", **kw), STAT_PARAMS,
-                budget=ctx.pick(6, 100), batch=ctx.pick(64, 512), dtype=torch.float32,
-                device="cpu", tol=TOL_EPS * EPS32, seed=ctx.seed + 7)
+    e = falsify(
+        lambda **kw: _stat_prop(which="normalised coordinates", **kw),
+        STAT_PARAMS,
+        budget=ctx.pick(6, 100),
+        batch=ctx.pick(64, 512),
+        dtype=torch.float32,
+        device="cpu",
+        tol=TOL_EPS * EPS32,
+        seed=ctx.seed + 7,
+    )
     gen = ctx.torch_generator("float32-conditioning")
     x = H.stat_cloud("spread", 8, 32, 2, generator=gen, dtype=F64)
     table = {}
@@ -589,9 +713,11 @@ def _float32_conditioning(ctx: verify.Context) -> Evidence:
         b[:, 0] = ratio * rms_radius(x)
         dev32 = H.stat_deviations(x.float(), a.float(), b.float())
         dev64 = H.stat_deviations(x, a, b)
-        table[f"{ratio:g}"] = {"float32_xt_dev": float(dev32["normalised coordinates"].max()),
-                               "float64_xt_dev": float(dev64["normalised coordinates"].max()),
-                               "conditioning": float(dev64["conditioning"].max())}
+        table[f"{ratio:g}"] = {
+            "float32_xt_dev": float(dev32["normalised coordinates"].max()),
+            "float64_xt_dev": float(dev64["normalised coordinates"].max()),
+            "conditioning": float(dev64["conditioning"].max()),
+        }
     cleared = e.numbers.get("cleared_by_float64", 0) if e.numbers else 0
     dev32s = ", ".join(f"{v['float32_xt_dev']:.2g}" for v in table.values())
     dev64s = ", ".join(f"{v['float64_xt_dev']:.2g}" for v in table.values())

@@ -137,7 +137,9 @@ def _mlp(sizes: list[int], act: type[nn.Module] = nn.GELU) -> nn.Sequential:
 class _Block(nn.Module):
     """Pre-LN Transformer block with an additive per-head attention bias."""
 
-    def __init__(self, dim: int, heads: int, ff: int, dropout: float, attention: str, tau: float) -> None:
+    def __init__(
+        self, dim: int, heads: int, ff: int, dropout: float, attention: str, tau: float
+    ) -> None:
         super().__init__()
         if dim % heads:
             raise ValueError(f"dim {dim} is not divisible by heads {heads}")
@@ -146,7 +148,9 @@ class _Block(nn.Module):
         self.ln1, self.ln2 = nn.LayerNorm(dim), nn.LayerNorm(dim)
         self.qkv = nn.Linear(dim, 3 * dim)
         self.proj = nn.Linear(dim, dim)
-        self.ff = nn.Sequential(nn.Linear(dim, ff), nn.GELU(), nn.Dropout(dropout), nn.Linear(ff, dim))
+        self.ff = nn.Sequential(
+            nn.Linear(dim, ff), nn.GELU(), nn.Dropout(dropout), nn.Linear(ff, dim)
+        )
         self.drop = nn.Dropout(dropout)
 
     def forward(self, h: Tensor, bias: Tensor | None) -> Tensor:
@@ -215,7 +219,9 @@ class SetTransformer(nn.Module):
             self.rel_pe = _mlp([d, pos_hidden, heads * layers])
         elif pos == "distance":
             self.rel_pe = _mlp([1, pos_hidden, heads * layers])
-        self.blocks = nn.ModuleList(_Block(dim, heads, ff, dropout, attention, tau) for _ in range(layers))
+        self.blocks = nn.ModuleList(
+            _Block(dim, heads, ff, dropout, attention, tau) for _ in range(layers)
+        )
         self.ln = nn.LayerNorm(dim)
         self.head = _mlp([dim, head_hidden, head_hidden, out_dim])  # 3-layer MLP head
 
@@ -242,7 +248,7 @@ class SetTransformer(nn.Module):
         bias = self._bias(x)
         H = self.heads
         for li, blk in enumerate(self.blocks):
-            h = blk(h, None if bias is None else bias[..., li * H:(li + 1) * H, :, :])
+            h = blk(h, None if bias is None else bias[..., li * H : (li + 1) * H, :, :])
         h = self.ln(h)
         pooled = h.mean(-2) if self.pool == "mean" else h[..., 0, :]
         return self.head(pooled)
@@ -257,7 +263,12 @@ class SinusoidalField(nn.Module):
     def __init__(self, omega: Tensor, phase: Tensor | None = None) -> None:
         super().__init__()
         self.register_buffer("omega", torch.as_tensor(omega))
-        self.register_buffer("phase", torch.zeros(self.omega.shape[0], dtype=self.omega.dtype) if phase is None else torch.as_tensor(phase))
+        self.register_buffer(
+            "phase",
+            torch.zeros(self.omega.shape[0], dtype=self.omega.dtype)
+            if phase is None
+            else torch.as_tensor(phase),
+        )
 
     @property
     def num_params(self) -> int:
@@ -282,8 +293,8 @@ class FrequencyField(nn.Module):
     def split(self, theta: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         K, d = self.K, self.d
         c = theta[..., :K]
-        w = theta[..., K:K + K * d].reshape(*theta.shape[:-1], K, d)
-        ph = theta[..., K + K * d:]
+        w = theta[..., K : K + K * d].reshape(*theta.shape[:-1], K, d)
+        ph = theta[..., K + K * d :]
         return c, w, ph
 
     @staticmethod
@@ -319,7 +330,8 @@ class NormalizedOperator(nn.Module):
 
 
 class RawOperator(nn.Module):
-    """No normalisation: ``theta = inner({(x_i, y_i)})`` on raw coordinates, field ``f_theta(x)``."""
+    """No normalisation: ``theta = inner({(x_i, y_i)})`` on raw coordinates, field
+    ``f_theta(x)``."""
 
     def __init__(self, inner: nn.Module, field: nn.Module) -> None:
         super().__init__()
@@ -374,7 +386,8 @@ class MatrixNormalizedOperator(nn.Module):
 
 
 class ContinuousFrequencyOperator(nn.Module):
-    """A3b (L118-120): the operator outputs the frequencies of ``f = sum_k c_k sin(w_k^T x + ph_k)``.
+    """A3b (L118-120): the operator outputs the frequencies of
+    ``f = sum_k c_k sin(w_k^T x + ph_k)``.
 
     ``anchored=False``: ``inner`` (e.g. a relative-PE :class:`SetTransformer`) sees raw
     coordinates and emits ``(c, w, ph)`` directly (the operator "as printed": no anchor).
@@ -461,8 +474,18 @@ def build_table1_operator(
     try:
         normalised, attention, tau, pos = TABLE1_CONFIGS[config]
     except KeyError:
-        raise ValueError(f"unknown Table 1 configuration {config!r}; one of {sorted(TABLE1_CONFIGS)}") from None
-    inner = SetTransformer(d, field.num_params, value_dim=value_dim, attention=attention, tau=tau, pos=pos, **transformer_kw)
+        raise ValueError(
+            f"unknown Table 1 configuration {config!r}; one of {sorted(TABLE1_CONFIGS)}"
+        ) from None
+    inner = SetTransformer(
+        d,
+        field.num_params,
+        value_dim=value_dim,
+        attention=attention,
+        tau=tau,
+        pos=pos,
+        **transformer_kw,
+    )
     init_weights_(inner, generator)
     op = (NormalizedOperator if normalised else RawOperator)(inner, field)
     return op.to(dtype).eval()

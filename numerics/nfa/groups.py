@@ -23,7 +23,8 @@ Public API (stable; imported by the experiments module):
 * :class:`AnisotropicScaling` (positive diagonal ``A``), :class:`MatrixAffine` (any ``A``).
 * :func:`random_scale_translation`, :func:`random_anisotropic`, :func:`random_rotation`
   (uniform on SO(2) / SO(3), Haar), :func:`rotation_2d`.
-* :func:`rho_scale_translation` -- the parameter action ``(theta, mu, s) -> (theta, a mu + b, a s)``.
+* :func:`rho_scale_translation` -- the parameter action
+  ``(theta, mu, s) -> (theta, a mu + b, a s)``.
 """
 
 from __future__ import annotations
@@ -79,7 +80,9 @@ class AffineAction:
 
     def compose(self, other: AffineAction) -> AffineAction:
         """``self o other``: ``x -> A1 (A2 x + b2) + b1`` (the group law)."""
-        return MatrixAffine(self.A @ other.A, torch.einsum("...ij,...j->...i", self.A, other.b) + self.b)
+        return MatrixAffine(
+            self.A @ other.A, torch.einsum("...ij,...j->...i", self.A, other.b) + self.b
+        )
 
     def act_on_set(self, x: Tensor, y: Tensor) -> tuple[Tensor, Tensor]:
         """``g . S = {(g x_i, y_i)}``: coordinates move, values and token order are kept."""
@@ -89,11 +92,16 @@ class AffineAction:
         """The field action ``pi(g) f = f o g^{-1}`` (L80)."""
         return lambda x: f(self.apply_inverse(x))
 
-    def to(self, dtype: torch.dtype | None = None, device: torch.device | str | None = None) -> AffineAction:
+    def to(
+        self, dtype: torch.dtype | None = None, device: torch.device | str | None = None
+    ) -> AffineAction:
         """A copy with ``A`` and ``b`` in ``dtype`` / on ``device`` (subclass fields kept)."""
         new = object.__new__(type(self))
         new.__dict__.update(
-            {k: (v.to(dtype=dtype, device=device) if isinstance(v, Tensor) else v) for k, v in self.__dict__.items()}
+            {
+                k: (v.to(dtype=dtype, device=device) if isinstance(v, Tensor) else v)
+                for k, v in self.__dict__.items()
+            }
         )
         return new
 
@@ -154,7 +162,9 @@ class AnisotropicScaling(AffineAction):
         return (x - self.b.unsqueeze(-2)) / self.lam.unsqueeze(-2)
 
 
-def rho_scale_translation(a: Tensor, b: Tensor, theta: Tensor, mu: Tensor, s: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+def rho_scale_translation(
+    a: Tensor, b: Tensor, theta: Tensor, mu: Tensor, s: Tensor
+) -> tuple[Tensor, Tensor, Tensor]:
     """``rho(g_{a,b})(theta, mu, s) = (theta, a mu + b, a s)`` (Thm 1, L134; A.2, L301)."""
     a = torch.as_tensor(a, dtype=mu.dtype, device=mu.device)
     return theta, a[..., None] * mu + b, a * s
@@ -190,7 +200,9 @@ def random_anisotropic(
 ) -> AnisotropicScaling:
     """``batch`` positive diagonal scalings ``exp(U[lo, hi])`` per axis, plus a Gaussian shift."""
     lo, hi = log_range
-    lam = torch.exp(lo + (hi - lo) * torch.rand(batch, d, generator=generator, dtype=dtype, device=device))
+    lam = torch.exp(
+        lo + (hi - lo) * torch.rand(batch, d, generator=generator, dtype=dtype, device=device)
+    )
     b = sigma_b * torch.randn(batch, d, generator=generator, dtype=dtype, device=device)
     return AnisotropicScaling(lam, b)
 
@@ -234,7 +246,9 @@ def random_rotation(
         ang = 2 * math.pi * torch.rand(batch, generator=generator, dtype=dtype, device=device)
         A = rotation_2d(ang)
     elif d == 3:
-        A = rotation_3d_from_quaternion(torch.randn(batch, 4, generator=generator, dtype=dtype, device=device))
+        A = rotation_3d_from_quaternion(
+            torch.randn(batch, 4, generator=generator, dtype=dtype, device=device)
+        )
     else:
         raise ValueError(f"random_rotation supports d in (1, 2, 3), got {d}")
     return MatrixAffine(A, torch.zeros(batch, d, dtype=dtype, device=device))

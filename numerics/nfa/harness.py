@@ -76,8 +76,19 @@ def small_inner(
     tau: float = 1.0,
 ) -> SetTransformer:
     """A small seeded :class:`SetTransformer` (CPU size) in ``dtype``, eval mode."""
-    m = SetTransformer(d, out_dim, dim=dim, heads=heads, layers=layers, ff=ff,
-                       head_hidden=head_hidden, pos=pos, pool=pool, attention=attention, tau=tau)
+    m = SetTransformer(
+        d,
+        out_dim,
+        dim=dim,
+        heads=heads,
+        layers=layers,
+        ff=ff,
+        head_hidden=head_hidden,
+        pos=pos,
+        pool=pool,
+        attention=attention,
+        tau=tau,
+    )
     return init_weights_(m, generator).to(dtype).eval()
 
 

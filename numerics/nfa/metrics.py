@@ -1,4 +1,4 @@
-"""Metrics and side-by-side rules for the nfa experiments (private helper).
+"""Metrics and side-by-side rules for the nfa experiments.
 
 Equivariance metrics (Sec. 4.1 L188, App. E L807, Table 5 L858) for the difference
 ``e_q = f_{O(gS)}(x_q) - f_{O(S)}(g^{-1} x_q)`` over ``M`` query points:
@@ -38,8 +38,14 @@ def equivariance_metrics(f_new: Tensor, f_ref: Tensor) -> dict[str, Tensor]:
     mse = e.pow(2).mean(-1)
     maxabs = e.abs().amax(-1)
     scale = f_ref.to(torch.float64).abs().amax(-1).clamp_min(torch.finfo(torch.float64).tiny)
-    return {"l2": e.pow(2).sum(-1).sqrt(), "mse": mse, "rms": mse.sqrt(), "maxabs": maxabs,
-            "mae": e.abs().mean(-1), "relmax": maxabs / scale}
+    return {
+        "l2": e.pow(2).sum(-1).sqrt(),
+        "mse": mse,
+        "rms": mse.sqrt(),
+        "maxabs": maxabs,
+        "mae": e.abs().mean(-1),
+        "relmax": maxabs / scale,
+    }
 
 
 def mean_std(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
@@ -74,7 +80,8 @@ def log10_ratio(measured: float, paper: float) -> float:
 
 
 def within_2sigma(measured: float, m_std: float, paper: float, p_std: float) -> bool:
-    """``|measured - paper| <= 2 sqrt(p_std^2 + m_std^2)`` (the recipe's per-cell rule)."""
+    """``|measured - paper| <= 2 sqrt(p_std^2 + m_std^2)`` (the per-cell rule for means with a
+    spread)."""
     return abs(measured - paper) <= 2.0 * math.hypot(p_std, m_std)
 
 

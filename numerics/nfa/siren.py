@@ -15,9 +15,9 @@ Choices the paper leaves open (stated here, used everywhere in ``numerics/nfa``)
 * ``num_layers`` counts every affine layer, the last (linear) output layer included:
   3 layers = ``in -> h`` (sine), ``h -> h`` (sine), ``h -> out`` (linear).
 * ``omega_0`` multiplies the coordinates before the first layer, ``sin(W (omega_0 x) + b)``
-  (Table 4, L845, as printed; Table 3 calls it the *first-layer* scale). Hidden sine layers use ``hidden_omega = 1`` by
-  default; ``hidden_omega = 30`` gives the original SIREN (Sitzmann et al. 2020), whose
-  ``sqrt(6/fan_in)/30`` init is designed for it.
+  (Table 4, L845, as printed; Table 3 calls it the *first-layer* scale). Hidden sine layers
+  use ``hidden_omega = 1`` by default; ``hidden_omega = 30`` gives the original SIREN
+  (Sitzmann et al. 2020), whose ``sqrt(6/fan_in)/30`` init is designed for it.
 * Biases are not given in Table 3: ``Uniform[-1/sqrt(fan_in), 1/sqrt(fan_in)]``
   (the ``torch.nn.Linear`` default, as in the SIREN reference code).
 * Note: ``Uniform[-1/2, 1/2]`` equals SIREN's ``Uniform[-1/fan_in, 1/fan_in]`` only for
@@ -74,7 +74,12 @@ class Siren(nn.Module):
         super().__init__()
         if num_layers < 2:
             raise ValueError("num_layers must be >= 2 (one sine layer and the output layer)")
-        self.in_dim, self.hidden, self.num_layers, self.out_dim = in_dim, hidden, num_layers, out_dim
+        self.in_dim, self.hidden, self.num_layers, self.out_dim = (
+            in_dim,
+            hidden,
+            num_layers,
+            out_dim,
+        )
         self.omega_0, self.hidden_omega = float(omega_0), float(hidden_omega)
         self.dims = [in_dim] + [hidden] * (num_layers - 1) + [out_dim]
         self.layers = nn.ModuleList(
@@ -146,7 +151,8 @@ def _uniform_(t: Tensor, bound: float, generator: torch.Generator | None) -> Non
 
 
 class SirenField(nn.Module):
-    """A SIREN as a *field decoder* for an operator: ``forward(theta (..., P), x (..., M, d)) -> (..., M)``.
+    """A SIREN as a *field decoder* for an operator:
+    ``forward(theta (..., P), x (..., M, d)) -> (..., M)``.
 
     This is the decoder interface of :mod:`numerics.nfa.field_operator` (``num_params`` and
     ``__call__(theta, x)``). With ``residual=True`` (default) the operator's output is an offset
@@ -169,8 +175,16 @@ class SirenField(nn.Module):
         dtype: torch.dtype = torch.float64,
     ) -> None:
         super().__init__()
-        self.siren = Siren(in_dim, hidden, num_layers, 1, omega_0=omega_0, hidden_omega=hidden_omega,
-                           generator=generator, dtype=dtype)
+        self.siren = Siren(
+            in_dim,
+            hidden,
+            num_layers,
+            1,
+            omega_0=omega_0,
+            hidden_omega=hidden_omega,
+            generator=generator,
+            dtype=dtype,
+        )
         self.residual = residual
         self.register_buffer("theta0", self.siren.flat_params().detach().clone())
 

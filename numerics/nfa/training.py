@@ -1,9 +1,10 @@
-"""Brief meta-training of the Table 1 operators (recipe step 3 of ``nfa.exp.table1_equivariance``).
+"""Brief meta-training of the Table 1 operators (the trained readings of
+``nfa.exp.table1_equivariance``).
 
 The paper trains its operator (Sec. 4.1, L188; Table 5, L851-861: AdamW, lr 3e-4, weight decay
-5e-5, MSE loss) but gives no training set for Exp. 1. The claims list asks for random *and*
-briefly trained weights with the budget: D = 64, 2 layers, SIREN hidden 32, about 2k synthetic
-band-limited 2-D fields, 2-5k AdamW steps at 3e-4, about 5-10 min on CPU. This module does that:
+5e-5, MSE loss) but gives no training set for Exp. 1. Besides random weights, the experiments
+use briefly trained ones: D = 64, 2 layers, SIREN hidden 32, about 2k synthetic band-limited
+2-D fields, 2k AdamW steps at 3e-4, about 5-10 min on CPU. This module does that:
 
 * :func:`bandlimited_fields` -- ``f(x) = sum_{k=1}^{K} c_k sin(omega_k^T x + phi_k)`` with
   ``|omega_k| <= band`` (uniform in the disc/ball), ``c ~ N(0, 1/K)``: smooth band-limited
@@ -64,23 +65,57 @@ class TrainConfig:
 
     def describe(self) -> dict:
         kind = self.data or f"band-limited, {self.terms} sinusoids, |omega| <= {self.band:g}"
-        return {"steps": self.steps, "fields": self.fields, "batch": self.batch, "operator_size": dict(self.size),
-                "siren": f"hidden {self.siren_hidden}, {self.siren_layers} layers, omega_0 = 30",
-                "N": self.n, "queries": self.queries, "optimizer": f"AdamW lr {self.lr:g}, wd {self.weight_decay:g}",
-                "fields_kind": kind, "label": self.label}
+        return {
+            "steps": self.steps,
+            "fields": self.fields,
+            "batch": self.batch,
+            "operator_size": dict(self.size),
+            "siren": f"hidden {self.siren_hidden}, {self.siren_layers} layers, omega_0 = 30",
+            "N": self.n,
+            "queries": self.queries,
+            "optimizer": f"AdamW lr {self.lr:g}, wd {self.weight_decay:g}",
+            "fields_kind": kind,
+            "label": self.label,
+        }
 
 
-#: Deep profile: the recipe's budget (2k fields, 2k steps). Quick: a tiny, clearly labelled run.
-#: Deep uses N = 64 samples per training set (the relative-PE bias is O(N^2); N = 100 at evaluation).
-DEEP_TRAIN = TrainConfig(steps=2000, fields=2000, batch=16, n=64, label="brief training (recipe budget: 2000 AdamW steps, 2000 fields)")
-QUICK_TRAIN = TrainConfig(steps=25, fields=6, batch=2, size=TINY_SIZE, n=32, queries=16,
-                          label="TINY smoke training (quick profile: 25 steps, 6 fields, untrained in effect)")
-#: App. F / G meta-training of the A3a operator on their own field families (recipe: "small and
-#: meta-trained, about 5 min on CPU"): the Table 1 budget on 500 fields; quick: the same TINY smoke run.
-DEEP_FIELD_TRAIN = TrainConfig(steps=2000, fields=500, batch=16, n=64,
-                               label="meta-training (recipe: small operator, ~5 min CPU): 2000 AdamW steps, 500 fields")
-QUICK_FIELD_TRAIN = TrainConfig(steps=25, fields=6, batch=2, size=TINY_SIZE, n=32, queries=16,
-                                label="TINY smoke meta-training (quick profile: 25 steps, 6 fields, untrained in effect)")
+#: Deep profile: a brief training (2k fields, 2k steps, about 5-10 min on CPU). Quick: a tiny,
+#: clearly labelled run. Deep uses N = 64 samples per training set (the relative-PE bias is
+#: O(N^2); N = 100 at evaluation).
+DEEP_TRAIN = TrainConfig(
+    steps=2000,
+    fields=2000,
+    batch=16,
+    n=64,
+    label="brief training (2000 AdamW steps, 2000 fields)",
+)
+QUICK_TRAIN = TrainConfig(
+    steps=25,
+    fields=6,
+    batch=2,
+    size=TINY_SIZE,
+    n=32,
+    queries=16,
+    label="TINY smoke training (quick profile: 25 steps, 6 fields, untrained in effect)",
+)
+#: App. F / G meta-training of the A3a operator on their own field families (a small operator,
+#: about 5 min on CPU): the Table 1 budget on 500 fields; quick: the same TINY smoke run.
+DEEP_FIELD_TRAIN = TrainConfig(
+    steps=2000,
+    fields=500,
+    batch=16,
+    n=64,
+    label="meta-training (small operator, ~5 min CPU): 2000 AdamW steps, 500 fields",
+)
+QUICK_FIELD_TRAIN = TrainConfig(
+    steps=25,
+    fields=6,
+    batch=2,
+    size=TINY_SIZE,
+    n=32,
+    queries=16,
+    label="TINY smoke meta-training (quick profile: 25 steps, 6 fields, untrained in effect)",
+)
 
 
 @dataclass
@@ -121,9 +156,13 @@ class GridFields:
         frac = (x + 1) * self.den / 2 - 0.5  # fractional pixel index, (row, col)
         u = 2 * frac / (n - 1) - 1  # align_corners=True: -1 -> centre 0, 1 -> centre n - 1
         grid = torch.stack([u[..., 1], u[..., 0]], -1).unsqueeze(1)  # grid_sample wants (col, row)
-        out = torch.nn.functional.grid_sample(img, grid, mode="bilinear", padding_mode="zeros", align_corners=True)
+        out = torch.nn.functional.grid_sample(
+            img, grid, mode="bilinear", padding_mode="zeros", align_corners=True
+        )
         tol = 1e-6  # an outer centre itself counts as inside despite round-off in frac
-        inside = ((frac >= -tol) & (frac <= n - 1 + tol)).all(-1)  # zero beyond the outer centres (rerasterise)
+        inside = ((frac >= -tol) & (frac <= n - 1 + tol)).all(
+            -1
+        )  # zero beyond the outer centres (rerasterise)
         return out[:, 0, 0, :] * inside.to(x.dtype)
 
     def __len__(self) -> int:
@@ -136,21 +175,32 @@ class GridFields:
         return lo + (hi - lo) * torch.rand(batch, n, d, generator=generator)
 
 
-def bandlimited_fields(count: int, d: int, *, terms: int = 8, band: float = 6.0,
-                       generator: torch.Generator) -> BandlimitedFields:
-    """``count`` random band-limited fields on ``R^d`` (frequencies uniform in the ball of radius ``band``)."""
+def bandlimited_fields(
+    count: int, d: int, *, terms: int = 8, band: float = 6.0, generator: torch.Generator
+) -> BandlimitedFields:
+    """``count`` random band-limited fields on ``R^d`` (frequencies uniform in the ball of
+    radius ``band``)."""
     direction = torch.randn(count, terms, d, generator=generator, dtype=torch.float64)
     direction = direction / direction.norm(dim=-1, keepdim=True).clamp_min(1e-12)
-    radius = band * torch.rand(count, terms, 1, generator=generator, dtype=torch.float64) ** (1.0 / d)
+    radius = band * torch.rand(count, terms, 1, generator=generator, dtype=torch.float64) ** (
+        1.0 / d
+    )
     phase = 2 * math.pi * torch.rand(count, terms, generator=generator, dtype=torch.float64)
-    coef = torch.randn(count, terms, generator=generator, dtype=torch.float64) / math.sqrt(terms / 2)
+    coef = torch.randn(count, terms, generator=generator, dtype=torch.float64) / math.sqrt(
+        terms / 2
+    )
     return BandlimitedFields(direction * radius, phase, coef)
 
 
 def build_trainable(config: str, d: int, cfg: TrainConfig, generator: torch.Generator) -> nn.Module:
-    """The Table 1 configuration ``config`` with a SIREN(hidden ``cfg.siren_hidden``) decoder, float32."""
-    dec = SirenField(d, cfg.siren_hidden, cfg.siren_layers, generator=generator, dtype=torch.float32)
-    return build_table1_operator(config, d, dec, generator=generator, dtype=torch.float32, **dict(cfg.size))
+    """The Table 1 configuration ``config`` with a SIREN(hidden ``cfg.siren_hidden``) decoder,
+    float32."""
+    dec = SirenField(
+        d, cfg.siren_hidden, cfg.siren_layers, generator=generator, dtype=torch.float32
+    )
+    return build_table1_operator(
+        config, d, dec, generator=generator, dtype=torch.float32, **dict(cfg.size)
+    )
 
 
 class AdamW:
@@ -159,8 +209,14 @@ class AdamW:
     ``torch.optim.AdamW`` costs ~1.2 s of one-off imports, which the quick profile cannot afford.
     ``tests/test_nfa_training.py`` checks it step for step against ``torch.optim.AdamW``."""
 
-    def __init__(self, params, lr: float, weight_decay: float, betas: tuple[float, float] = (0.9, 0.999),
-                 eps: float = 1e-8) -> None:
+    def __init__(
+        self,
+        params,
+        lr: float,
+        weight_decay: float,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+    ) -> None:
         self.params = [p for p in params if p.requires_grad]
         self.lr, self.wd, self.betas, self.eps = lr, weight_decay, betas, eps
         self.m = [torch.zeros_like(p) for p in self.params]
@@ -200,12 +256,18 @@ class TrainResult:
 
     @property
     def last_loss(self) -> float:
-        tail = self.losses[-max(1, len(self.losses) // 10):]
+        tail = self.losses[-max(1, len(self.losses) // 10) :]
         return float(sum(tail) / len(tail))
 
 
-def train_operator(config: str, d: int, cfg: TrainConfig, *, seed: int,
-                   pool: BandlimitedFields | GridFields | None = None) -> TrainResult:
+def train_operator(
+    config: str,
+    d: int,
+    cfg: TrainConfig,
+    *,
+    seed: int,
+    pool: BandlimitedFields | GridFields | None = None,
+) -> TrainResult:
     """Train one Table 1 configuration on a field family (module docstring) and return it.
 
     ``pool`` is the family (anything with ``__len__``, ``__call__(idx, x)`` and ``points``); by
@@ -225,7 +287,9 @@ def train_operator(config: str, d: int, cfg: TrainConfig, *, seed: int,
     losses: list[float] = []
     t0 = time.monotonic()
     with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed + 3)  # dropout masks (Table 3: dropout 0.1) use the default generator
+        torch.manual_seed(
+            seed + 3
+        )  # dropout masks (Table 3: dropout 0.1) use the default generator
         op.train()
         for _ in range(cfg.steps):
             idx = torch.randint(len(pool), (cfg.batch,), generator=g_b)

@@ -1,7 +1,8 @@
-"""Shared SymPy builders for the nfa proofs (private: not scanned for claims).
+"""The paper's objects as SymPy expressions, shared by the nfa proofs.
 
-Every builder cites the paper's construction it encodes. The exact checks themselves are done
-by :func:`verify.symbolic.prove_equal`; this module only builds expressions.
+Each builder cites the construction of the paper it encodes; the exact checks themselves are
+done by :mod:`verify.symbolic`. Torch-free, so the numeric checks in ``numerics/nfa`` may use
+it too.
 """
 
 from __future__ import annotations
@@ -9,10 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import sympy as sp
-
-from verify import Evidence, Verdict
-
-PAPER = "nfa"
 
 
 def symbols_vec(name: str, n: int, **assume: Any) -> list[sp.Symbol]:
@@ -27,7 +24,7 @@ def symbol_matrix(name: str, rows: int, cols: int) -> sp.Matrix:
 
 
 def taylor_coeffs(expr: sp.Expr, var: sp.Symbol, order: int) -> list[sp.Expr]:
-    """Exact Taylor coefficients ``[f(0), f'(0), f''(0)/2, ...]`` of an analytic ``expr`` in ``var``.
+    """Exact Taylor coefficients ``[f(0), f'(0), f''(0)/2, ...]`` of ``expr`` in ``var``.
 
     Computed by differentiation then substitution (cheaper than ``series`` for softmax
     quotients); exact for analytic functions such as ``exp(beta s_i)/sum_j exp(beta s_j)``.
@@ -44,19 +41,3 @@ def softmax_weights(s: list[sp.Expr], beta: sp.Symbol) -> list[sp.Expr]:
     """``alpha_i(beta) = exp(beta s_i) / sum_j exp(beta s_j)`` (A.4.1, L426; beta = 1/tau)."""
     Z = sum(sp.exp(beta * si) for si in s)
     return [sp.exp(beta * si) / Z for si in s]
-
-
-def exact_witness(
-    summary: str, values: dict[str, Any], *, reading: str = "A", part: str = "main", steps: list[str] | None = None
-) -> Evidence:
-    """REFUTED (symbolic) with an exact rational witness already evaluated by the caller."""
-    return Evidence(
-        Verdict.REFUTED,
-        summary,
-        method="symbolic",
-        reading=reading,
-        part=part,
-        counterexample={k: (str(v) if isinstance(v, sp.Basic) else v) for k, v in values.items()},
-        steps=steps or [],
-        generality="a single exact rational instance",
-    )
