@@ -160,7 +160,7 @@ def template_main(
             return
         if task is None:
             return
-        conn.send(run_claim(conn, task, mem_gib, threads))
+        run_claim(conn, task, mem_gib, threads)
 
 
 def _preload() -> None:
@@ -179,16 +179,20 @@ def _cuda_poisoned(device: str) -> bool:
     return bool(device.startswith("cuda") and torch and torch.cuda.is_initialized())
 
 
-def run_claim(
-    conn: Connection, task: Any, mem_gib: float | None, threads: int
-) -> tuple[str, Any]:
-    """Fork a child that runs ``task``; report its pid on ``conn`` as ``("started", pid)`` and
-    return the message that ends the claim: ``("result", record)``, ``("failure", reason)``
-    or ``("died", {"status": exit code or -signal, "output": ...})``."""
+def run_claim(conn: Connection, task: Any, mem_gib: float | None, threads: int) -> None:
+    """Fork a child that runs ``task`` and report on ``conn``: ``("started", pid)``, then the
+    message that ends the claim, ``("result", record)``, ``("failure", reason)`` or
+    ``("died", {"status": exit code or -signal, "output": ...})``.
+
+    Once the child has sent its record, the report goes out first and the child's process
+    group and escaped descendants are killed and reaped after it (while the parent records
+    the result), but always before the template reads its next task.
+    """
     global _current_claim
     if _cuda_poisoned(task.ctx.device):
-        return ("failure", "CUDA was initialised while the claims were imported, so a fork "
-                "cannot use it: claims modules must not touch the GPU at import")
+        conn.send(("failure", "CUDA was initialised while the claims were imported, so a fork "
+                   "cannot use it: claims modules must not touch the GPU at import"))
+        return
     outputs = {name: tempfile.TemporaryFile(prefix="verify-claim-") for name in _STREAMS}
     rfd, wfd = os.pipe()
     template = os.getpid()
@@ -206,48 +210,55 @@ def run_claim(
     conn.send(("started", pid))
     with Connection(rfd) as reader:
         message, status = _await_child(pid, reader)
-    _current_claim = None
+        ended = message is None
+        if ended:  # it exited without a word, or with its message still in the pipe
+            status = _end_claim(pid, status)
+            message = _receive(reader) if reader.poll(0) else None
     output = {name: text for name, f in outputs.items() if (text := read_tail(f))}
     for f in outputs.values():
         f.close()
     if message is None:
-        return ("died", {"status": status, "output": output})
-    kind, payload = message
-    if kind == "result":
-        payload["output"] = output
-    return kind, payload
+        conn.send(("died", {"status": status, "output": output}))
+    else:
+        if message[0] == "result":
+            message[1]["output"] = output
+        conn.send(message)
+    if not ended:
+        _end_claim(pid, status)
+    _current_claim = None
 
 
 def _await_child(pid: int, reader: Connection) -> tuple[tuple[str, Any] | None, int | None]:
-    """Wait until the child sends its message or exits; then kill its group, reap it, sweep
-    its escaped descendants, and return the message (if any) and its exit code."""
+    """Wait until the child sends its message or exits; return the message (None if it
+    exited first) and its exit code if this already reaped it."""
     pidfd = _pidfd(pid)
-    message = None
-    status = None
     try:
-        while message is None and status is None:
+        while True:
             if pidfd is None:  # no pidfd: poll for the child's exit
                 ready = wait([reader], 0.05)
             else:
                 ready = wait([reader, pidfd])
             if reader in ready:
-                message = _receive(reader)
-                if message is None:  # end of file: the child is dying
-                    break
-            elif pidfd is None:
+                return _receive(reader), None  # None: end of file, the child is dying
+            if pidfd is None:
                 status = _poll_exit(pid)
+                if status is not None:
+                    return None, status
             elif pidfd in ready:
-                break
+                return None, None
     finally:
         if pidfd is not None:
             os.close(pidfd)
+
+
+def _end_claim(pid: int, status: int | None) -> int | None:
+    """Kill the claim's process group, reap the child (unless ``status`` says it was), kill
+    and reap its escaped descendants; return its exit code."""
     kill_group(pid)
     if status is None:
         status = _wait_exit(pid)
     sweep_children()
-    if message is None and reader.poll(0):  # sent in full just before it exited
-        message = _receive(reader)
-    return message, status
+    return status
 
 
 def _pidfd(pid: int) -> int | None:
