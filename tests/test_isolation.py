@@ -158,7 +158,7 @@ def test_processes_a_claim_starts_do_not_outlive_it(tmp_path, pid_dir):
         _kill(pids)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL],
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL, signal.SIGINT],
                          ids=lambda s: s.name)
 def test_no_process_survives_a_killed_parent(tmp_path, pid_dir, sig):
     script = _script(tmp_path, f"""
