@@ -173,7 +173,16 @@ def _paper_title(key: str) -> str:
     return info.title if info else ""
 
 
-def failed(claim: Claim, ctx: Context, reason: str, elapsed: float) -> ClaimResult:
-    """The result of a claim whose worker hung or died: UNDECIDED with the reason."""
+def failed(
+    claim: Claim,
+    ctx: Context,
+    reason: str,
+    elapsed: float,
+    output: dict[str, str] | None = None,
+) -> ClaimResult:
+    """The result of a claim whose process hung or died: UNDECIDED with the reason, and the
+    tail of what it printed (``Outcome.output``) when there is one."""
     ev = Evidence.undecided(reason, elapsed_s=elapsed)
-    return build_result(claim, ctx, [ev], elapsed=elapsed, error=reason)
+    result = build_result(claim, ctx, [ev], elapsed=elapsed, error=reason)
+    result.output = dict(output or {})
+    return result
