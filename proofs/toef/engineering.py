@@ -91,7 +91,8 @@ def gated_mlp_triple_potential(ctx):
     Vt = sum((Xt * W).multiply_elementwise(Xt * W).multiply_elementwise(Xt * W)) / 3
     Ft = ((Xt * W).multiply_elementwise(Xt * W)) * W.T
     out.append(prove_equal(_real_grad(Vt, Xt), Ft).relabel(
-        reading="C", generality="N=2, C=2, C_MLP=2, symbolic W",
+        reading="C", generality="N=2, C=2, C_MLP=2, symbolic W (Hadamard products have no "
+                                "symbolic-size form among SymPy's matrix expressions)",
         prefix="tied weights: grad V = ((XW)*(XW))W^T"))
     return out
 
@@ -121,7 +122,8 @@ def gated_mlp_minimal_under_SN(ctx):
     XW = X * W
     rhs = 3 * XW.multiply_elementwise(XW) * sp.diag(*lam) * W.T
     out = [prove_equal(_real_grad(V, X), rhs).relabel(
-        reading="B", generality="N=2, C=2, K=2, symbolic W, lambda",
+        reading="B", generality="N=2, C=2, K=2, symbolic W, lambda (Hadamard powers have no "
+                                "symbolic-size form among SymPy's matrix expressions)",
         prefix="gradient of the cubic row-wise potential")]
     x1, x2 = sp.symbols("x1 x2")
     Vn = x1 * x2
@@ -218,8 +220,9 @@ def relu_axioms_characterization(ctx):
         return sp.Max(t, 0)
 
     out = [prove_equal(axiom_cases(relu), sp.zeros(6, 1)).relabel(
-        reading="D", generality="component-wise, so for every C (cases x > 0, x < 0, x = 0); "
-                                "permutation equivariance is immediate",
+        reading="D", scope="general",
+        generality="component-wise, so for every C (cases x > 0, x < 0, x = 0); "
+                   "permutation equivariance is immediate",
         prefix="ReLU(ReLU x) = ReLU x, ReLU(hx) = h ReLU x (h > 0)")]
     minus_one = sp.Integer(-1)
     for phi, name, (a, b), readings, why in (
@@ -247,8 +250,9 @@ def relu_axioms_characterization(ctx):
     if len(monotone) == 1 and not others:
         out.append(Evidence(Verdict.PROVED, "only (a, b) = (1, 0) = ReLU fixes R_+, is "
                             "non-decreasing and not linear", method="symbolic", reading="E",
-                            generality="component-wise maps, exact sign-case enumeration",
-                            steps=desc))
+                            generality="every component-wise positively homogeneous map is "
+                            "phi(x) = a x (x > 0), b x (x < 0): the 9 sign cases of (a, b), "
+                            "solved exactly, cover them all", scope="general", steps=desc))
     elif others:
         sa, sb, sol = others[0]
         out.append(Evidence(Verdict.REFUTED, f"the enumeration has another solution: a{sa}, "
@@ -313,7 +317,9 @@ def lemma7_softmax_free_energy(ctx):
     P = sp.Matrix(N, N, lambda j, k: sp.exp(S[j, k]) / sum(sp.exp(S[j, m]) for m in range(N)))
     G = wirtinger_conj(V, X)
     out = [prove_equal(G, P.T * X * w).relabel(
-        reading="B", generality="N=2, C=1, C_A=1, one head, symbolic w",
+        reading="B", generality="N=2, C=1, C_A=1, one head, symbolic w (entrywise Wirtinger "
+                                "derivatives of the explicit log-sum-exp; larger sizes are "
+                                "checked numerically)",
         prefix="dV/dX^* = Softmax(XWX^*)^T X W")]
     pt = {X[0, 0]: 1, X[1, 0]: 0, w: 1}
     # two identical heads (n = 2, W_1 = W_2 = 1 satisfies every tying)
@@ -324,13 +330,15 @@ def lemma7_softmax_free_energy(ctx):
         lhs=(2 * G).subs(pt), rhs=(2 * P * X * w).subs(pt)))
     V0 = V.subs(w, 0)
     out.append(prove_equal(wirtinger_conj(V0, X), sp.zeros(N, 1)).relabel(
-        reading="C", generality="N=2, C=1 (any size: V is the constant sqrt(C_A) N n log N)",
+        reading="C", generality="N=2, C=1 (the argument -- V is the constant "
+                                "sqrt(C_A) N n log N -- holds at any size; this instance is "
+                                "what is checked)",
         prefix="all-zero weights: V = N log N is constant and the ODE is 0 (vacuous witness)"))
     P1 = P.subs(w, 1)  # heads 1 and 2: Q = K = V = 1, O = 1 and O = -1 (both nonzero), C_A = 1
     cancelling = P1 * X * 1 * 1 + P1 * X * 1 * (-1)
     out.append(prove_equal(cancelling, wirtinger_conj(V0, X)).relabel(
-        reading="D", generality="N=2, C=1, n=2 (any N, C: heads (Q, K, V, O) and (Q, K, V, -O) "
-                                "cancel)",
+        reading="D", generality="N=2, C=1, n=2 (at any N, C the heads (Q, K, V, O) and "
+                                "(Q, K, V, -O) cancel; this instance is what is checked)",
         prefix="nonzero heads (1, 1, 1, 1) and (1, 1, 1, -1) give the zero field, the gradient "
                "of the constant V at W_A = 0 (vacuous witness)"))
     out.append(Evidence.undecided(
@@ -368,8 +376,9 @@ def lemma8_bch_gate(ctx):
     real_beta = "2x2 representation, real beta != 0"
     if len(sol) == 1 and sp.simplify(lhs - rhs.subs(c, sol[0])).is_zero_matrix:
         out = [prove_equal(sol[0], gate(b)).relabel(
-            generality="2x2 faithful representation, real beta != 0 (any representation "
-                       "by e^{X+cY} = e^X e^{c(1-e^{-beta})/beta Y}, docstring)",
+            generality="2x2 faithful representation, real beta != 0 (every other "
+                       "representation by e^{X+cY} = e^X e^{c(1-e^{-beta})/beta Y}: the "
+                       "docstring's argument, not machine-checked)",
             prefix=f"unique c with e^X e^Y = e^(X+cY) is {sol[0]}; equals G(beta)")]
     else:
         out = [Evidence.undecided(f"could not solve e^X e^Y = e^(X+cY) uniquely: {sol}",
@@ -381,7 +390,8 @@ def lemma8_bch_gate(ctx):
     taylor = sp.series(gate(bs), bs, 0, order).removeO()
     out.append(prove_equal(sp.expand(val[0, 1]), sp.expand(taylor)).relabel(
         part="BCH series reduced by the relation",
-        generality=f"bch to degree {order} on the 2x2 faithful representation",
+        generality=f"bch to degree {order} on the 2x2 faithful representation (the series "
+                   "is computed degree by degree; no closed form at every degree)",
         prefix=f"Y-coefficient of bch({order}) = Taylor polynomial of G to beta^{order - 1}"))
     # reading C: the pole beta = 2 pi i
     tp = 2 * sp.pi * sp.I
@@ -398,7 +408,8 @@ def lemma8_bch_gate(ctx):
         out.append(Evidence.undecided(f"beta = 2 pi i: e^(X+cY) = {R.tolist()} depends on c",
                                       method="symbolic", reading="C"))
     out.append(prove_equal(sol[0] if sol else c, gate(b)).relabel(
-        reading="C", part="real beta", generality=real_beta, prefix="real beta"))
+        reading="C", part="real beta", generality=real_beta + " (as for reading A)",
+        prefix="real beta"))
     return out
 
 
@@ -423,6 +434,8 @@ def lemma8_series_coefficients(ctx):
     reading_b = 1 + beta / 2 + beta**2 / 12 - beta**4 / 720
     trunc = sp.expand(sum(ser.coeff(beta, k) * beta**k for k in range(5)))
     generating = f"series = sum B_k^+ beta^k / k! (SymPy B_1 = {b1})"
+    generating_k = ("k <= 5 (for every k the identity is the definition of B_k^+ by this "
+                    "generating function, not re-derived)")
     return [
         refute_exactly("beta^4 coefficient of G is -1/720, printed +1/720 (Taylor to beta^4)",
                        {"coefficient": "beta^4", "true": str(ser.coeff(beta, 4)),
@@ -430,13 +443,14 @@ def lemma8_series_coefficients(ctx):
                        lhs=ser.coeff(beta, 4), rhs=printed.coeff(beta, 4),
                        generality="exact Taylor coefficients to order 4"),
         prove_equal(trunc, reading_b).relabel(
-            reading="B", generality="exact coefficients k <= 4",
+            reading="B", scope="general",
+            generality="the exact coefficients k <= 4, which are the whole printed polynomial",
             prefix="Taylor polynomial of G to beta^4"),
         prove_equal(sp.expand(ser), sp.expand(bern)).relabel(
-            reading="B", part="B_k^+/k! generating function", generality="k <= 5",
+            reading="B", part="B_k^+/k! generating function", generality=generating_k,
             prefix=generating),
         prove_equal(sp.expand(ser), sp.expand(bern)).relabel(
-            part="B_k^+/k! generating function", generality="k <= 5", prefix=generating),
+            part="B_k^+/k! generating function", generality=generating_k, prefix=generating),
     ]
 
 
@@ -452,13 +466,15 @@ def lemma8_asymptotics(ctx):
     b = sp.Symbol("beta", negative=True)
     ratio = gate(b) / ((-b) * sp.exp(b))
     rewrite = prove_equal(ratio, 1 / (1 - sp.exp(b))).relabel(
-        generality="all real beta < 0", prefix="G(beta)/(|beta| e^-|beta|) = 1/(1 - e^beta)")
+        generality="all real beta < 0", scope="general",
+        prefix="G(beta)/(|beta| e^-|beta|) = 1/(1 - e^beta)")
     at_plus_infinity = sp.limit(gate() / beta, beta, sp.oo)
     limits = prove_cases(
         [("lim_(beta -> -oo) 1/(1 - e^beta)", sp.limit(1 / (1 - sp.exp(beta)), beta, -sp.oo), 1),
          ("lim_(beta -> -oo) G", sp.limit(gate(), beta, -sp.oo), 0)],
         generality=f"beta -> -oo (G/beta -> {at_plus_infinity} as beta -> +oo)",
-        summary="the ratio tends to 1 and G to 0", part="limits")
+        summary="the ratio tends to 1 and G to 0", part="limits", scope="general")
     at_zero = prove_equal(sp.limit(gate(), beta, 0), 1).relabel(
-        part="G(0) = 1", prefix="removable value")
+        part="G(0) = 1", prefix="removable value", scope="general",
+        generality="the limit of G at 0")
     return [rewrite, limits, at_zero]

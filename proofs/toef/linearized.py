@@ -180,21 +180,31 @@ def lemma3_wirtinger_linear_attention(ctx):
               "C": "V determines the parameters W_in, W_out, Q_i, K_i, V_i, O_i"},
 )
 def uniqueness_of_potential(ctx):
-    """A: V -> dV/dX^* is a function; for the Lemma-3 potential it gives eq. (4) (PROVED,
-    N = C = 2). B: V and V + g, g holomorphic (g = sum X_jk^2), have the same field exactly
-    (so without Axiom 2 the ODE fixes V only up to a holomorphic g); under Axiom 2, g is
-    invariant under the phases u I_N, which kills every homogeneous part of degree >= 1 (exact
-    decomposition check, degree <= 3). C: the gauge (W_in G, W_out G^{-*}) leaves V unchanged:
-    N = C = C_MLP = 1, W_in = 2, W_out = 1/2 vs W_in = W_out = 1 give the same V (REFUTED)."""
+    """A: V -> dV/dX^* is a function; for the Lemma-3 potential it gives eq. (4) (PROVED in
+    symbolic size by the trace rule, and entrywise at N = C = 2). B: V and V + g, g holomorphic
+    (g = sum X_jk^2), have the same field exactly (so without Axiom 2 the ODE fixes V only up
+    to a holomorphic g); under Axiom 2, g is invariant under the phases u I_N, which kills
+    every homogeneous part of degree >= 1 (exact decomposition check, degree <= 3). C: the
+    gauge (W_in G, W_out G^{-*}) leaves V unchanged: N = C = C_MLP = 1, W_in = 2, W_out = 1/2
+    vs W_in = W_out = 1 give the same V (REFUTED)."""
+    m = matrix_letters()
+    Xm, Xs, Am, Bm, Wm = (m[k] for k in ("X", "Xs", "A", "B", "W"))
+    terms = [(sp.Integer(1), ["X", "W", "Xs"]), (sp.Integer(1), ["X", "A", "Xs", "X", "B", "Xs"])]
+    out = [prove_equal(trace_grad_conj(terms, m),
+                       Xm * Wm + Xm * Bm * Xs * Xm * Am + Xm * Am * Xs * Xm * Bm).relabel(
+        generality="all N, C (MatrixSymbol X, X^* an independent letter), symbolic parameters",
+        prefix="V determines the field (eq. 4 with paired heads), symbolic size")]
     X = token_matrix(2, 2)
     A, B, W = (symbol_matrix(2, 2, name) for name in ("a", "b", "w"))
     V = (X * W * X.H).trace() + (X * A * X.H * X * B * X.H).trace()
-    out = [prove_equal(wirtinger_conj(V, X), X * W + X * B * X.H * X * A + X * A * X.H * X * B)
-           .relabel(generality="N=2, C=2, symbolic parameters",
-                    prefix="V determines the field (eq. 4 with paired heads)")]
+    out.append(prove_equal(wirtinger_conj(V, X),
+                           X * W + X * B * X.H * X * A + X * A * X.H * X * B).relabel(
+        generality="N=2, C=2, symbolic parameters (entrywise layout check)",
+        prefix="V determines the field, entrywise"))
     g = sum(e**2 for e in X)
     out.append(prove_equal(wirtinger_conj(V + g, X), wirtinger_conj(V, X)).relabel(
-        reading="B", part="holomorphic ambiguity", generality="N=2, C=2",
+        reading="B", part="holomorphic ambiguity",
+        generality="N=2, C=2 (g has no conj(X) at any size; the instance is what is checked)",
         prefix="V + sum X_jk^2 has the same field as V"))
     # Under Axiom 2 the ambiguity g (holomorphic: dg/dX^* = 0) is invariant under the scalar
     # unitaries P = u I_N, |u| = 1. Writing g(uX) = sum_k u^k g_k(X) (g_k homogeneous of
@@ -211,7 +221,8 @@ def uniqueness_of_potential(ctx):
                            sp.Matrix([gz, gz.subs({zi: 0 for zi in z})])).relabel(
         reading="B", part="under Axiom 2: only constants",
         generality="holomorphic polynomials of degree <= 3 on C^{1x2} (the phase argument is "
-                   "size-free)",
+                   "size- and degree-free; SymPy checks the decomposition for one generic "
+                   "polynomial)",
         prefix="g(uX) = sum_k u^k g_k(X): invariance for |u| = 1 leaves g = g_0 = g(0)"))
     x1 = sp.Symbol("x1")
     V1 = x1 * 2 * sp.conjugate(sp.Rational(1, 2)) * sp.conjugate(x1)

@@ -18,9 +18,9 @@ from sympy.calculus.euler import euler_equations
 
 import verify
 from verify import Evidence, Verdict
-from verify.symbolic import bound_variables_renamed, prove_equal, refute_exactly, wirtinger_conj
+from verify.symbolic import bound_variables_renamed, prove_equal, refute_exactly
 
-from .model import PAPER, quartic_tensor, symbol_matrix, token_matrix
+from .model import PAPER, quartic_tensor, token_matrix
 
 #: ``X`` and ``conj(X)`` of the scalar case N = C = 1, independent (Wirtinger convention).
 x, xb = sp.symbols("x xb")
@@ -78,7 +78,11 @@ def def2_euler_lagrange(ctx):
     u, ub = sp.symbols("u ub")
     dV_dxb = sp.diff(Vf(u, ub), ub).subs({u: xf, ub: xbf})
     dV_dx = sp.diff(Vf(u, ub), u).subs({u: xf, ub: xbf})
-    generic = "N = C = 1, generic smooth V(x, xb)"
+    # bounded: the matrix Lagrangian is a sum over the entries x_jk of this scalar one minus
+    # V(X), so each entry's equation is the scalar one; SymPy's euler_equations needs every
+    # entry as a function of its own, so only N = C = 1 is checked
+    generic = ("N = C = 1, generic smooth V(x, xb) (the matrix case is entrywise the same; "
+               "not checked)")
     out = [
         prove_equal(el_xb.lhs - el_xb.rhs, sp.diff(xf, t) - dV_dxb).relabel(
             part="(i) EL in conj X", generality=generic,
@@ -101,7 +105,8 @@ def def2_euler_lagrange(ctx):
     gap = sp.expand(conj_poly(sp.diff(Vg, xb)) + sp.diff(Vg, x))
     out.append(prove_equal(gap, 2 * sp.diff(R, x)).relabel(
         part="(ii) when the two agree",
-        generality="N = C = 1, V = R + iH with R, H generic real polynomials of degree <= 2",
+        generality="N = C = 1, V = R + iH with R, H generic real polynomials of degree <= 2 "
+                   "(SymPy cannot conjugate an undefined V, so polynomials stand in for it)",
         prefix="conj(dV/dxb) + dV/dx = 2 dRe V/dx: the two equations agree iff Re V is constant"))
     return out
 
@@ -125,12 +130,14 @@ def def2_dissipative_conservative(ctx):
     dR = _rate_along_flow(R, R)
     grad_sq = sp.expand(2 * sp.diff(R, xb) * conj_poly(sp.diff(R, xb)))
     real_part = prove_equal(dR, grad_sq).relabel(
-        part="real part", generality=f"N = C = 1, R generic real polynomial of degree <= {deg}",
+        part="real part", generality=f"N = C = 1, R generic real polynomial of degree <= {deg} "
+                                     "(SymPy cannot conjugate an undefined V)",
         prefix="dR/dt = 2|dR/dxb|^2 >= 0 along Xdot = dR/dX^*")
     H = real_poly(deg, "h")
     imag_part = prove_equal(_rate_along_flow(sp.I * H, sp.I * H), 0).relabel(
         part="imaginary part",
-        generality=f"N = C = 1, H generic real polynomial of degree <= {deg}",
+        generality=f"N = C = 1, H generic real polynomial of degree <= {deg} (SymPy cannot "
+                   "conjugate an undefined V)",
         prefix="d(iH)/dt = 0 along Xdot = d(iH)/dX^*")
     Rm, Hm = x * xb, (x**2 + xb**2) / 2
     dH = _rate_along_flow(Hm, Rm + sp.I * Hm)
@@ -167,7 +174,8 @@ def def2_symplectic_legendre(ctx):
     dalpha = sp.simplify(sp.diff(a_p, q) - sp.diff(a_q, p))  # coefficient of dq^dp
     # dx ^ dxb in dq^dp: dx = (dq + i dp)/sqrt2, dxb = (dq - i dp)/sqrt2
     dxdxb = sp.simplify((1 * (-sp.I) - sp.I * 1) / 2)
-    scalar = "N = C = 1"
+    scalar = ("N = C = 1 (the matrix forms are sums over the entries of the scalar ones; not "
+              "checked)")
     return [
         Evidence(Verdict.REFUTED, "d alpha = i dq^dp is a 2-form; the printed dX ^ X^* = "
                  "conj(x) dx is a 1-form (degree mismatch)", method="symbolic",
@@ -318,7 +326,7 @@ def closedness_any_size(jacobian: Callable[..., sp.Expr] = closed_form_jacobian)
                     "T_anbk = T_bkan (sum A(x)B = sum B(x)A); sizes symbolic", method="symbolic",
                     part=part, steps=steps,
                     generality="symbolic N, C (index ranges explicit); E is quadratic in X, so "
-                    "it vanishes identically iff its second derivatives do",
+                    "it vanishes identically iff its second derivatives do", scope="general",
                     elapsed_s=time.monotonic() - t0)
 
 
@@ -333,7 +341,8 @@ def _criterion_at(N: int, C: int) -> Evidence:
     if len(closed) == len(swap) == rank_union:
         return Evidence(Verdict.PROVED, f"N={N}, C={C}: closed <=> T swap-symmetric (both spaces "
                         f"have dimension {len(closed)}, exact linear algebra)", method="symbolic",
-                        part=part, numbers=numbers, generality=f"N={N}, C={C}, general T",
+                        part=part, numbers=numbers, scope="bounded",
+                        generality=f"N={N}, C={C}, general T (every size: closedness_any_size)",
                         elapsed_s=time.monotonic() - t0)
     return Evidence(Verdict.REFUTED, f"N={N}, C={C}: closed space {len(closed)} != swap-symmetric "
                     f"{len(swap)}", method="symbolic", part=part, numbers=numbers,
@@ -350,13 +359,15 @@ def _criterion_one_token(C: int) -> Evidence:
     part, generality = "(c) N = 1", f"N=1, C={C}"
     if not extra:
         return Evidence(Verdict.PROVED, f"N=1, C={C}: closed <=> swap-symmetric",
-                        method="symbolic", part=part, numbers=numbers, generality=generality)
+                        method="symbolic", part=part, numbers=numbers, scope="bounded",
+                        generality=generality + " only (other C not checked)")
     witness = {str(s): str(val) for s, val in zip(syms, extra[0], strict=True) if val != 0}
     return Evidence(Verdict.PROVED, f"N=1, C={C}: closed fields form a space of dimension "
                     f"{len(closed)} > {len(swap)} (swap-symmetric): the tensor condition is not "
                     "necessary at N = 1", method="symbolic", part=part, numbers=numbers,
                     steps=[f"closed but not swap-symmetric tensor: {witness}"],
-                    generality=generality)
+                    generality=generality + ": one witness settles (c) for N = 1",
+                    scope="general")
 
 
 @verify.claim(
@@ -373,11 +384,14 @@ def potential_existence_criterion(ctx):
     space of the exact linear system equals the swap-symmetric space, dimension 10); and for
     every N >= 2 and every C with sizes symbolic (:func:`closedness_any_size`). (c) at N = 1,
     C = 2 the solution space is strictly larger: the condition is not necessary for N = 1
-    (exact witness). (d) the linear field XW of Lemma 3 is closed for every W."""
-    X, W = token_matrix(2, 2), symbol_matrix(2, 2, "w")
-    F = X * W
-    J = sp.Matrix([list(wirtinger_conj(F[a // 2, a % 2], X)) for a in range(4)])
-    linear = prove_equal(J, sp.zeros(4, 4)).relabel(
-        part="(d) linear fields", generality="N=2, C=2, symbolic W",
-        prefix="conjugate Jacobian of XW vanishes (closed for every W)")
+    (exact witness). (d) the linear field XW of Lemma 3 is closed for every W: its entries
+    contain no conj(X), in symbolic size."""
+    j, k, a, q, n = sp.symbols("j k a q n", integer=True)
+    C = sp.Symbol("C", integer=True, positive=True)
+    X, Xb, W = sp.IndexedBase("X"), sp.IndexedBase("Xb"), sp.IndexedBase("W")
+    F = sp.Sum(X[j, a] * W[a, k], (a, 1, C))  # (XW)_jk
+    linear = prove_equal(sp.diff(F, Xb[q, n]), 0).relabel(
+        part="(d) linear fields", scope="general",
+        generality="symbolic N, C, every W (IndexedBase, free indices)",
+        prefix="d(XW)_jk / d conj(X)_qn = 0 (closed for every W)")
     return [_criterion_at(2, 2), _criterion_one_token(2), closedness_any_size(), linear]
