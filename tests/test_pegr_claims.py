@@ -1,4 +1,5 @@
-"""Behavioural tests of selected pegr claims: the refutations carry re-checkable counterexamples, the proofs are exact."""
+"""Behavioural tests of selected pegr claims: the refutations carry re-checkable
+counterexamples, the proofs are exact."""
 
 import numpy as np
 import pytest
@@ -9,10 +10,9 @@ from numerics.pegr.groups import compose
 
 
 def _run(pattern, tmp_path):
-    import numerics.pegr.claims_laplacian  # noqa: F401
-    import numerics.pegr.claims_so2  # noqa: F401
-    import proofs.pegr  # noqa: F401
-    return {r.id: r for r in verify.run(pattern, jobs=0, results_path=tmp_path / "results.jsonl")}
+    results = verify.run(pattern, jobs=0, results_path=tmp_path / "results.jsonl",
+                         modules=["proofs.pegr", "numerics.pegr"])
+    return {r.id: r for r in results}
 
 
 @pytest.mark.parametrize("cid,verdict", [
@@ -27,7 +27,8 @@ def test_claim_verdicts(cid, verdict, tmp_path):
 
 
 def test_rows_convention_is_an_antihomomorphism_on_C3():
-    """The mechanism behind pegr.laplacian.rho_is_homomorphism: rho(gh) = rho(h) rho(g) != rho(g) rho(h)."""
+    """The mechanism behind pegr.laplacian.rho_is_homomorphism: rho(gh) = rho(h) rho(g), which
+    differs from rho(g) rho(h)."""
     Phi = gr.eigenspaces(gr.laplacian(gr.cycle(3)))[1][1]
     g, h = (1, 2, 0), (0, 2, 1)
     rg, rh, rgh = (gr.rho_rows(s, Phi) for s in (g, h, compose(g, h)))

@@ -28,13 +28,15 @@ def test_vec_and_kron_conventions():
 
 def test_haar_so3_is_rotation():
     R = haar_so3(10, torch.Generator().manual_seed(0))
-    assert torch.allclose(R @ R.transpose(-1, -2), torch.eye(3, dtype=torch.float64).expand(10, 3, 3), atol=1e-12)
+    eye = torch.eye(3, dtype=torch.float64).expand(10, 3, 3)
+    assert torch.allclose(R @ R.transpose(-1, -2), eye, atol=1e-12)
     assert torch.allclose(torch.linalg.det(R), torch.ones(10, dtype=torch.float64))
 
 
 def test_sinusoidal_equivariance_and_rope_relative():
     pe = SinusoidalPE(vaswani_freqs(4))
-    x, t = torch.tensor([3.0, -7.0], dtype=torch.float64), torch.tensor([5.0, 2.0], dtype=torch.float64)
+    x = torch.tensor([3.0, -7.0], dtype=torch.float64)
+    t = torch.tensor([5.0, 2.0], dtype=torch.float64)
     assert torch.allclose(pe(x + t), (pe.rho(t) @ pe(x)[..., None])[..., 0], atol=1e-12)
     rp = RoPE(8)
     q, k = torch.randn(8, dtype=torch.float64), torch.randn(8, dtype=torch.float64)
@@ -102,4 +104,5 @@ def test_ensemble_training_equals_single_runs():
     single, _ = train_inr("Radial", "TxT", {"c": 5.0, "lr": 1e-2}, 3, n=16, steps=5, width=16)
     ens, _ = train_ensemble("Radial", [("TxT", {"c": 5.0, "lr": 1e-2}, 3)], n=16, steps=5, width=16)
     assert abs(single.test - ens[0].test) <= 1e-5 * max(1.0, single.test)
-    assert isinstance(EnsembleMLP(2, 1, [torch.Generator().manual_seed(0)], 8)(torch.zeros(1, 3, 2)), torch.Tensor)
+    ensemble = EnsembleMLP(2, 1, [torch.Generator().manual_seed(0)], 8)
+    assert isinstance(ensemble(torch.zeros(1, 3, 2)), torch.Tensor)

@@ -1,8 +1,14 @@
-"""Tests of the symbolic helpers of proofs/pegr.py (vec conventions, solid harmonics, S_3 irreps)."""
+"""Tests of the symbolic constructions of proofs/pegr (vec conventions, solid harmonics, S_3
+irreps) and of its layout (SymPy only, never torch)."""
+
+import subprocess
+import sys
 
 import sympy as sp
 
-from proofs.pegr import R, _s3_irreps, solid_harmonic, vec_col, vec_row
+from proofs.pegr.model import R, kron_I, perm_matrix, vec_col, vec_row
+from proofs.pegr.sh import solid_harmonic
+from proofs.pegr.structure import s3_irreps
 
 
 def test_vec_conventions():
@@ -15,7 +21,7 @@ def test_vec_conventions():
 def test_kronecker_trick_column_major_only():
     A = sp.Matrix([[0, 1], [0, 0]])
     B = sp.Matrix([[0, 0], [1, 0]])
-    K = sp.kronecker_product(sp.eye(2), A)
+    K = kron_I(A, "I(x)A")
     assert vec_col(A * B) == K * vec_col(B)
     assert vec_row(A * B) != K * vec_row(B)
 
@@ -35,9 +41,27 @@ def test_solid_harmonic_is_harmonic_homogeneous():
 
 
 def test_s3_standard_irrep_is_a_homomorphism_of_order_6():
-    elems, std = _s3_irreps()
+    elems, std = s3_irreps()
     mats = {tuple(M) for M in std}
     assert len(mats) == 6
     for A in std:
         for B in std:
             assert tuple(sp.simplify(A * B)) in mats
+
+
+def test_permutation_matrices_compose_as_sigma_after_tau():
+    sigma, tau = (1, 2, 0), (1, 0, 2)
+    composed = tuple(sigma[tau[i]] for i in range(3))
+    assert perm_matrix(composed) == perm_matrix(sigma) * perm_matrix(tau)
+
+
+def test_symbolic_claims_never_import_torch_or_numerics():
+    code = (
+        "import importlib, sys\n"
+        "import proofs.pegr as p\n"
+        "for m in p.__claims__ + ('model',):\n"
+        "    importlib.import_module('proofs.pegr.' + m)\n"
+        "bad = [k for k in sys.modules if k == 'torch' or k.startswith('numerics')]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

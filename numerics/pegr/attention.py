@@ -1,18 +1,29 @@
-"""Self-attention on group-representation PEs (eq. (1), L61; eq. (12), A.4 L212-219).
+"""``pegr.attention.*``: self-attention on group-representation PEs (eq. (1), L59-63; A.4,
+L212-265, eqs. (12)-(24)).
 
-``f(x) = W_V Gamma softmax(Gamma^T W_K^T W_Q Gamma)`` with ``Gamma = [gamma(x_1), ..., gamma(x_n)]``,
-``gamma(x) = vec(rho(x))``. The paper does not fix the softmax axis; ``axis=0`` normalises each
-column (the form that makes ``Gamma @ softmax`` a convex combination of the columns), ``axis=1`` rows.
+``f(x) = W_V Gamma softmax(Gamma^T W_K^T W_Q Gamma)`` with ``Gamma = [gamma(x_1), ..., gamma(x_n)]``
+and ``gamma(x) = vec(rho(x))``. The paper does not fix the softmax axis; ``axis=0`` normalises each
+column (the form that makes ``Gamma @ softmax`` a convex combination of the columns), ``axis=1``
+each row; both are checked.
 """
 
 from __future__ import annotations
 
 import torch
+from hypothesis import strategies as st
 from torch import nn
+
+import verify
+from proofs.pegr.model import COUNTEREXAMPLE_ERROR, PAPER
+from verify.numeric import falsify, judge_error
+
+from .groups import VEC, kron_I
+from .samplers import KINDS, sample_rep
 
 
 class PESelfAttention(nn.Module):
-    """One attention layer of eq. (1)/(12) acting on a batch of ``(B, d, n)`` PE matrices ``Gamma``."""
+    """One attention layer of eq. (1)/(12) acting on a batch of ``(B, d, n)`` PE matrices ``Gamma``.
+    """
 
     def __init__(self, WV: torch.Tensor, WK: torch.Tensor, WQ: torch.Tensor, axis: int = 0) -> None:
         super().__init__()
@@ -33,3 +44,115 @@ class PESelfAttention(nn.Module):
 
     def forward(self, G: torch.Tensor) -> torch.Tensor:
         return self.WV @ G @ self.attention(G)
+
+
+def attention_violation(
+    M: torch.Tensor,
+    b: tuple[float, float, float],
+    order: str,
+    kron: str,
+    axis: int,
+    W: tuple[torch.Tensor, ...] | None = None,
+) -> float:
+    """``max |f(g x) - K(g) f(x)| / max |f|`` for positions ``x = M[:-1]`` and ``g = M[-1]``,
+    with ``K(g) = I (x) rho(g)`` or ``rho(g) (x) I`` (``kron``), the given vec ``order``, scalar
+    weights ``b`` (A.4, L219) or the matrices ``W``."""
+    xs, g = M[:-1], M[-1]
+    D = M.shape[-1]
+    vec = VEC[order]
+    G = vec(xs).T
+    Gg = vec(g @ xs).T
+    att = (
+        PESelfAttention(*W, axis=axis)
+        if W is not None
+        else PESelfAttention.scalar(D * D, *b, axis=axis)
+    )
+    f, fg = att(G), att(Gg)
+    K = kron_I(g, kron)
+    return float((fg - K @ f).abs().max() / f.abs().max().clamp_min(1e-300))
+
+
+@verify.claim(
+    "pegr.attention.equivariance",
+    paper=PAPER,
+    where="main text L59-63, eq. (1); A.4 L212-265, eqs. (12)-(24)",
+    statement=r"W_V,W_K,W_Q\in\mathbb R I\ \Rightarrow\ f(g\mathbf x)=(I\otimes\rho(g))"
+    r"f(\mathbf x),\ f(\mathbf x)=W_V\gamma(\mathbf x)\,\mathrm{softmax}(\gamma(\mathbf x)^\top "
+    r"W_K^\top W_Q\gamma(\mathbf x))",
+    kind="property",
+    expect="SUPPORTED",
+    readings={
+        "B": "row-major vec with the printed I (x) rho(g)",
+        "B'": "row-major vec with rho(g) (x) I",
+        "A'": "column-major vec with rho(g) (x) I",
+        "D": "derived generalisation: W_V = A (x) I, W_K^T W_Q = B (x) I (column-major) keep "
+        "equivariance",
+    },
+)
+def attention_equivariance(ctx):
+    """Float64 fuzzing of (c) ``f(g x) = (I (x) rho(g)) f(x)`` (eqs. (20)-(24); (a) and (b) are
+    implied) with n in 1..8, rho in {SO(2) sums, SO(3), Wigner D^2, S_4, SO(3) (+) S_4}, b_i in
+    [-3, 3] and both softmax axes. Column-major vec with the printed Kronecker order (reading A):
+    SUPPORTED; row-major with ``rho (x) I`` (B'): SUPPORTED; row-major with the printed ``I (x)
+    rho`` (B) and column-major with ``rho (x) I`` (A'): REFUTED (shrunk counterexamples). (d)
+    ``W = A (x) I``: SUPPORTED. Negative control (generic W): its error is reported."""
+    out = []
+    for reading, order, kron in (
+        ("A", "column-major", "I(x)A"),
+        ("B'", "row-major", "A(x)I"),
+        ("B", "row-major", "I(x)A"),
+        ("A'", "column-major", "A(x)I"),
+    ):
+
+        def prop(
+            generator, batch, dtype, device, kind, n, b1, b2, b3, axis, order=order, kron=kron
+        ):
+            v = [
+                attention_violation(sample_rep(kind, n, generator), (b1, b2, b3), order, kron, axis)
+                / 1e-10
+                for _ in range(batch)
+            ]
+            return torch.tensor(v, dtype=torch.float64)
+
+        b = st.floats(-3, 3, allow_nan=False)
+        ev = falsify(
+            prop,
+            {
+                "kind": st.sampled_from(KINDS),
+                "n": st.integers(1, 8),
+                "b1": b,
+                "b2": b,
+                "b3": b,
+                "axis": st.sampled_from([0, 1]),
+            },
+            budget=ctx.pick(quick=8, deep=100),
+            batch=3,
+            tol=1.0,
+            seed=ctx.subseed(f"att{reading}"),
+        )
+        out.append(
+            ev.relabel(reading=reading, prefix=f"{order} vec, {kron} (violation in units of 1e-10)")
+        )
+    g = torch.Generator().manual_seed(ctx.subseed("attD"))
+    worst, neg = 0.0, 0.0
+    D = 3
+    eye = torch.eye(D, dtype=torch.float64)
+    for _ in range(ctx.pick(quick=10, deep=100)):
+        M = sample_rep("so3", 5, g)
+        A = torch.randn(D, D, generator=g, dtype=torch.float64)
+        B = torch.randn(D, D, generator=g, dtype=torch.float64)
+        W = (torch.kron(A, eye), torch.eye(D * D, dtype=torch.float64), torch.kron(B, eye))
+        worst = max(worst, attention_violation(M, (0, 0, 0), "column-major", "I(x)A", 0, W))
+        Wn = tuple(torch.randn(D * D, D * D, generator=g, dtype=torch.float64) for _ in range(3))
+        neg = max(neg, attention_violation(M, (0, 0, 0), "column-major", "I(x)A", 0, Wn))
+    out.append(
+        judge_error(
+            worst,
+            "D: W_V = A (x) I, W_K^T W_Q = B (x) I, SO(3), n = 5",
+            tol=1e-10,
+            fail=COUNTEREXAMPLE_ERROR,
+            reading="D",
+            numbers={"negative_control_generic_W_rel_error": neg},
+        )
+    )
+    return out

@@ -17,8 +17,9 @@ from .groups import block_rot, rot2, vec_col, vec_row
 
 
 def vaswani_freqs(F: int, d: int | None = None, sign: float = -1.0) -> torch.Tensor:
-    """``alpha_j = 10000^{sign * 2(j-1)/d}`` (Vaswani et al. 2017 / RoFormer eq. 15 with ``sign=-1``;
-    the formula printed at L170 has ``sign=+1``), ``j = 1..F``, ``d = 2F`` by default."""
+    """``alpha_j = 10000^{sign * 2(j-1)/d}`` (Vaswani et al. 2017 / RoFormer eq. 15 with
+    ``sign=-1``; the formula printed at L170 has ``sign=+1``), ``j = 1..F``, ``d = 2F`` by default.
+    """
     d = 2 * F if d is None else d
     j = torch.arange(F, dtype=torch.float64)
     return torch.pow(torch.tensor(10000.0, dtype=torch.float64), sign * 2 * j / d)
@@ -47,9 +48,9 @@ class SinusoidalPE(nn.Module):
 
 
 class FourierFeaturePE(nn.Module):
-    """Image PE for T x T (Table 1 row 2, L32; D.2 L329-331):
-    ``p -> [cos(alpha_i . p), sin(alpha_i . p)]_{i=1..16}`` with ``alpha_ij ~ N(0, c^2)``
-    (interleaved order ``cos_1, sin_1, cos_2, ...``). ``two_pi=True`` is reading B (Tancik et al.)."""
+    """Image PE for T x T (Table 1 row 2, L32; D.2 L329-331): ``p -> [cos(alpha_i . p), sin(alpha_i
+    . p)]_{i=1..16}`` with ``alpha_ij ~ N(0, c^2)`` (interleaved order ``cos_1, sin_1, cos_2,
+    ...``). ``two_pi=True`` is reading B (Tancik et al.)."""
 
     def __init__(self, alpha: torch.Tensor, two_pi: bool = False) -> None:
         super().__init__()
@@ -57,7 +58,9 @@ class FourierFeaturePE(nn.Module):
         self.scale = 2 * math.pi if two_pi else 1.0
 
     @classmethod
-    def sample(cls, c: float, n: int = 16, generator: torch.Generator | None = None, two_pi: bool = False):
+    def sample(
+        cls, c: float, n: int = 16, generator: torch.Generator | None = None, two_pi: bool = False
+    ):
         return cls(c * torch.randn(n, 2, generator=generator, dtype=torch.float64), two_pi)
 
     def rho(self, t: torch.Tensor) -> torch.Tensor:
@@ -70,9 +73,9 @@ class FourierFeaturePE(nn.Module):
 
 
 class RoPE(nn.Module):
-    """RoPE (Table 1 row 6, L36; A.2 L164-170): ``(v, m) -> R_Theta(m) v`` with
-    ``R_Theta(m) = diag(R(m alpha_1), ..., R(m alpha_{d/2}))``.
-    ``sign=+1`` uses the frequencies as printed at L170 (``10000^{+2(i-1)/d}``), ``sign=-1`` RoFormer's."""
+    """RoPE (Table 1 row 6, L36; A.2 L164-170): ``(v, m) -> R_Theta(m) v`` with ``R_Theta(m) =
+    diag(R(m alpha_1), ..., R(m alpha_{d/2}))``. ``sign=+1`` uses the frequencies as printed at L170
+    (``10000^{+2(i-1)/d}``), ``sign=-1`` RoFormer's."""
 
     def __init__(self, d: int, sign: float = -1.0) -> None:
         super().__init__()
@@ -91,9 +94,10 @@ class RoPE(nn.Module):
 
 
 class SO2BesselPE(nn.Module):
-    """The proposed SO(2) PE (L79; D.2 L333): ``(r, theta) -> {J_m(c_i r) e^{i k_i theta}}_i``, real form
-    ``[J_m(c_i r) cos k_i theta, J_m(c_i r) sin k_i theta]_{i=1..16}`` (interleaved), ``theta = atan2(y, x)``
-    (``atan2(0, 0) = 0`` at the origin). Transforms under ``rho(phi) = (+)_i R(k_i phi)``."""
+    """The proposed SO(2) PE (L79; D.2 L333): ``(r, theta) -> {J_m(c_i r) e^{i k_i theta}}_i``, real
+    form ``[J_m(c_i r) cos k_i theta, J_m(c_i r) sin k_i theta]_{i=1..16}`` (interleaved), ``theta =
+    atan2(y, x)`` (``atan2(0, 0) = 0`` at the origin). Transforms under ``rho(phi) = (+)_i R(k_i
+    phi)``."""
 
     def __init__(self, c: torch.Tensor, k: torch.Tensor, m: int = 0) -> None:
         super().__init__()
@@ -102,7 +106,9 @@ class SO2BesselPE(nn.Module):
         self.m = int(m)
 
     @classmethod
-    def sample(cls, C: float, K: int, n: int = 16, generator: torch.Generator | None = None, m: int = 0):
+    def sample(
+        cls, C: float, K: int, n: int = 16, generator: torch.Generator | None = None, m: int = 0
+    ):
         """``c_i ~ U[0, C]``, ``k_i`` uniform integer in ``[1, K)`` (D.2 L333)."""
         c = C * torch.rand(n, generator=generator, dtype=torch.float64)
         k = torch.randint(1, K, (n,), generator=generator).to(torch.float64)
@@ -150,7 +156,7 @@ class VecRhoPE(nn.Module):
         return vec_col(rho_x) if self.order == "column-major" else vec_row(rho_x)
 
 
-# ------------------------------------------------------------------ spherical harmonics (Table 1 row 3)
+# -------------------------------------------------------- spherical harmonics (Table 1 row 3)
 def real_sh(ell: int, pts: np.ndarray) -> np.ndarray:
     """Real orthonormal spherical harmonics ``Y_ell(p)`` at unit vectors ``pts`` (n, 3), columns
     ordered m = -ell..ell (``scipy.special.sph_harm_y``, complex -> real basis)."""

@@ -34,7 +34,8 @@ def petersen() -> np.ndarray:
 
 
 def petersen_generators() -> list[tuple[int, ...]]:
-    """Two permutations of S_5 (a 5-cycle and a transposition) acting on the 2-subsets: generators of Aut."""
+    """Two permutations of S_5 (a 5-cycle and a transposition) acting on the 2-subsets: generators
+    of Aut."""
     nodes = list(itertools.combinations(range(5), 2))
     idx = {frozenset(a): i for i, a in enumerate(nodes)}
     out = []
@@ -53,7 +54,8 @@ def hypercube(d: int = 3) -> np.ndarray:
 
 
 def laplacian(A: np.ndarray, kind: str = "combinatorial") -> np.ndarray:
-    """``L = D - A`` (default), ``I - D^{-1/2} A D^{-1/2}`` (symmetric) or ``I - D^{-1} A`` (random walk)."""
+    """``L = D - A`` (default), ``I - D^{-1/2} A D^{-1/2}`` (symmetric) or ``I - D^{-1} A`` (random
+    walk)."""
     d = A.sum(1)
     if kind == "combinatorial":
         return np.diag(d) - A
@@ -117,7 +119,7 @@ def eigenspaces(L: np.ndarray, tol: float = 1e-8) -> list[tuple[float, np.ndarra
         j = i
         while j + 1 < len(w) and w[j + 1] - w[i] < tol:
             j += 1
-        out.append((float(w[i:j + 1].mean()), V[:, i:j + 1].T.copy()))
+        out.append((float(w[i : j + 1].mean()), V[:, i : j + 1].T.copy()))
         i = j + 1
     return out
 
@@ -128,5 +130,6 @@ def rho_rows(s: tuple[int, ...], Phi: np.ndarray) -> np.ndarray:
 
 
 def rho_cols(s: tuple[int, ...], Phi: np.ndarray) -> np.ndarray:
-    """The matrix of ``g`` in the basis ``phi`` (reading B, columns): ``g . phi_j = sum_i M_ij phi_i``."""
+    """The matrix of ``g`` in the basis ``phi`` (reading B, columns): ``g . phi_j = sum_i M_ij
+    phi_i``."""
     return rho_rows(s, Phi).T

@@ -1,13 +1,15 @@
 """Group elements and representation-theoretic tools used throughout pegr (§2.1, L21-23).
 
 * ``rot2(a)``: R(alpha) of L170, batched; ``block_rot(angles)``: (+)_i R(alpha_i) (RoPE, L164-170).
-* ``haar_so3``: Haar rotations (QR of a Gaussian, signs fixed, det = +1; claims/pegr.md, samplers).
+* ``haar_so3`` / ``haar_rotations``: Haar rotations (QR of a Gaussian, signs of R's diagonal fixed,
+  det = +1).
 * ``perm_matrix``: P(sigma) e_i = e_sigma(i) (App. A.2, L182).
 * ``vec_col`` / ``vec_row``: the two vec conventions of L47 (column-major = Fortran, row-major = C).
-* ``rep_defect``: the homomorphism / identity / orthogonality oracle of ``pegr.rep.homomorphism_oracle``.
+* ``rep_defect``: the homomorphism / identity / orthogonality oracle of
+  ``pegr.rep.homomorphism_oracle``.
 * ``commutant_dim``: dimension of the (symmetric or complex) commutant of a set of matrices; a real
-  orthogonal representation is irreducible over R iff its symmetric commutant is 1-dimensional,
-  a unitary one over C iff its full complex commutant is 1-dimensional.
+  orthogonal representation is irreducible over R iff its symmetric commutant is 1-dimensional, a
+  unitary one over C iff its full complex commutant is 1-dimensional.
 """
 
 from __future__ import annotations
@@ -26,23 +28,32 @@ def rot2(a: torch.Tensor) -> torch.Tensor:
 
 
 def block_rot(angles: torch.Tensor) -> torch.Tensor:
-    """Block-diagonal ``diag(R(angles[..., 0]), R(angles[..., 1]), ...)``, shape ``(..., 2F, 2F)``."""
+    """Block-diagonal ``diag(R(angles[..., 0]), R(angles[..., 1]), ...)``, shape ``(..., 2F, 2F)``.
+    """
     blocks = rot2(angles)  # (..., F, 2, 2)
     F = angles.shape[-1]
     out = torch.zeros(*angles.shape[:-1], 2 * F, 2 * F, dtype=angles.dtype, device=angles.device)
     for i in range(F):
-        out[..., 2 * i:2 * i + 2, 2 * i:2 * i + 2] = blocks[..., i, :, :]
+        out[..., 2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = blocks[..., i, :, :]
     return out
 
 
-def haar_so3(n: int, generator: torch.Generator, dtype: torch.dtype = torch.float64) -> torch.Tensor:
-    """``n`` Haar-distributed rotations in SO(3): QR of a Gaussian with sign(diag R) fixed, det = +1."""
+def haar_so3(
+    n: int, generator: torch.Generator, dtype: torch.dtype = torch.float64
+) -> torch.Tensor:
+    """``n`` Haar-distributed rotations in SO(3): QR of a Gaussian with sign(diag R) fixed, det =
+    +1."""
     z = torch.randn(n, 3, 3, generator=generator, dtype=dtype)
     q, r = torch.linalg.qr(z)
     q = q * torch.sign(torch.diagonal(r, dim1=-2, dim2=-1)).unsqueeze(-2)
     det = torch.linalg.det(q)
     q[..., :, 0] = q[..., :, 0] * det.unsqueeze(-1)
     return q
+
+
+def haar_rotations(seed: int, n: int) -> np.ndarray:
+    """``n`` Haar rotations of SO(3) from their own generator seeded with ``seed`` (numpy)."""
+    return haar_so3(n, torch.Generator().manual_seed(int(seed))).numpy()
 
 
 def rot_z(psi: float) -> np.ndarray:
@@ -83,11 +94,15 @@ def vec_row(A: torch.Tensor) -> torch.Tensor:
     return A.reshape(*A.shape[:-2], -1)
 
 
-VEC: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {"column-major": vec_col, "row-major": vec_row}
+VEC: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
+    "column-major": vec_col,
+    "row-major": vec_row,
+}
 
 
 def kron_I(A: torch.Tensor, order: str) -> torch.Tensor:
-    """``I (x) A`` (order ``"I(x)A"``) or ``A (x) I`` (order ``"A(x)I"``), I of A's size; batched."""
+    """``I (x) A`` (order ``"I(x)A"``) or ``A (x) I`` (order ``"A(x)I"``), I of A's size; batched.
+    """
     D = A.shape[-1]
     eye = torch.eye(D, dtype=A.dtype, device=A.device).expand_as(A)
     if order == "I(x)A":
@@ -95,8 +110,13 @@ def kron_I(A: torch.Tensor, order: str) -> torch.Tensor:
     return torch.einsum("...ij,...kl->...ikjl", A, eye).reshape(*A.shape[:-2], D * D, D * D)
 
 
-def rep_defect(rho: Callable[[object], np.ndarray], elems: Sequence[object], mul: Callable[[object, object], object],
-               identity: object, orthogonal: bool = True) -> dict[str, float]:
+def rep_defect(
+    rho: Callable[[object], np.ndarray],
+    elems: Sequence[object],
+    mul: Callable[[object, object], object],
+    identity: object,
+    orthogonal: bool = True,
+) -> dict[str, float]:
     """The oracle of ``pegr.rep.homomorphism_oracle``: worst relative homomorphism defect
     ``||rho(gh) - rho(g) rho(h)||_F / (||rho(g)||_F ||rho(h)||_F)`` over all pairs of ``elems``,
     ``||rho(e) - I||``, and (when ``orthogonal``) ``max ||rho(g)^T rho(g) - I||``."""
@@ -107,19 +127,22 @@ def rep_defect(rho: Callable[[object], np.ndarray], elems: Sequence[object], mul
     e = rho(identity)
     out = {"homomorphism": hom, "identity": float(np.abs(e - np.eye(e.shape[0])).max())}
     if orthogonal:
-        out["orthogonality"] = max(float(np.abs(rho(g).conj().T @ rho(g) - np.eye(rho(g).shape[0])).max())
-                                   for g in elems)
+        out["orthogonality"] = max(
+            float(np.abs(rho(g).conj().T @ rho(g) - np.eye(rho(g).shape[0])).max()) for g in elems
+        )
     return out
 
 
 def commutant_dim(mats: Sequence[np.ndarray], kind: str = "symmetric", tol: float = 1e-9) -> int:
-    """Dimension of ``{X : X M = M X for all M in mats}`` restricted to symmetric ``X`` (``kind="symmetric"``,
-    real) or all complex ``X`` (``kind="complex"``). For an orthogonal (unitary) representation the
-    symmetric (complex) commutant is 1-dimensional iff the representation is irreducible over R (C)."""
+    """Dimension of ``{X : X M = M X for all M in mats}`` restricted to symmetric ``X``
+    (``kind="symmetric"``, real) or all complex ``X`` (``kind="complex"``). For an orthogonal
+    (unitary) representation the symmetric (complex) commutant is 1-dimensional iff the
+    representation is irreducible over R (C)."""
     D = mats[0].shape[0]
     eye = np.eye(D)
-    # vec_col(XM - MX) = (M^T (x) I - I (x) M) vec X; the commutant is the null space of sum_i A_i^* A_i
-    # (a D^2 x D^2 Hermitian matrix: one eigvalsh instead of an SVD of the stacked system)
+    # vec_col(XM - MX) = (M^T (x) I - I (x) M) vec X; the commutant is the null space of
+    # sum_i A_i^* A_i (a D^2 x D^2 Hermitian matrix: one eigvalsh instead of an SVD of the
+    # stacked system)
     G = np.zeros((D * D, D * D), dtype=complex if kind == "complex" else float)
     for M in mats:
         A = np.kron(M.T, eye) - np.kron(eye, M)

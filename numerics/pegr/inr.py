@@ -12,12 +12,57 @@ import math
 from dataclasses import dataclass
 
 import torch
+from torch import nn
 
 from .encodings import FourierFeaturePE, SO2BesselPE
-from .ntk import MLP
 
 
-def grid(n: int = 256, lo: float = -1.0, hi: float = 1.0, dtype: torch.dtype = torch.float64) -> torch.Tensor:
+class MLP(nn.Module):
+    """The MLP of D.2 (L335): ``in -> w -> ... -> w -> out`` with ReLU, ``hidden`` hidden layers."""
+
+    def __init__(
+        self,
+        d_in: int,
+        d_out: int,
+        width: int = 128,
+        hidden: int = 3,
+        init: str = "default",
+        generator: torch.Generator | None = None,
+        dtype: torch.dtype = torch.float32,
+    ) -> None:
+        super().__init__()
+        dims = [d_in] + [width] * hidden + [d_out]
+        self.layers = nn.ModuleList(
+            nn.Linear(a, b, dtype=dtype) for a, b in zip(dims[:-1], dims[1:], strict=False)
+        )
+        with torch.no_grad():
+            for lin in self.layers:
+                if init == "gaussian":  # NTK-style: W ~ N(0, 2 / fan_in), b = 0
+                    lin.weight.copy_(
+                        torch.randn(lin.weight.shape, generator=generator, dtype=dtype)
+                        * math.sqrt(2.0 / lin.in_features)
+                    )
+                    lin.bias.zero_()
+                else:  # PyTorch default (Kaiming-uniform), drawn from the generator
+                    bound = 1 / math.sqrt(lin.in_features)
+                    lin.weight.copy_(
+                        (2 * torch.rand(lin.weight.shape, generator=generator, dtype=dtype) - 1)
+                        * bound
+                    )
+                    lin.bias.copy_(
+                        (2 * torch.rand(lin.bias.shape, generator=generator, dtype=dtype) - 1)
+                        * bound
+                    )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for lin in self.layers[:-1]:
+            x = torch.relu(lin(x))
+        return self.layers[-1](x)
+
+
+def grid(
+    n: int = 256, lo: float = -1.0, hi: float = 1.0, dtype: torch.dtype = torch.float64
+) -> torch.Tensor:
     """The ``n x n`` grid of points ``(x, y)``, shape ``(n*n, 2)`` (row index = y)."""
     t = torch.linspace(lo, hi, n, dtype=dtype)
     yy, xx = torch.meshgrid(t, t, indexing="ij")
@@ -31,17 +76,22 @@ def polar(p: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 def radial_vf(p: torch.Tensor) -> torch.Tensor:
     """Eq. (30): ``sin(15 sqrt r) (cos theta, sin theta)``."""
     r, th = polar(p)
-    return torch.sin(15 * torch.sqrt(r))[..., None] * torch.stack([torch.cos(th), torch.sin(th)], -1)
+    return torch.sin(15 * torch.sqrt(r))[..., None] * torch.stack(
+        [torch.cos(th), torch.sin(th)], -1
+    )
 
 
 def spiral_vf(p: torch.Tensor) -> torch.Tensor:
     """Eq. (31): ``sin(30 sqrt(.1 r) + theta) (cos theta, sin theta)``."""
     r, th = polar(p)
-    return torch.sin(30 * torch.sqrt(0.1 * r) + th)[..., None] * torch.stack([torch.cos(th), torch.sin(th)], -1)
+    return torch.sin(30 * torch.sqrt(0.1 * r) + th)[..., None] * torch.stack(
+        [torch.cos(th), torch.sin(th)], -1
+    )
 
 
 def radial_img(p: torch.Tensor, magnitude: bool = False) -> torch.Tensor:
-    """L325: ``sin(15 sqrt r)`` (reading A, signed) or its absolute value (reading B, "magnitude")."""
+    """L325: ``sin(15 sqrt r)`` (reading A, signed) or its absolute value (reading B, "magnitude").
+    """
     v = torch.sin(15 * torch.sqrt(polar(p)[0]))
     return v.abs() if magnitude else v
 
@@ -68,7 +118,8 @@ class NoPE(torch.nn.Module):
 
 
 def make_pe(kind: str, hp: dict, generator: torch.Generator) -> torch.nn.Module:
-    """``"none"``, ``"TxT"`` (``hp["c"]``) or ``"SO2"`` (``hp["C"]``, ``hp["K"]``), 16 frequencies -> 32 dims."""
+    """``"none"``, ``"TxT"`` (``hp["c"]``) or ``"SO2"`` (``hp["C"]``, ``hp["K"]``), 16 frequencies
+    -> 32 dims."""
     if kind == "none":
         return NoPE()
     if kind == "TxT":
@@ -91,11 +142,20 @@ class RunResult:
     test: float
 
 
-def train_inr(task: str, pe_kind: str, hp: dict, seed: int, n: int = 256, steps: int = 500,
-              width: int = 128, snapshots: tuple[int, ...] = (), pts: torch.Tensor | None = None):
-    """One run of the D.2 protocol: split, PE sample and init all drawn from ``seed``; full-batch Adam on
-    the MSE (mean over points and components), float32. Returns a :class:`RunResult` and, for each step
-    in ``snapshots``, the model's predictions on ``pts`` (float64 encodings)."""
+def train_inr(
+    task: str,
+    pe_kind: str,
+    hp: dict,
+    seed: int,
+    n: int = 256,
+    steps: int = 500,
+    width: int = 128,
+    snapshots: tuple[int, ...] = (),
+    pts: torch.Tensor | None = None,
+):
+    """One run of the D.2 protocol: split, PE sample and init all drawn from ``seed``; full-batch
+    Adam on the MSE (mean over points and components), float32. Returns a :class:`RunResult` and,
+    for each step in ``snapshots``, the model's predictions on ``pts`` (float64 encodings)."""
     g = torch.Generator().manual_seed(int(seed))
     P = grid(n)
     Y = TASKS[task](P).to(torch.float32)
@@ -126,7 +186,9 @@ def train_inr(task: str, pe_kind: str, hp: dict, seed: int, n: int = 256, steps:
 def angular_variance_fraction(f_polar: torch.Tensor) -> float:
     """``A(f) = E_r Var_theta f / Var_{r,theta} f`` for values on a polar grid ``(n_r, n_theta)``;
     0 iff f is radial (pegr.exp.fig2_bias_at_init)."""
-    return float(f_polar.var(dim=1, unbiased=False).mean() / f_polar.var(unbiased=False).clamp_min(1e-300))
+    return float(
+        f_polar.var(dim=1, unbiased=False).mean() / f_polar.var(unbiased=False).clamp_min(1e-300)
+    )
 
 
 def polar_grid(n_r: int = 40, n_t: int = 128) -> torch.Tensor:
@@ -137,22 +199,34 @@ def polar_grid(n_r: int = 40, n_t: int = 128) -> torch.Tensor:
 
 
 class EnsembleMLP(torch.nn.Module):
-    """``S`` independent copies of the D.2 MLP evaluated with batched matmuls (``(S, N, d)`` inputs).
+    """``S`` independent copies of the D.2 MLP evaluated with batched matmuls (``(S, N, d)``
+    inputs).
 
-    The loss used for training is the sum of the members' MSEs, so each member's gradient is its own;
-    Adam is elementwise, so training the ensemble equals training the members separately. Member ``s``
-    is initialised (PyTorch-default law) from its own generator, exactly as :class:`~.ntk.MLP`."""
+    The loss used for training is the sum of the members' MSEs, so each member's gradient is its
+    own; Adam is elementwise, so training the ensemble equals training the members separately.
+    Member ``s`` is initialised (PyTorch-default law) from its own generator, exactly as
+    :class:`MLP`."""
 
-    def __init__(self, d_in: int, d_out: int, generators: list[torch.Generator], width: int = 128,
-                 hidden: int = 3) -> None:
+    def __init__(
+        self,
+        d_in: int,
+        d_out: int,
+        generators: list[torch.Generator],
+        width: int = 128,
+        hidden: int = 3,
+    ) -> None:
         super().__init__()
         members = [MLP(d_in, d_out, width, hidden, generator=g) for g in generators]
         self.W = torch.nn.ParameterList(
             torch.nn.Parameter(torch.stack([m.layers[i].weight.T.detach() for m in members]))
-            for i in range(hidden + 1))
+            for i in range(hidden + 1)
+        )
         self.b = torch.nn.ParameterList(
-            torch.nn.Parameter(torch.stack([m.layers[i].bias.detach() for m in members])[:, None, :])
-            for i in range(hidden + 1))
+            torch.nn.Parameter(
+                torch.stack([m.layers[i].bias.detach() for m in members])[:, None, :]
+            )
+            for i in range(hidden + 1)
+        )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         for W, b in zip(self.W[:-1], self.b[:-1], strict=False):
@@ -160,13 +234,22 @@ class EnsembleMLP(torch.nn.Module):
         return torch.baddbmm(self.b[-1], x, self.W[-1])
 
 
-def train_ensemble(task: str, runs: list[tuple[str, dict, int]], n: int = 256, steps: int = 500,
-                   width: int = 128, snapshots: tuple[int, ...] = (), pts: torch.Tensor | None = None,
-                   device: str = "cpu"):
-    """Train several runs ``(pe_kind, hp, seed)`` of one task at once (same PE input width, same lr).
+def train_ensemble(
+    task: str,
+    runs: list[tuple[str, dict, int]],
+    n: int = 256,
+    steps: int = 500,
+    width: int = 128,
+    snapshots: tuple[int, ...] = (),
+    pts: torch.Tensor | None = None,
+    device: str = "cpu",
+):
+    """Train several runs ``(pe_kind, hp, seed)`` of one task at once (same PE input width, same
+    lr).
 
-    Each run draws split, PE sample and init from its own seed, as :func:`train_inr`. Returns a list of
-    :class:`RunResult` and ``{step: (S, len(pts), d_out)}`` predictions on ``pts`` at ``snapshots``."""
+    Each run draws split, PE sample and init from its own seed, as :func:`train_inr`. Returns a list
+    of :class:`RunResult` and ``{step: (S, len(pts), d_out)}`` predictions on ``pts`` at
+    ``snapshots``."""
     P = grid(n)
     Y = TASKS[task](P).to(torch.float32)
     gens, E, idx, Eq = [], [], [], []

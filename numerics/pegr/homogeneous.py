@@ -1,0 +1,91 @@
+"""``pegr.homogeneous.*``: the positional encoding of a homogeneous space through the lift of
+L21 (Table 1 last row, L37; L77; footnote 2, L99)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import sympy as sp
+import torch
+from hypothesis import strategies as st
+
+import verify
+from proofs.pegr.model import COUNTEREXAMPLE_ERROR, PAPER, vec_col
+from verify import Evidence
+from verify.numeric import falsify, judge_error
+from verify.symbolic import refute_exactly
+
+from .encodings import sphere_points, wigner_real
+from .groups import haar_so3, rot_z
+
+
+@verify.claim(
+    "pegr.homogeneous.lift_pe", paper=PAPER,
+    where="L21 (lift); Table 1 last row L37; L77; footnote 2 L99",
+    statement=r"\mathcal X\text{ homogeneous: positional encodings }\mathrm{vec}(\rho_\lambda"
+              r"(x^G)),\ x^G=\{g:gx_0=x\}",
+    kind="property", expect="REFUTED",
+    readings={"B": "fixed vector: gamma(x) = rho_lambda(g_x) v with v fixed by rho_lambda(H)",
+              "C": "set-valued: gamma(x) = {vec rho_lambda(g) : g in x^G}"},
+)
+def homogeneous_lift_pe(ctx):
+    """Reading A (L77, "we define positional encodings by vec(rho_lambda(x^G))", with any
+    representative ``g_x`` of the coset ``x^G``): the encoding depends on the representative
+    whenever the stabiliser H acts non-trivially. SO(3) on S^2, x_0 = e_z, H = {R_z(psi)}: g = I
+    and g' = R_z(pi/2) both lift e_z, but ``vec(I) != vec(R_z(pi/2))`` (exact, l = 1 defining
+    representation; l = 2 Wigner D^2 numerically): REFUTED, not well defined. Reading B (v =
+    e_z for l = 1, the m = 0 column for l = 2): lift-independent and equivariant, ``gamma(g x) =
+    rho(g) gamma(x)`` (float64 fuzz). For T acting on itself and SO(2) on a circle H is trivial
+    and reading A is well defined. Reading C is well defined by construction (informal)."""
+    g = torch.Generator().manual_seed(ctx.subseed("lift"))
+    Rs = haar_so3(8, g).numpy()
+    pts = sphere_points(60, np.random.default_rng(ctx.subseed("liftpts")))
+    diffA, errB = 0.0, 0.0
+    for R_ in Rs[:4]:
+        psi = float(torch.rand(1, generator=g)) * 2 * math.pi
+        D, D2 = wigner_real(2, R_, pts), wigner_real(2, R_ @ rot_z(psi), pts)
+        diffA = max(diffA, float(np.abs(D - D2).max()))
+        errB = max(errB, float(np.abs(D[:, 2] - D2[:, 2]).max()))
+    Rz = sp.Matrix([[0, -1, 0], [1, 0, 0], [0, 0, 1]])
+    ez = sp.Matrix([0, 0, 1])
+    both_lift = Rz * ez == ez
+    ce = {"space": "S^2", "x0": "e_z", "x": "e_z", "g": "I",
+          "g'": "R_z(pi/2) = [[0,-1,0],[1,0,0],[0,0,1]]", "rho": "defining rep (l = 1)"}
+    summary = ("SO(3) on S^2, x0 = e_z: g = I and g' = R_z(pi/2) are both in x^G for x = e_z, "
+               "but vec(rho(g)) != vec(rho(g')) (l = 1, exact)")
+    numbers = {"l2_two_lifts_max_diff": diffA}
+    if both_lift:
+        representative = refute_exactly(summary, ce, lhs=vec_col(sp.eye(3)), rhs=vec_col(Rz),
+                                        generality="exact", numbers=numbers)
+    else:
+        representative = Evidence.undecided(f"R_z(pi/2) does not fix e_z: {summary}",
+                                            method="symbolic", numbers=numbers)
+
+    def prop(generator, batch, dtype, device, ell):
+        Rg = haar_so3(2 * batch, generator).numpy()
+        v = []
+        for b in range(batch):
+            gx, gg = Rg[2 * b], Rg[2 * b + 1]
+            if ell == 1:
+                lhs, rhs = (gg @ gx)[:, 2], gg @ gx[:, 2]
+            else:
+                lhs = wigner_real(2, gg @ gx, pts)[:, 2]
+                rhs = wigner_real(2, gg, pts) @ wigner_real(2, gx, pts)[:, 2]
+            v.append(float(np.abs(lhs - rhs).max()) / 1e-12)
+        return torch.tensor(v, dtype=torch.float64)
+
+    equivariance = falsify(prop, {"ell": st.sampled_from([1, 2])},
+                           budget=ctx.pick(quick=4, deep=30), batch=4, tol=1.0,
+                           seed=ctx.subseed("liftB"))
+    return [
+        representative,
+        judge_error(errB, "B: the m = 0 column of D^2 is the same for two lifts", tol=1e-11,
+                    fail=COUNTEREXAMPLE_ERROR, reading="B", part="well defined"),
+        equivariance.relabel(reading="B", part="equivariance",
+                             prefix="B: gamma(gx) = rho(g) gamma(x) (units of 1e-12)"),
+        Evidence.informal(
+            "C: the set-valued encoding is well defined by construction; no metric on sets given",
+            reading="C", numbers={"stabilisers": {"T on T": "trivial", "SO(2) on a circle":
+                                                  "trivial", "SO(3) on S^2": "SO(2) = {R_z}"}}),
+    ]

@@ -1,0 +1,121 @@
+"""Relative positional encodings (App. A.1): ``pegr.relpe.*`` (L144) and Lemma A.1 (L146-158),
+the paper's one labelled result (``pegr.lemma_A1``, a two-segment id of this section).
+
+Float64 fuzzing of Lemma A.1 over SO(3), Wigner D^2, S_4 and direct sums, with its negative
+controls: ``numerics/pegr/relpe.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import sympy as sp
+
+import verify
+from verify.symbolic import prove_cases
+
+from .model import PAPER, R, generic_matrix, perm_matrix, vec_col, vec_row
+
+
+def s3_inner_products() -> tuple[sp.Matrix, sp.Matrix]:
+    """``vec(P(g) P(x))^T vec(P(g) P(y))`` and ``vec(P(x))^T vec(P(y))`` for all 216 triples
+    ``(g, x, y)`` of S_3 (permutation matrices, column-major vec)."""
+    perms = list(itertools.permutations(range(3)))
+    P = perm_matrix
+    triples = list(itertools.product(perms, repeat=3))
+    lhs = [(vec_col(P(g) * P(x)).T * vec_col(P(g) * P(y)))[0] for g, x, y in triples]
+    rhs = [(vec_col(P(x)).T * vec_col(P(y)))[0] for _, x, y in triples]
+    return sp.Matrix(lhs), sp.Matrix(rhs)
+
+
+@verify.claim(
+    "pegr.relpe.invariance", paper=PAPER, where="A.1 L144",
+    statement=r"\eta(i+t,j+t)=\eta(i,j),\quad \eta(gx,gy)=\eta(x,y)\ \text{for}\ \eta(x,y)="
+              r"\mathrm{vec}(\rho(x))^\top\mathrm{vec}(\rho(y))",
+    kind="identity", expect="PROVED",
+    readings={"B": "row-major vec",
+              "C": "derived: eta(x,y) = tr rho(x^{-1} y), the character at x^{-1} y"},
+)
+def relpe_invariance(ctx):
+    """(i) ``(i+t) - (j+t) = i - j``; (ii) ``eta(gx, gy) = eta(x, y)`` for the SO(2)
+    representation ``R(theta) (+) R(3 theta)`` with symbolic angles under both vec conventions
+    (A column-major, B row-major) and for the S_3 permutation representation exhaustively
+    (exact integers); (iii) (reading C) ``eta = 2 cos(y-x) + 2 cos 3(y-x)``, the character."""
+    i, j = sp.symbols("i j", integer=True)
+    t, x, y, ph = sp.symbols("t x y phi", real=True)
+
+    def rho(u):
+        return sp.diag(R(u), R(3 * u))
+
+    def eta(p, q, vec=vec_col):
+        return (vec(rho(p)).T * vec(rho(q)))[0]
+
+    s3_lhs, s3_rhs = s3_inner_products()
+    return [
+        prove_cases([("eta(i+t, j+t) = eta(i, j)", (i + t) - (j + t), i - j)],
+                    generality="symbolic", part="(i)",
+                    summary="(i) eta(i+t, j+t) = eta(i, j)"),
+        prove_cases([("rho = R(.) (+) R(3 .), column-major", eta(ph + x, ph + y), eta(x, y)),
+                     ("S_3 permutation rep, all (g, x, y)", s3_lhs, s3_rhs)],
+                    generality="symbolic angles; exhaustive over S_3^3, exact", part="(ii)",
+                    summary="(ii) eta(gx, gy) = eta(x, y)"),
+        prove_cases([("rho = R(.) (+) R(3 .), row-major", eta(ph + x, ph + y, vec_row),
+                      eta(x, y, vec_row))],
+                    generality="symbolic angles", part="(ii)", reading="B",
+                    summary="(ii) B: row-major vec"),
+        prove_cases([("eta = character 2 cos + 2 cos 3", eta(x, y),
+                      2 * sp.cos(y - x) + 2 * sp.cos(3 * (y - x)))],
+                    generality="symbolic angles", reading="C",
+                    summary="(iii) C: eta is the character"),
+    ]
+
+
+@verify.claim(
+    "pegr.lemma_A1", paper=PAPER, where="Lemma A.1 (L146); proof eqs. (2)-(5), L148-158",
+    statement=r"\rho\ \text{orthogonal}\Rightarrow \mathrm{vec}(\rho(gx))^\top\mathrm{vec}"
+              r"(\rho(gy))=\mathrm{vec}(\rho(x))^\top\mathrm{vec}(\rho(y))",
+    kind="identity", expect="PROVED",
+    readings={"B": "row-major vec"},
+)
+def lemma_A1(ctx):
+    """Each proof step as a standalone identity: (2) ``vec(A)^T vec(B) = tr(A^T B)`` for generic
+    3x3 A, B (column-major A, row-major B); (3) ``tr((G X)^T (G Y)) = tr(X^T G^T G Y)`` for a
+    generic 3x3 G; (4) ``R(k theta)^T R(k theta) = I``; the whole lemma for the SO(2)
+    representation ``R(theta) (+) R(k theta)`` with symbolic angles and integer k (both vec
+    conventions) and for S_3 exhaustively. Fuzzing over SO(3), Wigner D^2, S_4 and direct sums,
+    with non-orthogonal negative controls: ``numerics/pegr/relpe.py``."""
+    x, y, th, ph = sp.symbols("x y theta phi", real=True)
+    k = sp.Symbol("k", integer=True)
+    A3, B3, G3 = generic_matrix(3, "a"), generic_matrix(3, "b"), generic_matrix(3, "g")
+
+    def rho(u):
+        return sp.diag(R(u), R(k * u))
+
+    def lemma(vec):
+        return (vec(rho(ph + x)).T * vec(rho(ph + y)))[0], (vec(rho(x)).T * vec(rho(y)))[0]
+
+    s3_lhs, s3_rhs = s3_inner_products()
+    return [
+        prove_cases([("vec(A)^T vec(B) = tr(A^T B), col-major", (vec_col(A3).T * vec_col(B3))[0],
+                      (A3.T * B3).trace())],
+                    generality="generic 3x3", part="(2)",
+                    summary="(2) vec(A)^T vec(B) = tr(A^T B)"),
+        prove_cases([("vec(A)^T vec(B) = tr(A^T B), row-major", (vec_row(A3).T * vec_row(B3))[0],
+                      (A3.T * B3).trace())],
+                    generality="generic 3x3", part="(2)", reading="B",
+                    summary="(2) B: row-major"),
+        prove_cases([("tr((GX)^T GY) = tr(X^T G^T G Y)", ((G3 * A3).T * (G3 * B3)).trace(),
+                      (A3.T * (G3.T * G3) * B3).trace())],
+                    generality="generic 3x3", part="(3)",
+                    summary="(3) tr((GX)^T GY) = tr(X^T G^T G Y)"),
+        prove_cases([("R(k theta)^T R(k theta) = I", R(k * th).T * R(k * th), sp.eye(2))],
+                    generality="symbolic k, theta", part="(4)",
+                    summary="(4) R(k theta)^T R(k theta) = I"),
+        prove_cases([("SO(2), rho = R(theta) (+) R(k theta)", *lemma(vec_col)),
+                     ("S_3, all 216 triples", s3_lhs, s3_rhs)],
+                    generality="symbolic angles and integer k; exhaustive over S_3^3, exact",
+                    part="lemma", summary="Lemma A.1 on SO(2) and S_3"),
+        prove_cases([("SO(2), rho = R(theta) (+) R(k theta), row-major", *lemma(vec_row))],
+                    generality="symbolic angles and integer k", part="lemma", reading="B",
+                    summary="Lemma A.1, row-major vec"),
+    ]

@@ -1,0 +1,97 @@
+"""``pegr.rep.*``: complete reducibility (L23 + L41; hedged restatement L69).
+
+The other ``pegr.rep`` claims (the homomorphism / irreducibility oracle and the definition of
+equivariance) are numeric and live in ``numerics/pegr/rep.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import sympy as sp
+
+import verify
+from verify import Evidence, Verdict
+from verify.symbolic import prove_cases, refute_exactly
+
+from .model import PAPER, R, perm_matrix
+
+
+def unipotent(u: sp.Expr) -> sp.Matrix:
+    """``rho(u) = [[1, u], [0, 1]]``: a representation of T = (R, +) with no invariant complement
+    to ``span(e1)`` (also ``n -> M^n``, ``M = [[1, 1], [0, 1]]``, on (Z, +))."""
+    return sp.Matrix([[1, u], [0, 1]])
+
+
+@verify.claim(
+    "pegr.rep.complete_reducibility", paper=PAPER, where="L23 + L41; hedged restatement L69",
+    statement=r"\text{any group representation }\rho\text{ can be written as a direct product "
+              r"of irreps}",
+    kind="identity", expect="REFUTED",
+    readings={"B": "compact (or finite) G, finite-dim. continuous rho: rho = (+) irreps "
+                   "(Maschke / Peter-Weyl), L69",
+              "C": "connective 'direct product' read as a tensor product of irreps"},
+)
+def complete_reducibility(ctx):
+    """Reading A (L23 + L41, every group of the paper, T included): REFUTED exactly by the
+    unipotent representation ``rho(t) = [[1, t], [0, 1]]`` of T = (R, +): it is a homomorphism
+    and ``span(e1)`` is invariant (PROVED, symbolic), and SymPy's exact solution of
+    ``rho(1) v = lam v`` shows that ``span(e1)`` is the only invariant line, so it has no
+    invariant complement. Reading B (L69, compact groups): PROVED on instances: SO(2)
+    ``R(theta) (+) R(2 theta)`` (the block projector commutes) and the S_3 permutation
+    representation (trivial (+) standard: the projector onto (1,1,1) commutes with all six
+    permutation matrices). Reading C (tensor product): the 3-dim permutation representation of
+    S_3 is no tensor product of S_3 irreps, whose dimensions 1, 1, 2 multiply to powers of 2."""
+    t, s, th = sp.symbols("t s theta", real=True)
+    e1 = sp.Matrix([1, 0])
+    is_rep = prove_cases(
+        [("rho(s+t) = rho(s) rho(t)", unipotent(s + t), unipotent(s) * unipotent(t)),
+         ("rho(t) e1 = e1 (span(e1) invariant)", unipotent(t) * e1, e1)],
+        generality="symbolic s, t", part="counterexample is a representation",
+        summary="rho(t) = [[1,t],[0,1]] is a homomorphism of (R,+) with span(e1) invariant")
+    p, q, lam = sp.symbols("p q lam")
+    v = sp.Matrix([p, q])
+    sols = sp.solve(list(unipotent(1) * v - lam * v), [p, q, lam], dict=True)
+    lines = {sp.simplify(sol.get(q, q)) for sol in sols}
+    if lines == {0}:
+        no_complement = refute_exactly(
+            "T = (R,+), rho(t) = [[1,t],[0,1]]: span(e1) is invariant and is the only invariant "
+            "line (eigenvectors of rho(1) all have q = 0), so it has no invariant complement: rho "
+            "is not a direct sum of irreps",
+            {"group": "(R,+) (also (Z,+) with M=[[1,1],[0,1]])", "rho(t)": "[[1,t],[0,1]]",
+             "invariant subspace": "span(e1)", "eigen-solutions of rho(1)": str(sols)},
+            lhs=unipotent(1) * sp.Matrix([0, 1]), rhs=sp.Matrix([0, 1]),
+            generality="exact (SymPy solve)")
+    else:
+        no_complement = Evidence.undecided(
+            f"rho(1) has an eigen-solution off span(e1): {sols}; the witness does not apply",
+            method="symbolic")
+
+    rho2 = sp.diag(R(th), R(2 * th))
+    block = sp.diag(1, 1, 0, 0)
+    perms = list(itertools.permutations(range(3)))
+    trivial = sp.ones(3, 3) / 3
+    compact = prove_cases(
+        [("SO(2): R(theta) (+) R(2 theta), block projector commutes", block * rho2,
+          rho2 * block),
+         ("S_3 on R^3 = trivial (+) standard: projector onto (1,1,1) commutes with all 6",
+          sp.Matrix.vstack(*[trivial * perm_matrix(g) for g in perms]),
+          sp.Matrix.vstack(*[perm_matrix(g) * trivial for g in perms]))],
+        generality="symbolic theta (SO(2)); exhaustive over S_3", reading="B",
+        summary="compact instances split into irreps")
+
+    irrep_dims = [1, 1, 2]
+    products = sorted({math.prod(c) for k in (1, 2, 3)
+                       for c in itertools.combinations_with_replacement(irrep_dims, k)})
+    if 3 not in products:
+        tensor = Evidence(
+            Verdict.REFUTED, "reading C (tensor product): dim 3 of the S_3 permutation rep is no "
+            f"product of irrep dimensions {irrep_dims} (products: {products})",
+            method="symbolic", reading="C",
+            counterexample={"group": "S_3", "rep": "permutation rep on R^3",
+                            "irrep dims": irrep_dims, "products": products})
+    else:
+        tensor = Evidence.undecided("reading C: the dimension count allows a tensor product",
+                                    method="symbolic", reading="C")
+    return [is_rep, no_complement, compact, tensor]

@@ -1,0 +1,126 @@
+"""``pegr.rope.*``: RoPE as a representation, Table 1 row "Text (spherical embedding) /
+SO(2)^{n/2}" (L36; A.2 L164-170), and its printed frequency formula (L170).
+
+The injectivity assumption of L164 (a numeric search) is in ``numerics/pegr/rope.py``, beside
+the float64 fuzzing of :func:`rope_representation`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import sympy as sp
+
+import verify
+from verify.symbolic import prove_cases, refute_exactly
+
+from .model import PAPER, R
+
+
+@verify.claim(
+    "pegr.rope.representation", paper=PAPER,
+    where="Table 1 row 'Text (spherical embedding) / SO(2)^{n/2}' (L36); A.2 L164-170",
+    statement=r"R_\Theta(m+n)=R_\Theta(m)R_\Theta(n),\ R_\Theta(m)^\top R_\Theta(m)=I,\ "
+              r"\det R_\Theta(m)=1,\ R_\Theta(m+t)v=R_\Theta(t)(R_\Theta(m)v)",
+    kind="identity", expect="PROVED",
+    readings={"B": "the group is SO(2)^{d/2} (Table 1): (phi_i) -> (+) R(phi_i) is a homomorphism",
+              "C": "a representation of the position group (Z,+) with image in SO(2)^{d/2} in "
+                   "SO(d)",
+              "D": "RoFormer relative property <R(m)q, R(n)k> = q^T R(n-m) k (Su et al., not in "
+                   "this paper)"},
+)
+def rope_representation(ctx):
+    """SymPy, d = 4 (quick) / 6 (deep), symbolic frequencies, positions m, n, t and vectors v, q,
+    k: (i) homomorphism, (ii) orthogonality and det = 1 (so the image lies in SO(d): reading A,
+    "a particular group representation of SO(d)" applied to v, L164), (iii) the equivariance of
+    L170 with ``R(t alpha_i)`` on each coordinate pair; reading B (``SO(2)^{d/2}``
+    homomorphism), C (a representation of (Z, +)), D (the RoFormer relative property). Float64
+    fuzzing up to d = 128: ``numerics/pegr/rope.py``."""
+    d = ctx.pick(quick=4, deep=6)
+    t = sp.Symbol("t", real=True)
+    al = sp.symbols(f"alpha1:{d // 2 + 1}", real=True)
+    m, n = sp.symbols("m n", integer=True)
+
+    def RT(u):
+        return sp.diag(*[R(u * ai) for ai in al])
+
+    v = sp.Matrix(sp.symbols(f"v1:{d + 1}", real=True))
+    q = sp.Matrix(sp.symbols(f"q1:{d + 1}", real=True))
+    k = sp.Matrix(sp.symbols(f"k1:{d + 1}", real=True))
+    phis = sp.symbols(f"phi1:{d // 2 + 1}", real=True)
+    psis = sp.symbols(f"psi1:{d // 2 + 1}", real=True)
+    gen = f"d = {d}, symbolic alpha_i, m, n, t, v, q, k"
+    return [
+        prove_cases([("R(m+n) = R(m) R(n)", RT(m + n), RT(m) * RT(n))],
+                    generality=gen, part="(i)", summary="(i) homomorphism"),
+        prove_cases([("orthogonal", RT(m).T * RT(m), sp.eye(d)),
+                     ("det = 1", sp.simplify(RT(m).det()), 1)],
+                    generality=gen, part="(ii)", summary="(ii) in SO(d)"),
+        prove_cases([("R(m+t) v = R(t) R(m) v", RT(m + t) * v, RT(t) * (RT(m) * v)),
+                     ("coordinates (1,2) are rotated by R(t alpha_1)", (RT(m) * v)[0:2, 0],
+                      R(t * al[0]).T * (RT(m + t) * v)[0:2, 0])],
+                    generality=gen, part="(iii)", summary="(iii) equivariance (L170)"),
+        prove_cases([("SO(2)^{d/2} -> SO(d), (phi_i) -> (+) R(phi_i) is a homomorphism",
+                      sp.diag(*[R(p_ + q_) for p_, q_ in zip(phis, psis, strict=True)]),
+                      sp.diag(*[R(p_) for p_ in phis]) * sp.diag(*[R(q_) for q_ in psis]))],
+                    generality=gen, reading="B", summary="B: SO(2)^{d/2}"),
+        prove_cases([("m -> R_Theta(m) is a representation of (Z,+)", RT(m + n), RT(m) * RT(n))],
+                    generality=gen, reading="C", summary="C: representation of (Z,+)"),
+        prove_cases([("<R(m)q, R(n)k> = q^T R(n-m) k", ((RT(m) * q).T * (RT(n) * k))[0],
+                      (q.T * RT(n - m) * k)[0])],
+                    generality=gen, reading="D", summary="D: RoFormer relative property"),
+    ]
+
+
+def decay_and_ranges() -> dict:
+    """Both frequency readings for d in {8, 64, 128} (ranges, ``alpha_i mod 2 pi``) and the
+    RoFormer long-term decay ``q^T R_Theta(Delta) k / d`` (q = k = 1, d = 64) under each."""
+    numbers = {}
+    for dd in (8, 64, 128):
+        printed = [10000 ** (2 * i / dd) for i in range(dd // 2)]
+        roformer = [10000 ** (-2 * i / dd) for i in range(dd // 2)]
+        numbers[f"d={dd}"] = {"printed_range": [printed[0], printed[-1]],
+                              "roformer_range": [roformer[0], roformer[-1]],
+                              "printed_mod_2pi_first4": [v % (2 * math.pi) for v in printed[:4]]}
+    for name, sign in (("printed", 1), ("roformer", -1)):
+        al = [10000 ** (sign * 2 * i / 64) for i in range(32)]
+        numbers[f"decay_{name}"] = {str(D): 2 * sum(math.cos(D * ai) for ai in al) / 64
+                                    for D in (1, 10, 100, 1000)}
+    return numbers
+
+
+@verify.claim(
+    "pegr.rope.frequency_formula", paper=PAPER, where="A.2 L170",
+    statement=r"\alpha_i=10000^{\frac{2(i-1)}{d}}\ \text{(RoPE, Su et al. 2021)}",
+    kind="identity", expect="REFUTED",
+    readings={"B": "only 'the frequencies ... exponentially vary' (L170): alpha_{i+1}/alpha_i "
+                   "constant"},
+)
+def rope_frequency_formula(ctx):
+    """Specification check: the printed ``alpha_i = 10000^{+2(i-1)/d}`` (L170) against the cited
+    RoFormer's eq. (15), ``theta_i = 10000^{-2(i-1)/d}``. They differ exactly at d = 4, i = 2
+    (100 vs 1/100): REFUTED as a description of the cited RoPE. With the printed signs the step
+    angles ``alpha_i mod 2 pi`` are scrambled and the long-term decay of ``q^T R(Delta) k / d``
+    (q = k = 1, d = 64) is lost (numbers). Reading B (exponential variation: the ratio
+    ``10000^{+-2/d}`` is constant): PROVED for both signs."""
+    d = 4
+    printed = [sp.Integer(10000) ** sp.Rational(2 * (i - 1), d) for i in (1, 2)]
+    roformer = [sp.Integer(10000) ** sp.Rational(-2 * (i - 1), d) for i in (1, 2)]
+    mismatch = refute_exactly(
+        "d = 4: printed alpha = (1, 100), RoFormer theta = (1, 1/100)",
+        {"d": 4, "i": 2, "printed": [str(v) for v in printed],
+         "roformer": [str(v) for v in roformer]},
+        lhs=sp.Matrix(printed), rhs=sp.Matrix(roformer), generality="exact, d = 4",
+        numbers=decay_and_ranges())
+    i, dd = sp.symbols("i d", positive=True)
+
+    def alpha(j, sign):
+        return sp.Integer(10000) ** (sign * 2 * (j - 1) / dd)
+
+    ratio = prove_cases(
+        [(f"alpha_(i+1)/alpha_i = 10000^({'+' if sign > 0 else '-'}2/d)",
+          sp.powsimp(alpha(i + 1, sign) / alpha(i, sign)), sp.Integer(10000) ** (sign * 2 / dd))
+         for sign in (1, -1)],
+        generality="symbolic i, d", reading="B", assumptions={"i": "positive", "d": "positive"},
+        summary="B: exponential variation, both signs")
+    return [mismatch, ratio]
