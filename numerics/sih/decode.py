@@ -44,14 +44,18 @@ def lemma_e2(ctx):
         cases.append((f"det([Z,1]A) = 0, r={r}, n={n}", (Z * A).det(method="berkowitz").expand(),
                       0))
     ev = prove_cases(cases, timeout=10.0 * len(cases), part="lemma",
-                     generality="(r, n) in {(1,3), (1,4)} (deep: also (2,4)), symbolic z and A")
+                     generality="(r, n) in {(1,3), (1,4)} (deep: also (2,4)), symbolic z and "
+                                "A; symbolic r, n would need a rank argument on matrices of "
+                                "symbolic size, which is not a SymPy identity")
     ev_split = prove_cases(
         [(f"V={V}, m={m}", int(2 < V ** m), int(m >= 2 or V >= 3))
-         for V in range(2, 6) for m in range(1, 5)], generality="finite range",
+         for V in range(2, 6) for m in range(1, 5)],
+        generality="V in [2,5], m in [1,4]; beyond it V^m only grows",
         part="application", summary="2 < V^m iff m >= 2 or V >= 3 (V in [2,5], m in [1,4])")
     Zc = sp.Matrix([[0, 1], [1, 1]])  # r = 1, n = 2: rows [z_j, 1] for z = (0, 1)
     ev_control = prove_cases(
-        [("[z, 1] [[0,1],[1,1]]^-1 = I_2", Zc * Zc.inv(), sp.eye(2))], generality="r=1, n=2",
+        [("[z, 1] [[0,1],[1,1]]^-1 = I_2", Zc * Zc.inv(), sp.eye(2))], scope="general",
+        generality="r=1, n=2: one instance shows that an affine bijection can exist at r+1 = n",
         part="control",
         summary="negative control r+1 = n = 2: the affine map [z, 1] -> [z, 1] [[0,1],[1,1]]^-1 "
                 "sends z = 0, 1 to e_1, e_2 (the determinant obstruction needs r+1 < n)")
@@ -108,7 +112,8 @@ def lemma_e4(ctx):
     ev_width = prove_cases(
         [("hidden width 4n", dec.width, 8), ("output layer columns (4n, not n)",
                                              dec.out.weight.shape[1], 8)],
-        generality="n = 2", part="width", reading="B",
+        generality="n = 2 (the decoder is built per n; 4n units by its definition)",
+        part="width", reading="B",
         summary="hidden width 4n; output layer is +-1/eta (n x 4n), not an n x n identity")
 
     def prop(generator, batch, dtype, device, n, region):

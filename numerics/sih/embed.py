@@ -214,7 +214,7 @@ def lemma_d4(ctx):
               2 * Lam * (1 - cx) * (c1 - cx)
               - (W + v0 + Gam * (cx - 1) + b1 * sp.sin(x * th)))]
     ev_id = prove_cases(
-        cases, timeout=10.0 * len(cases), part="identities",
+        cases, timeout=10.0 * len(cases), part="identities", scope="general",
         generality="symbolic theta, v, Lambda, W (theta = 2 pi/L, sin theta != 0, "
                    "cos theta != 1)")
     # (iv) at L = 4: c_1 = cos(pi/2) = 0, c_2 = cos(pi) = -1, sin(pi/2) = 1, v = (1, 0, 1), W = 1
@@ -293,7 +293,7 @@ def thm42_case1(ctx):
     ua, ub = sp.Matrix([sp.cos(a), sp.sin(a)]), sp.Matrix([sp.cos(b), sp.sin(b)])
     ev = prove_cases([("(32)", sp.expand_trig((ua.T * R * ub)[0, 0]),
                        sp.expand_trig(sp.cos(a - b - th)))],
-                     generality="symbolic angles", part="identity")
+                     generality="symbolic angles", scope="general", part="identity")
     grids = [(ECA, 2, (5,), 3), (ECA, 2, (9,), 4)]
     grids += ctx.pick(quick=[(VN, 2, (3, 4), 2)],
                       deep=[(VN, 2, (4, 4), 3), (ECA, 3, (16,), 6), (ECA, 2, (32,), 5),
@@ -320,7 +320,8 @@ def thm42_case2(ctx):
     Mw = sp.Matrix([[a, -b], [b, a]])
     ev = prove_cases([("(45)", sp.expand_trig((e1.T * Mw * e2)[0, 0]),
                        sp.expand_trig(a * sp.cos(ph - php) + b * sp.sin(ph - php)))],
-                     generality="symbolic phases and coefficients", part="identity")
+                     generality="symbolic phases and coefficients", scope="general",
+                     part="identity")
 
     def halves(offsets, widths):
         NK = [tuple(o) for o in offsets]
@@ -365,8 +366,10 @@ def example_d6(ctx):
     ev = prove_cases([("score = g(i-i')", sp.expand_trig(sp.expand((spatial(i).T * KS
                                                                    * spatial(ip))[0, 0])),
                        sp.expand_trig(sp.expand(gD)))],
-                     generality="symbolic i, i', L and coefficients", part="identity")
-    ev_dim = prove_cases([("2(m+d)+2 at m=3, d=1", 2 * (3 + 1) + 2, 10)], generality="arithmetic",
+                     generality="symbolic i, i', L and coefficients", scope="general",
+                     part="identity")
+    ev_dim = prove_cases([("2(m+d)+2 at m=3, d=1", 2 * (3 + 1) + 2, 10)], scope="general",
+                         generality="arithmetic at the example's m = 3, d = 1",
                          part="dimension", summary="2(m+d)+2 = 10 >= 7")
     g = ctx.torch_generator("d6")
     _, _, st = sample_stream(g, ECA, 2, (4,), 3)
@@ -535,7 +538,10 @@ def nondegeneracy(ctx):
                            for c in itertools.product(range(V), repeat=m)})
             gaps.append((f"V={V}, m={m}", min(b - a_ for a_, b in itertools.pairwise(vals)),
                          sp.Rational(1, V ** m - 1)))
-    ev_gap = prove_cases(gaps, generality="V in {2,3,4}, m in {1,2,3}", part="gap",
+    ev_gap = prove_cases(gaps, part="gap",
+                         generality="V in {2,3,4}, m in {1,2,3}; in general the values are "
+                                    "N/(V^m - 1) for the integers N < V^m (base-V digits), an "
+                                    "argument SymPy does not check for symbolic V, m",
                          summary="base-V weights: minimum gap exactly 1/(V^m - 1)")
     counts, cex = [], None
     for V in (2, 3):
@@ -549,13 +555,15 @@ def nondegeneracy(ctx):
     domain = "V in {2,3}, m in {1,2,3} (enumerated)"
     if cex is None:
         ev_a = Evidence(Verdict.PROVED, "pair count", method="symbolic", generality=domain,
-                        part="count")
+                        scope="bounded", part="count")
     else:
         ev_a = refute_exactly(
             f"pair count: {cex['pairs_distinct_configs']} pairs of distinct configurations != "
             f"C(V, 2) = {cex['C(V,2)']} at V = {cex['V']}, m = {cex['m']}", cex,
             lhs=cex["pairs_distinct_configs"], rhs=cex["C(V,2)"], generality=domain,
             part="count")
-    ev_b = prove_cases(counts, generality="V in {2,3}, m in {1,2,3}", reading="B", part="count",
+    ev_b = prove_cases(counts, reading="B", part="count",
+                       generality="V in {2,3}, m in {1,2,3} (enumerated pairs against "
+                                  "C(V^m, 2); a count over symbolic V, m is not enumerable)",
                        summary="C(V^m, 2) pairs (enumerated)")
     return [worst, ev_gap, ev_a, ev_b]

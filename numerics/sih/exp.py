@@ -311,7 +311,7 @@ def attention_concentration(ctx):
     in both profiles. The committed deep run (seed 0): Layer 1 puts 5.2% on the predicted
     cell's parents, Layer 2 28.9% on matching configurations (paper: 68.4%, 97.1%)."""
     out = [prove_cases([("f(1,0,1) of rule 97 (bit 4a+2b+c = 5)", wolfram_table(97)[5], 1)],
-                       generality="exact", part="rule97",
+                       generality="exact", scope="general", part="rule97",
                        summary="Rule 97: f(1,0,1) = bit 5 of 97 = 1")]
     if ctx.quick:
         return out + [Evidence.undecided(NOT_TRAINED + " (the deep profile measures a "
@@ -398,14 +398,16 @@ def data(ctx):
          ("2D (T2) length", stream_length(12, (6, 6), "T2"), 503),
          ("ECA (T1) length", stream_length(10, (16,), "T1"), 169),
          ("V=3 (T1) length", stream_length(12, (32,), "T1"), 395)],
-        generality="exact", part="counts",
+        generality="exact: the paper's 256 ECA rules and its three settings", scope="general",
+        part="counts",
         summary=f"ECA classes {n_classes}; 3^27 = {3 ** 27}; lengths 169 / 395 / 503")
     ev_a = refute_exactly(
         "'2^25 = 2^32' as printed in the seed text: 33554432 != 4294967296 (most likely the "
         "nested superscript 2^(2^5) flattened; reading B holds)",
         {"2^25": 2 ** 25, "2^32": 2 ** 32}, lhs=2 ** 25, rhs=2 ** 32, generality="exact",
         part="rule_space")
-    ev_b = prove_cases([("2^(2^5)", 2 ** (2 ** 5), 2 ** 32)], generality="exact", reading="B",
+    ev_b = prove_cases([("2^(2^5)", 2 ** (2 ** 5), 2 ** 32)], generality="exact",
+                       scope="general", reading="B",
                        part="rule_space", summary="2^(2^5) = 2^32")
     return [ev, ev_a, ev_b]
 
@@ -423,6 +425,6 @@ def compute(ctx):
     summary = f"207 in [{lo}, {hi})"
     if lo <= 207 < hi:
         return Evidence(Verdict.PROVED, summary, method="symbolic", generality="exact",
-                        numbers={"interval": [lo, hi]})
+                        scope="general", numbers={"interval": [lo, hi]})
     return refute_exactly(summary, {"interval": [lo, hi], "total": 207}, lhs=207,
                           rhs=lo if 207 < lo else hi, generality="exact")

@@ -63,7 +63,7 @@ def leakage_bound(ctx):
                  budget=ctx.pick(quick=10, deep=300), batch=128, seed=ctx.seed)
     N, k = sp.symbols("N k", positive=True)
     ev57 = prove_cases([("(57) boundary", (N - 1) / ((4 * k - 1) * (N - 1) + N - 1), 1 / (4 * k))],
-                       generality="symbolic N > 1, k >= 1", part="57",
+                       generality="symbolic N > 1, k >= 1", scope="general", part="57",
                        summary="equality at e^Delta = (4k-1)(N-1): (57) is an exact equivalence")
     # Reading A: the sufficient direction (L1714-1716). At e^Delta = 4(N-m)/(m delta) the bound
     # (56) is delta/(4+delta) = delta/4 - delta^2/(4(4+delta)), and it decreases in e^Delta.
@@ -74,7 +74,7 @@ def leakage_bound(ctx):
         [("(56) at the threshold", at_threshold, dl / (4 + dl)),
          ("delta/4 minus it", dl / 4 - at_threshold, dl ** 2 / (4 * (4 + dl))),
          ("d(56)/d(e^Delta)", sp.diff(b56, E), -ms * (Ns - ms) / (ms * E + Ns - ms) ** 2)],
-        generality="symbolic N > m > 0, delta > 0", part="threshold",
+        generality="symbolic N > m > 0, delta > 0", scope="general", part="threshold",
         summary="sufficient direction (L1714-1716): at e^Delta = 4(N-m)/(m delta) the bound (56) "
                 "is delta/(4+delta) = delta/4 - delta^2/(4(4+delta)) and (56) decreases in "
                 "Delta, so Delta > log(4(N-m)/(m delta)) implies (56) < delta/4")

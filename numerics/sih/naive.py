@@ -35,7 +35,9 @@ def naive_rpe_construction(ctx):
             cases.append((f"V={V}, k={k}: pairs with <N, N'> != #agreements",
                           int((oh @ oh.T != agree).sum()), 0))
             n += agree.numel()
-    ev_h = prove_cases(cases, generality="V <= 3, k <= 4", part="hamming",
+    ev_h = prove_cases(cases, part="hamming",
+                       generality="V <= 3, k <= 4 (all pairs); for symbolic V, k the inner "
+                                  "product is a sum of Kronecker deltas, not proved here",
                        summary=f"<N, N'> = #agreements on {n} pairs")
     offsets = {}
     for L in (6, 10):

@@ -155,7 +155,7 @@ def lemma_e9_cor_e10(ctx):
     ev_t = prove_cases(
         [("printed - exact", sp.expand_log(printed - exact, force=True),
           sp.log(2 * sp.sqrt(2)) - sp.log(2 * sp.sqrt(2) - 1))],
-        generality="symbolic N > k > 0", part="threshold",
+        generality="symbolic N > k > 0", scope="general", part="threshold",
         summary="printed threshold exceeds the exact one by log(2 sqrt2/(2 sqrt2 - 1)) > 0: "
                 "sufficient")
     p = torch.softmax(torch.zeros(4, dtype=torch.float64), 0)

@@ -47,7 +47,9 @@ def transitions_evidence(grids: list[tuple[int, ...]], tokenisation: str, summar
     bad = next((b for b in (first_off_shift_transition(w, tokenisation)[0] for w in grids)
                 if b is not None), None)
     if bad is None:
-        return Evidence(Verdict.PROVED, summary, method="symbolic", generality=generality, **kw)
+        return Evidence(Verdict.PROVED, summary, method="symbolic", scope="bounded",
+                        generality=f"{generality}; the layout is scanned per width, no "
+                                   "symbolic-width argument", **kw)
     return refute_exactly(summary, bad, lhs=sp.Matrix(bad["next_token"][1]),
                           rhs=sp.Matrix(bad["i+e_hat"]), generality=generality, **kw)
 
@@ -148,7 +150,8 @@ def partition(ctx):
     (|U| = 12) a balanced one is constructed: SUPPORTED (finite cases)."""
     n = sp.Symbol("n", positive=True, integer=True)
     ev_end = prove_cases([("h=|U|", sp.ceiling(n / n), 1), ("h=1", sp.ceiling(n / 1), n)],
-                         generality="symbolic |U| = n >= 1", part="endpoints")
+                         generality="symbolic |U| = n >= 1", scope="general",
+                         part="endpoints")
     counts, missing = {}, None
     for name, offs in [("ECA", ECA), ("VN", VN), ("Moore9", MOORE9)]:
         U = sorted(union_set(offs)[2])

@@ -35,7 +35,7 @@ def temporal_component(ctx):
     p_t, p_tp = sp.Matrix([t, 1]), sp.Matrix([tp, 1])
     h = ((Q * p_t).T * (K * p_tp))[0, 0]
     ev = prove_cases([("h(t,t')", h, -W * (t - tp - 1))], generality="symbolic t, t', W_T",
-                     part="bilinear")
+                     scope="general", part="bilinear")
     h_transposed = ((Q * p_t).T * (K.T * p_tp))[0, 0]
     ev_b = prove_equal(h_transposed, -W * (t - tp - 1), assumptions="real", timeout=10.0,
                        reading="B", part="bilinear")

@@ -42,7 +42,7 @@ def dim_formula(ctx):
         [("m = 1", V + (2 * d + 2) + 2 * h * V + V, 2 * (h + 1) * V + 2 * d + 2),
          ("m > 1 at d_p = 2(m+d)+2", V + (2 * (m + d) + 2) + 2 * h * V ** m + V,
           2 * h * V ** m + 2 * (m + V + d) + 2)],
-        generality="symbolic h, V, d, m", part="block_sum")
+        generality="symbolic h, V, d, m", scope="general", part="block_sum")
     U = sorted(union_set(ECA)[2])
     bad_a, bad_b, n = None, None, 0
     for hh in range(1, len(U) + 1):
@@ -59,10 +59,11 @@ def dim_formula(ctx):
                 bad_a = case | {"printed_width": printed}
             if max(decoders, every_head) > 4 * hh * 2 ** mm and bad_b is None:
                 bad_b = case | {"sum_4V^|S| over every head": every_head}
-    domain = f"{n} ECA partitions"
+    domain = (f"{n} ECA partitions allowed by Def. 4.1; other settings (VN, Moore) and a "
+              "symbolic partition are not enumerated")
     if bad_a is None:
         ev_a = Evidence(Verdict.PROVED, "MLP width 'exactly 4hV^m'", method="symbolic",
-                        generality=domain, part="mlp_width")
+                        generality=domain, scope="bounded", part="mlp_width")
     else:
         ev_a = refute_exactly(
             f"MLP width 'exactly 4hV^m': {bad_a['sum_4V^|S|']} != {bad_a['printed_width']}",
@@ -71,7 +72,7 @@ def dim_formula(ctx):
     summary_b = "per-head 4V^{|S|} and total <= 4hV^m on every ECA partition"
     if bad_b is None:
         ev_b = Evidence(Verdict.PROVED, summary_b, method="symbolic", generality=domain,
-                        part="mlp_width", reading="B")
+                        scope="bounded", part="mlp_width", reading="B")
     else:
         ev_b = refute_exactly(summary_b, bad_b, lhs=bad_b["sum_4V^|S| over every head"],
                               rhs=bad_b["4hV^m"], generality=domain, part="mlp_width",
@@ -118,7 +119,7 @@ def marginalisation_alignment(ctx):
     generality = "all ECA partitions with |S| <= ceil(|U|/h) (Def 4.1)"
     if bad is None:
         ev_a = Evidence(Verdict.PROVED, "J^K = J^Q for every block", method="symbolic",
-                        generality=generality)
+                        generality=generality, scope="bounded")
     else:
         ev_a = refute_exactly(
             f"{len(rows)} (partition, block) pairs with J^K != J^Q, e.g. h = {bad['h']}, block "
@@ -130,7 +131,8 @@ def marginalisation_alignment(ctx):
                 if (x == y) != (sum(a == b for a, b in zip(x, y, strict=True)) == 3))
     ev_repair = prove_cases(
         [("pairs where c * #agreements = ck disagrees with x = y", wrong, 0)],
-        generality="ECA, V = 2", part="repair",
+        generality="ECA, V = 2 (all pairs); for other V, k the score is a sum of Kronecker "
+                   "deltas, not proved symbolically here", part="repair",
         summary="repair: per-neighbour one-hots give score c * #agreements, = ck iff equal "
                 f"(all {len(configs) ** 2} pairs)")
     return [ev_a, ev_repair]

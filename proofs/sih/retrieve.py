@@ -30,7 +30,8 @@ def remark_e7_gap(ctx):
     stays UNDECIDED."""
     c, k, e = sp.symbols("c k epsilon", positive=True)
     ev = prove_cases([("G", c * (k - 2 * k * e) - c * ((k - 1) + 2 * k * e), c * (1 - 4 * k * e))],
-                     generality="symbolic c, k, eps", part="distributed")
+                     generality="symbolic c, k, eps", scope="general",
+                     part="distributed")
     return [ev, Evidence.undecided("partitioned regime: depends on the marginalisation layout, "
                                    "which the paper leaves misaligned (see "
                                    "sih.main.marginalisation_alignment)", part="partitioned")]

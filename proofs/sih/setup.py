@@ -47,7 +47,9 @@ def rule_space(ctx):
         rows.append({"V": V, "k": k, "configs": n_configs, "rules": n_rules})
     counts.append(("ECA: 2^(2^3) rules", 2 ** (2 ** 3), 256))
     ev_count = prove_cases(
-        counts, generality="V=2, k<=3; V=3, k<=2 (exhaustive)", part="counting",
+        counts, part="counting",
+        generality="V=2, k<=3; V=3, k<=2 (exhaustive); the counts are the product rule for "
+                   "words and functions, which SymPy does not prove for symbolic V, k",
         summary="V^k configurations and V^(V^k) rules by enumeration; ECA 2^(2^3) = 256")
 
     moore = list(itertools.product((0, 1), repeat=9))
@@ -78,7 +80,8 @@ def rule_space(ctx):
             generality="all 2^9 Moore configurations")
     ev_b = prove_cases(
         [("essential Moore cells", len(essential), 9)], part="game_of_life", reading="B",
-        generality="all 2^9 Moore configurations",
+        generality="all 2^9 Moore configurations (the paper's GoL, a finite statement)",
+        scope="general",
         summary=f"GoL depends essentially on {len(essential)} of the 9 Moore cells: with k = 9 "
                 "(centre included) it is an instance of Def 3.1 and no 8 offsets suffice")
     return [ev_count, ev_a, ev_b]
@@ -116,7 +119,9 @@ def flatten_distance(ctx):
                           (W - 1) * W ** (d - 1 - c)))
     ev_b = prove_cases(
         cases, reading="B", timeout=10.0 * len(cases),
-        generality="symbolic W, d in {1,2,3}, (T1) without separators inside a time step",
+        generality="symbolic W, d in {1,2,3}, (T1) without separators inside a time step; "
+                   "a symbolic number of axes d would need sums over symbolic index sets, "
+                   "not attempted",
         summary="max interior distance W^{d-1} (axis 1); wrap-around (W-1)W^{d-c}, i.e. also "
                 "O(W^{d})/O(W^{d-1})*W")
     ev_a = Evidence.informal(
