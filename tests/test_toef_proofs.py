@@ -9,8 +9,10 @@ from proofs.toef.linearized import KEY_WORD, layout_check, matrix_letters, trace
 from proofs.toef.model import token_matrix
 from proofs.toef.variational import closedness_any_size
 from verify import Verdict
-from verify.registry import discover
 from verify.symbolic import prove_equal
+
+#: Discovery limited to this paper's packages.
+TOEF = ["proofs.toef", "numerics.toef"]
 
 
 def test_trace_grad_conj_key_identity_symbolic_size():
@@ -42,8 +44,7 @@ def _by_reading(res):
 
 
 def _run(claim_id, tmp_path):
-    discover(["proofs.toef", "numerics.toef"])
-    (res,) = verify.run([claim_id], jobs=0, results_path=tmp_path / "r.jsonl")
+    (res,) = verify.run([claim_id], jobs=0, results_path=tmp_path / "r.jsonl", modules=TOEF)
     return res
 
 
@@ -55,11 +56,15 @@ def test_relu_reading_c_refuted_by_abs_and_e_proved(tmp_path):
     assert str(res.verdict) == "REFUTED"
 
 
-def test_lemma3_attention_symbolic_size_generality(tmp_path):
+def test_lemma3_attention_printed_substitution_refuted_star_moved_proved(tmp_path):
     res = _run("toef.lemma3_wirtinger_linear_attention", tmp_path)
-    assert str(res.verdict) == "PROVED"
+    assert str(res.verdict) == "REFUTED"  # reading A: the paper's W_B = V O^* with the pairing
+    r = _by_reading(res)
+    assert Verdict.PROVED in r["B"] and Verdict.PROVED in r["D"]
     key = [e for e in res.evidence if e.part == "key identity" and e.verdict == Verdict.PROVED]
     assert any("all N, C" in (e.generality or "") for e in key)
+    assert all(e.scope == "general" for e in res.evidence
+               if e.reading == "B" and e.verdict == Verdict.PROVED)
 
 
 def test_closedness_criterion_is_proved_for_symbolic_sizes():

@@ -95,7 +95,7 @@ def axioms_1_to_4(ctx):
         dims == expected, f"dimension of the commutant of {{W, W^*}} (its unitaries form the A3 "
         f"group): {dims}; generic W -> scalars only, so A3 is implied by A2 there",
         counterexample={"C": C, "dims": dims, "expected": expected}, part="A3 vs A2",
-        numbers=dims, reading="B"))
+        numbers=dims))
     return out
 
 

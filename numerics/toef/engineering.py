@@ -243,17 +243,20 @@ def sparse_attention_interpretation(ctx):
     statement=r"X_{\omega\sigma}=e^{i\omega\sigma/T_{PE}}:\ \text{PE tokens do not break "
               r"permutation symmetry; pairwise products reflect relative distances}",
     kind="property", expect="SUPPORTED",
-    readings={"B": "(B2) V invariant when only the content rows are permuted, PE kept fixed",
-              "C": "RoPE as in the cited literature: rotated q.k depends only on relative "
-                   "position"},
+    readings={"B": "RoPE as in the cited literature (rotations of query/key pairs, applied "
+                   "multiplicatively to Q and K): the rotated q.k depends only on relative "
+                   "position",
+              "D": "(B2) V invariant when only the content rows are permuted, PE kept fixed"},
 )
 def rope_fourier_pe(ctx):
-    """(c) E E^* is Toeplitz ((E E^*)_{w w'} depends on w - w' only) to 1e-12; (b) B1:
-    V([Pi X_c | Pi E]) = V([X_c | E]) for the Lemma-3 potential (unitary invariance); B2
-    fails (REFUTED, N = 5, T_PE = 10; with T_PE = 1000 the PE rows are nearly equal, so the
-    change is small: a very large period carries little position); reading C: rotary q.k
-    depends on relative position only (SUPPORTED). Reading A's features (linear frequencies,
-    additive) differ from RoPE (geometric frequencies, multiplicative on Q, K)."""
+    """Reading A, the printed PE features E = e^{i w s / T_PE} (linear frequencies) used as
+    token features: (c) E E^* is Toeplitz ((E E^*)_{w w'} depends on w - w' only) to 1e-12;
+    (b) read as B1, V([Pi X_c | Pi E]) = V([X_c | E]) for the Lemma-3 potential (unitary
+    invariance): SUPPORTED. Reading B, RoPE as cited (geometric frequencies, multiplicative on
+    Q, K, unlike reading A's additive features): rotary q.k depends on relative position only
+    (SUPPORTED). Reading D, (b) read as B2 (content permuted, PE fixed): REFUTED at N = 5,
+    T_PE = 10 (with T_PE = 1000 the PE rows are nearly equal and the change is small: a very
+    large period carries little position)."""
     g = ctx.torch_generator("pe")
     N, Cc, Cp, T = 5, 2, 4, 1000.0
     w = torch.arange(N, dtype=torch.float64)[:, None]
@@ -277,7 +280,7 @@ def rope_fourier_pe(ctx):
     out.append(judge_error(b1, "B1: permuting content and PE together leaves V unchanged",
                            tol=1e-12, fail=COUNTEREXAMPLE_TOL, part="(b) symmetry"))
     out.append(judge_error(b2, "B2 (T_PE = 10): permuting content only (PE fixed) leaves V "
-                           "unchanged", tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, reading="B",
+                           "unchanged", tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, reading="D",
                            part="(b) symmetry",
                            counterexample={"N": N, "C_content": Cc, "C_pe": Cp,
                                            "perm": "swap tokens 0,1", "seed": ctx.subseed("pe")}))
@@ -291,7 +294,7 @@ def rope_fourier_pe(ctx):
 
     dots = [float(rot(q, m) @ rot(k, m - 2)) for m in range(2, 8)]
     out.append(judge_error(max(dots) - min(dots), "RoPE: <R_m q, R_{m-2} k> independent of m",
-                           tol=1e-12, fail=COUNTEREXAMPLE_TOL, reading="C",
+                           tol=1e-12, fail=COUNTEREXAMPLE_TOL, reading="B",
                            part="(c) relative distances"))
     return out
 
