@@ -26,6 +26,7 @@ from .ca import CellularAutomaton
     statement=r"\text{all }V^k\text{ configurations appear in the context}\Rightarrow100\%"
               r"\text{ accuracy achievable; missing ones}\Rightarrow\text{errors unavoidable}",
     readings={"B": "coverage notion (ii): the first M-1 rows expose all configurations"},
+    repairs={"B": "overstated"},
 )
 def coverage_necessary(ctx):
     """Notion (i) REFUTED: an ECA trajectory whose rows 0..M-1 contain all 8 configurations,

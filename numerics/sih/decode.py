@@ -92,6 +92,7 @@ def bump(z: Fraction, v: Fraction, eta: Fraction) -> Fraction:
               r"\varepsilon\Rightarrow\phi(z)=e_j;\ |z-v_j|>\delta/4\ \forall j\Rightarrow"
               r"\phi(z)=0",
     readings={"B": r"suppression threshold $2\eta=\delta/2$ (as concluded in the proof)"},
+    repairs={"B": "erratum"},
 )
 def lemma_e4(ctx):
     """Reading A (Def E.3 (2) at delta/4) REFUTED exactly: v = (0, 1), delta = 1, z = 3/8

@@ -437,6 +437,7 @@ def affine_in_time_obstruction() -> Evidence:
     statement=r"\text{routing }\mathcal U=\{-1,0,1,2\}\text{ requires }|\Omega|\le|\mathcal U|+d"
               r"=5,\ d_S=10,\ d_p=12\text{, independent of }L",
     readings={"B": "10 and 12 are upper bounds from |Omega| <= |U| + d"},
+    repairs={"B": "erratum"},
 )
 def remark_d7(ctx):
     """Minimal |Omega| for N = U in 1D (uniform form: h|_N = 0, h <= -1 off N, plus rank 4 on
@@ -515,6 +516,7 @@ def remark_d7_exact_witness(Ls: list[int]) -> Evidence:
               r"\ \text{exactly }\binom V2\text{ pairs of distinct configurations};"
               r"\ \delta\le1/(V^m-1)",
     readings={"B": r"$\binom{V^m}2$ pairs of distinct configurations"},
+    repairs={"B": "erratum"},
 )
 def nondegeneracy(ctx):
     """Injectivity for random alpha in the simplex: check_injective on all V^m configurations

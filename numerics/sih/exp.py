@@ -387,6 +387,7 @@ def dynamics_2d(ctx):
     statement=r"\text{ECA classes under reflection and complement, 80/20 split; }3^{27}\approx7.6"
               r"\times10^{12};\ \text{2D VN rule space }2^{25}=2^{32};\ \text{sequence length 503}",
     readings={"B": r"2D VN rule space $2^{2^5}=2^{32}$"},
+    repairs={"B": "erratum"},
 )
 def data(ctx):
     """Counts: 88 ECA classes (80/20 -> 70.4: 70/18 or 71/17, the rounding is not stated);

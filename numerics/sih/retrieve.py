@@ -33,7 +33,12 @@ def block_score(q: list[list[Fraction]], qp: list[list[Fraction]]) -> Fraction:
               r"\tfrac1{4m};\ \text{both bounds tight}",
     readings={"B": r"blocks $(1-\lambda)e_x+a$, $a\ge0$, $a_x=0$, $\|a\|_1=\lambda\le"
                    r"\bar\varepsilon$",
-              "C": r"$\|\varepsilon_h\|_1\le\bar\varepsilon$ over all coordinates of each block"},
+              "C": r"$\|\varepsilon_h\|_1\le\bar\varepsilon$ over all coordinates of each block",
+              "D": r"under the hypothesis, not stated in the lemma, that each block is "
+                   r"$(1-\lambda)e_x+a$, $a\ge0$, $a_x=0$, $\|a\|_1=\lambda\le\bar\varepsilon$ "
+                   r"(reading B's noise set): (53) holds, and $\bar\varepsilon<\tfrac1{4m}$ "
+                   r"suffices for separation ('if' in place of 'iff')"},
+    repairs={"D": "overstated"},
 )
 def lemma_e6(ctx):
     """A (only the off-target l1 mass bounded): REFUTED -- m = 1, V = 2, eps_bar = 0,
@@ -41,7 +46,9 @@ def lemma_e6(ctx):
     fails: the exact worst cases are m(1-e)^2 (match) and (m-1) + 2e(1-e) (one differing
     block); for m = 1 separation holds up to e < 1/3, e.g. e = 3/10 > 1/4 (REFUTED: necessity
     and tightness). C: REFUTED -- m = 2, V = 2, e = 1/10: a matching block scores (1+e)^2 and a
-    differing one 2e, total 141/100 > (m-1) + 2me = 7/5."""
+    differing one 2e, total 141/100 > (m-1) + 2me = 7/5. D (the repaired statement: reading
+    B's noise set as a hypothesis, 'if' for 'iff'): (53) falsified over the set, and the gap
+    between its two bounds is 1 - 4m eps_bar, positive iff eps_bar < 1/(4m) (PROVED)."""
     one, zero = Fraction(1), Fraction(0)
     score_a = block_score([[one - 1, zero]], [[one, zero]])  # q + eps = (0, 0), q' + eps' = q
     summary_a = "reading A: target coordinate unconstrained, matching score 0 < m - 2m eps_bar = 1"
@@ -88,9 +95,18 @@ def lemma_e6(ctx):
             return (m - 2 * m * ebar - s).clamp(min=0) / m
         return (s - (m - 1) - 2 * m * ebar).clamp(min=0) / m
 
-    ev_b = falsify(prop_b, {"m": st.integers(1, 5), "V": st.integers(2, 4),
-                            "ebar_pct": st.integers(0, 49), "diff": st.integers(0, 5)},
-                   budget=ctx.pick(quick=10, deep=200), batch=256, seed=ctx.seed)
+    space_b = {"m": st.integers(1, 5), "V": st.integers(2, 4), "ebar_pct": st.integers(0, 49),
+               "diff": st.integers(0, 5)}
+    budget = ctx.pick(quick=10, deep=200)
+    ev_b = falsify(prop_b, space_b, budget=budget, batch=256, seed=ctx.seed)
+    ev_d = falsify(prop_b, space_b, budget=budget, batch=256, seed=ctx.seed)
+    m_, e_ = sp.symbols("m epsilon_bar", positive=True)
+    ev_d_gap = prove_cases(
+        [("match bound - non-match bound", (m_ - 2 * m_ * e_) - ((m_ - 1) + 2 * m_ * e_),
+          1 - 4 * m_ * e_)], generality="symbolic m, eps_bar", scope="general",
+        reading="D", part="sufficiency",
+        summary="the bounds of (53) differ by 1 - 4 m eps_bar, positive iff eps_bar < 1/(4m): "
+                "under (53) that condition suffices for separation")
 
     ec = Fraction(1, 10)  # reading C: l1 over all coordinates, so a matching block can exceed 1
     q = [[1 + ec, zero], [one, ec]]  # (e_0, e_0) + eps
@@ -107,7 +123,8 @@ def lemma_e6(ctx):
     else:
         ev_c = Evidence.undecided(f"{summary_c}: within the bound", method="symbolic",
                                   reading="C")
-    return [ev_a, ev_iff, ev_b.relabel(reading="B", part="bounds_53"), ev_c]
+    return [ev_a, ev_iff, ev_b.relabel(reading="B", part="bounds_53"), ev_c,
+            ev_d.relabel(reading="D", part="bounds_53"), ev_d_gap]
 
 
 @verify.claim(

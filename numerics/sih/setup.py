@@ -61,7 +61,9 @@ def transitions_evidence(grids: list[tuple[int, ...]], tokenisation: str, summar
     statement=r"\text{one fixed shift }\hat e\text{ (the +1 sequence advancement in row-major "
               r"order): the token at }(t,\mathbf i)\text{ predicts }(t,\mathbf i+\hat e),"
               r"\ \mathcal N_Q=\mathcal N_K+\hat e",
-    readings={"B": "tokenisation (T2) of App. G.3.1 ([ROW_SEP] inside a 2D time step)"},
+    readings={"B": "tokenisation (T2) of App. G.3.1 ([ROW_SEP] inside a 2D time step), a "
+                   "hypothesis eq. (2) does not make"},
+    repairs={"B": "overstated"},
 )
 def ehat_rowend(ctx):
     """Every cell->cell transition of the real stream compared with i + e_hat mod W. (T1),

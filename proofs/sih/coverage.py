@@ -29,6 +29,7 @@ def coverage_probability(n: int, K: int) -> Fraction:
     statement=r"M_{\min}=\Big\lceil\frac{\ln((1-P)/V^k)}{L\ln(1-V^{-k})}\Big\rceil\ \text{is the "
               r"minimum }M\text{ with }\Pr[\text{all covered}]\ge P",
     readings={"B": "(4) is a sufficient M (union bound)"},
+    repairs={"B": "erratum"},
 )
 def coverage_mmin(ctx):
     """Exact i.i.d. coverage P_cov(n) (Fractions). The boundary of (4) solves

@@ -30,6 +30,7 @@ def def41_partitions(U: list, h: int):
     statement=r"D=V+d_p+2hV^m+V\le2(h+1)V+2d+2\ (m=1),\ \le2hV^m+2(m+V+d)+2\ (m>1);"
               r"\ \text{Layer-1 MLP hidden width exactly }4hV^m",
     readings={"B": r"MLP width exactly $4V^{|S_\gamma|}$ per head, total bounded by $4hV^m$"},
+    repairs={"B": "erratum"},
 )
 def dim_formula(ctx):
     """Block sums vs (54): PROVED symbolically (d_p = 2d+2 for m = 1; d_p <= 2(m+d)+2 gives (54)
@@ -88,15 +89,21 @@ def dim_formula(ctx):
               r"\ B_{3,Q}[\gamma]=e_{\gamma,Q}\in\mathbb R^{V^{|S_\gamma\cap\mathcal N_Q|}};"
               r"\ c\langle q^{(Q)},q^{(K)}\rangle=ch\iff\text{all blocks agree},"
               r"\ \le c(h-1)\text{ otherwise}",
+    readings={"B": r"per-neighbour marginalisation: $B_{3,K}[j]$ the one-hot state of "
+                   r"$\delta_j$, $B_{3,Q}[j]$ that of $\delta_j+\hat e$; "
+                   r"$c\langle q^{(Q)},q^{(K)}\rangle=ck$ iff the configurations agree, "
+                   r"$\le c(k-1)$ otherwise"},
+    repairs={"B": "erratum"},
 )
 def marginalisation_alignment(ctx):
     """For each partition of U (ECA) allowed by Def. 4.1 (|S_gamma| <= ceil(|U|/h)), the K
     sub-block indexes the neighbours J^K = {j: delta_j in S} and the Q sub-block
     J^Q = {j: delta_j + e_hat in S}. They differ (even in dimension) for most partitions, e.g.
     h = 2, S = {-1, 0}, {1, 2}: J^K_1 = {1, 2} (V^2) vs J^Q_1 = {1} (V): the blockwise inner
-    product is undefined (REFUTED). They align only at h = 1. With per-neighbour
-    marginalisation the score is c * (#agreeing neighbours), = ck iff the configurations are
-    equal (all 2^3 x 2^3 ECA pairs)."""
+    product is undefined (REFUTED). They align only at h = 1. Reading B, the corrected layout
+    the construction in numerics/sih/construction.py uses: with per-neighbour marginalisation
+    the score is c * (#agreeing neighbours), = ck iff the configurations are equal and
+    <= c(k-1) otherwise (all 2^3 x 2^3 ECA pairs)."""
     NK = list(ECA)
     shift = e_hat(1)
     U = sorted(union_set(ECA)[2])
@@ -132,7 +139,7 @@ def marginalisation_alignment(ctx):
     ev_repair = prove_cases(
         [("pairs where c * #agreements = ck disagrees with x = y", wrong, 0)],
         generality="ECA, V = 2 (all pairs); for other V, k the score is a sum of Kronecker "
-                   "deltas, not proved symbolically here", part="repair",
+                   "deltas, not proved symbolically here", reading="B",
         summary="repair: per-neighbour one-hots give score c * #agreements, = ck iff equal "
                 f"(all {len(configs) ** 2} pairs)")
     return [ev_a, ev_repair]

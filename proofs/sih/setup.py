@@ -29,6 +29,7 @@ def game_of_life(cfg: tuple[int, ...]) -> int:
     statement=r"|\mathcal S^k|=V^k,\ |\mathcal F|=V^{(V^k)};\ \text{ECA: }d=1,V=2,k=3"
               r"\text{ (256 rules)};\ \text{Game of Life: }d=2,V=2,k=8",
     readings={"B": r"Game of Life with the Moore neighbourhood including the centre, $k=9$"},
+    repairs={"B": "erratum"},
 )
 def rule_space(ctx):
     """Counts by exhaustive enumeration (V=2, k<=3; V=3, k<=2) against V^k and V^(V^k): PROVED
