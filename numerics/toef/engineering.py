@@ -39,9 +39,11 @@ def _projection(x: np.ndarray, W_in: np.ndarray, W_out: np.ndarray) -> np.ndarra
               r"\Pi_{W_{\rm MLP}}(X):=(XW_{\rm in})_+W_{\rm out}^*\text{ is the affine projection "
               r"onto the affine orthant}",
     kind="property", expect="REFUTED",
-    readings={"B": r"$\arg\min$ (the minimiser); projection = idempotent map with "
+    readings={"B": r"(a) the $\arg\min$ (the minimiser, not the minimum); (b) $\Pi_{W_{\rm "
+                   r"MLP}}$ is a projection (idempotent) under the hypothesis, not in the paper, "
                    r"$W_{\rm out}^*W_{\rm in}=I$",
               "C": "metric projection onto the image cone, orthonormal W_in = W_out = Q"},
+    repairs={"B": "overstated"},
 )
 def relu_projection(ctx):
     """(a) The minimum value of ||X - Y||^2 over Y >= 0 is ||min(X, 0)||^2, not ReLU(X): at

@@ -192,8 +192,10 @@ def _signed(name: str, sign: str) -> sp.Expr:
               "C": "ReLU is the only component-wise map satisfying them that fixes the positive "
                    "orthant and is not linear",
               "D": "ReLU satisfies the three axioms",
-              "E": "ReLU is the only component-wise map satisfying them that fixes the positive "
-                   "orthant, is non-decreasing and is not linear"},
+              "E": "with the hypotheses, not in the paper, that the map is component-wise, "
+                   "fixes the positive orthant, is non-decreasing and is not linear, ReLU is the "
+                   "only map satisfying the three axioms"},
+    repairs={"E": "overstated"},
 )
 def relu_axioms_characterization(ctx):
     """A component-wise positively homogeneous map is phi(x) = a x (x > 0), b x (x < 0). The
@@ -294,6 +296,7 @@ def relu_axioms_characterization(ctx):
               "C": r"literal existential over all parameters, the all-zero weights allowed",
               "D": r"existential over parameters with at least one nonzero head",
               "E": r"existential over parameters whose field is not identically zero"},
+    repairs={"B": "erratum"},
 )
 def lemma7_softmax_free_energy(ctx):
     """Reading A: the existential "there exist parameters" as the paper witnesses it -- the
@@ -420,6 +423,7 @@ def lemma8_bch_gate(ctx):
               r"\frac{\beta}{1-e^{-\beta}}",
     kind="identity", expect="REFUTED",
     readings={"B": r"the $\beta^4$ coefficient is $-\tfrac1{720}$"},
+    repairs={"B": "erratum"},
 )
 def lemma8_series_coefficients(ctx):
     """The Taylor series of G is 1 + b/2 + b^2/12 - b^4/720 + ... (SymPy series, B_k^+/k! with

@@ -119,6 +119,7 @@ def lemma3_wirtinger_linear_ffn(ctx):
                    r"the pairing",
               "D": r"existential with a witness the paper does not give: paired heads whose "
                    r"$V_iO_i^*$ is Hermitian, so that $W_{B_i}=W_{B_i}^*$"},
+    repairs={"B": "erratum"},
 )
 def lemma3_wirtinger_linear_attention(ctx):
     """Reading A is the lemma as the paper establishes it: its proof (l. 210) takes

@@ -59,6 +59,10 @@ def _rate_along_flow(F: sp.Expr, V: sp.Expr) -> sp.Expr:
               r"=\frac{\partial V}{\partial X}\big)\text{ extremizes }S(X)=\int_0^1\mathrm{Tr}"
               r"\big(\tfrac12(\dot XX^*-X\dot X^*)-V(X)\big)dt",
     kind="identity", expect="REFUTED",
+    readings={"B": "with the hypothesis, not in the paper, that V is purely imaginary (Re V "
+                   "constant): the Euler-Lagrange equation Xdot = dV/dX^* is equivalent to "
+                   "-Xdot^* = dV/dX, and its solutions extremize S"},
+    repairs={"B": "overstated"},
 )
 def def2_euler_lagrange(ctx):
     """(i) The Euler-Lagrange equation of S (eq. 3) in ``xb`` is ``xdot = dV/dxb``, and
@@ -67,7 +71,9 @@ def def2_euler_lagrange(ctx):
     i.e. iff Re V is constant (PROVED for generic quadratic V = R + iH). So "equivalently"
     fails for real V: ``V = |x|^2`` gives ``xdot = x`` but ``-xbdot = dV/dx`` demands
     ``xdot = -x`` (REFUTED, exact, N = C = 1). (iii) The first variation along the flow is
-    computed numerically: stationary only for purely imaginary V."""
+    computed numerically: not zero for real V. Reading B adds the hypothesis that V is purely
+    imaginary: (i) as before, (ii) the two equations agree for V = iH (PROVED), (iii) the flow
+    is stationary (numeric)."""
     t = sp.Symbol("t")
     xf, xbf = sp.Function("x")(t), sp.Function("xb")(t)
     Vf = sp.Function("V")
@@ -83,14 +89,14 @@ def def2_euler_lagrange(ctx):
     # entry as a function of its own, so only N = C = 1 is checked
     generic = ("N = C = 1, generic smooth V(x, xb) (the matrix case is entrywise the same; "
                "not checked)")
-    out = [
-        prove_equal(el_xb.lhs - el_xb.rhs, sp.diff(xf, t) - dV_dxb).relabel(
-            part="(i) EL in conj X", generality=generic,
-            prefix="EL equation of S in xb is xdot - dV/dxb = 0"),
-        prove_equal(el_x.lhs - el_x.rhs, -sp.diff(xbf, t) - dV_dx).relabel(
-            part="(ii) EL in X", generality=generic,
-            prefix="EL equation of S in x is -xbdot - dV/dx = 0"),
-    ]
+    out = []
+    for reading in ("A", "B"):
+        out.append(prove_equal(el_xb.lhs - el_xb.rhs, sp.diff(xf, t) - dV_dxb).relabel(
+            part="(i) EL in conj X", generality=generic, reading=reading,
+            prefix="EL equation of S in xb is xdot - dV/dxb = 0"))
+    out.append(prove_equal(el_x.lhs - el_x.rhs, -sp.diff(xbf, t) - dV_dx).relabel(
+        part="(ii) EL in X", generality=generic,
+        prefix="EL equation of S in x is -xbdot - dV/dx = 0"))
     V = x * xb
     flow_xbdot = conj_poly(sp.diff(V, xb))
     claimed_xbdot = -sp.diff(V, x)
@@ -100,14 +106,20 @@ def def2_euler_lagrange(ctx):
         "xbdot = -xb (at x = 1: 1 vs -1); not equivalent",
         {"N": 1, "C": 1, "V": "x*conj(x)", "x": 1},
         lhs=flow_xbdot.subs(at_one), rhs=claimed_xbdot.subs(at_one), part="(ii) equivalence"))
+    polynomials = ("N = C = 1, R, H generic real polynomials of degree <= 2 (SymPy cannot "
+                   "conjugate an undefined V, so polynomials stand in for it)")
     R, H = real_poly(2, "r"), real_poly(2, "h")
-    Vg = R + sp.I * H
-    gap = sp.expand(conj_poly(sp.diff(Vg, xb)) + sp.diff(Vg, x))
-    out.append(prove_equal(gap, 2 * sp.diff(R, x)).relabel(
-        part="(ii) when the two agree",
-        generality="N = C = 1, V = R + iH with R, H generic real polynomials of degree <= 2 "
-                   "(SymPy cannot conjugate an undefined V, so polynomials stand in for it)",
+
+    def gap(V: sp.Expr) -> sp.Expr:
+        """conj(dV/dxb) + dV/dx: zero iff the two equations of (ii) agree along the flow."""
+        return sp.expand(conj_poly(sp.diff(V, xb)) + sp.diff(V, x))
+
+    out.append(prove_equal(gap(R + sp.I * H), 2 * sp.diff(R, x)).relabel(
+        part="(ii) when the two agree", generality="V = R + iH, " + polynomials,
         prefix="conj(dV/dxb) + dV/dx = 2 dRe V/dx: the two equations agree iff Re V is constant"))
+    out.append(prove_equal(gap(sp.I * H), 0).relabel(
+        reading="B", part="(ii) equivalence", generality="V = iH, " + polynomials,
+        prefix="V = iH: conj(dV/dxb) = -dV/dx, so Xdot = dV/dX^* is -Xdot^* = dV/dX"))
     return out
 
 
@@ -155,7 +167,10 @@ def def2_dissipative_conservative(ctx):
               r"\tfrac12(\dot XX^*-X\dot X^*)-V(\dot q)=p\dot q-V(\dot q)",
     kind="identity", expect="REFUTED",
     readings={"B": r"$d\alpha=dX\wedge dX^*$ (2-form reading)",
-              "C": r"up to a nonzero constant factor and a total time derivative"},
+              "C": r"up to a nonzero constant factor and a total time derivative: "
+                   r"$d\alpha=-dX\wedge dX^*=i\,dq\wedge dp$, and the kinetic term is "
+                   r"$-i\,(p\dot q-\tfrac12\tfrac{d}{dt}(pq))$"},
+    repairs={"C": "erratum"},
 )
 def def2_symplectic_legendre(ctx):
     """Scalar case, ``x = (q + ip)/sqrt2`` (l. 68): ``alpha = (i/2)(q dp - p dq)``,
