@@ -60,7 +60,8 @@ def un_equivariant_flow_form(ctx):
               r"analytic spectral }f\text{ and some }W_1,\dots,W_n\in\mathbb C^{C\times C}",
     kind="identity", expect="PROVED",
     readings={"B": r"(f1) with the $W_i$ of Axiom 3 for the given V (w2): e.g. $W\propto I$",
-              "C": r"(f2) $f$ a spectral function of one matrix argument $XWX^*$"},
+              "C": r"(f2) with the $W$ of Axiom 3 for the given V (w2): $f$ a spectral "
+                   r"function of the one matrix argument $XWX^*$"},
 )
 def lemma4_canonical_form(ctx):
     """A (as printed: "some" W_i, f a noncommutative power series): with matrix units,
