@@ -165,11 +165,13 @@ def template_main(
 
 def _preload() -> None:
     """Import what every claim child needs (the runner's modules, NumPy's lazily loaded
-    ``random``), so that no child pays for it again."""
+    ``random``) and seed once (torch's lazy CUDA seeding reads source lines for its
+    traceback), so that no child pays for it again. Seeding starts no thread."""
     from . import combine, devices, execute, results  # noqa: F401
 
     if "numpy" in sys.modules:
         import numpy.random  # noqa: F401
+    execute.reset_global_state(0)
 
 
 def _cuda_poisoned(device: str) -> bool:
