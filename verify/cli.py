@@ -1,8 +1,13 @@
-"""The ``verify`` command line: list, run, show, report, fuzz.
+"""The ``verify`` command line: list, run, show, report, fuzz, diff.
 
 Exit status of ``run`` (DESIGN.md section 4): 0 when every verdict matches its ``expect``
-(or no claim has one), 1 when some verdict differs, 2 on usage errors. Errors in the
-user's arguments are one clear line on stderr, never a traceback.
+(or no claim has one), 1 when some verdict differs, 2 on usage errors; of ``diff``: 0 when
+no verdict changed, 1 when some did, 2 on bad input. Errors in the user's arguments are one
+clear line on stderr, never a traceback.
+
+``list``, ``run``, ``fuzz`` and ``show`` take claims files (``verify run path/to/claims.py``)
+and ``--module pkg.mod``: the claims are then imported from there, without installing
+anything, instead of from the installed papers.
 """
 
 from __future__ import annotations
@@ -48,7 +53,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
+    def sources(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--module", action="append", metavar="MOD",
+                        help="import claims from this module or package instead of the "
+                             "installed papers; repeatable")
+
     def selection(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("files", nargs="*", metavar="FILE",
+                        help="claims files (path/to/claims.py) to use instead of the installed "
+                             "papers")
+        sources(sp)
         sp.add_argument("--paper", action="append", help="paper key (nfa, gda, ...); repeatable")
         sp.add_argument("--claim", action="append", help="claim id or glob ('nfa.ag.*'); repeatable")
 
@@ -84,12 +98,26 @@ def _parser() -> argparse.ArgumentParser:
     sh.add_argument("--rerun", action="store_true", help="run the claim again instead of reading it")
     sh.add_argument("--where", action="store_true",
                     help="print only file:line of each of the claim's checks (for editors)")
+    sh.add_argument("--file", action="append", dest="files", default=[], metavar="FILE",
+                    help="claims file the claim is in (when it is run); repeatable")
+    sources(sh)
 
     rp = sub.add_parser("report", help="write the LaTeX/PDF report from saved results")
-    rp.add_argument("--from", dest="source", default="results.jsonl", help="results file")
-    rp.add_argument("--out", default="docs/report", help="output directory (default: docs/report)")
+    rp.add_argument("--from", dest="source", action="append", metavar="RESULTS",
+                    help="results file, or a folder of *.jsonl files; repeatable: per claim the "
+                         "strongest profile wins (deep over quick; the later file between "
+                         "equals). Default: results.jsonl")
+    rp.add_argument("--out", required=True, metavar="DIR",
+                    help="folder to write the report into (required: nothing is written to a "
+                         "default place)")
     rp.add_argument("--paper", action="append", help="only these papers; repeatable")
     rp.add_argument("--no-pdf", action="store_true", help="write .tex only")
+
+    df = sub.add_parser("diff", help="the verdicts that changed between two results files")
+    df.add_argument("old", help="results file of the earlier run")
+    df.add_argument("new", help="results file of the later run")
+    df.add_argument("--json", action="store_true",
+                    help="print a JSON array of {id, change, old, new, old_readings, new_readings}")
     return p
 
 
@@ -106,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_show(args)
         if args.command == "report":
             return _cmd_report(args)
+        if args.command == "diff":
+            return _cmd_diff(args)
     except VerifyError as e:
         sys.stderr.write(f"verify: error: {e}\n")
         return USAGE_ERROR
@@ -118,12 +148,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     return USAGE_ERROR  # pragma: no cover - argparse requires a command
 
 
+# -- where claims come from ------------------------------------------------------------------
+def _modules(args: argparse.Namespace) -> list[str] | None:
+    """The claims sources the user named (files, ``--module``), or ``None`` for the default
+    ones (the installed papers and the entry-point group ``verify.claims``)."""
+    from .discovery import file_entry
+
+    files = list(getattr(args, "files", None) or [])
+    modules = list(getattr(args, "module", None) or [])
+    if not files and not modules:
+        return None
+    return [file_entry(f) for f in files] + modules
+
+
+def _select(args: argparse.Namespace, modules: list[str] | None) -> list[str] | None:
+    """The claim patterns to run: ``--claim``, else every claim of the named files/modules."""
+    if args.claim or args.paper or modules is None:
+        return args.claim
+    from .errors import UsageError
+    from .registry import REGISTRY
+
+    ids = [c.id for c in REGISTRY.claims_in(modules)]
+    if not ids:
+        named = ", ".join(m.removeprefix("file:") for m in modules)
+        raise UsageError(f"no claims registered by {named}")
+    return ids
+
+
 # -- list -----------------------------------------------------------------------------------------
 def _cmd_list(args: argparse.Namespace) -> int:
     from .registry import REGISTRY, discover
 
-    discover()
-    claims = REGISTRY.select(args.claim, args.paper)
+    modules = _modules(args)
+    discover(modules)
+    claims = REGISTRY.select(_select(args, modules), args.paper)
     if args.json:
         print(json.dumps([c.to_dict() for c in claims], indent=1))
         return 0
@@ -166,11 +224,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 highlight=False,
             )
 
+    from .registry import discover
+
+    modules = _modules(args)
+    if modules is not None:
+        discover(modules)  # to know which claims the named files and modules hold
     try:
         results = run(
-            args.claim, paper=args.paper, profile=profile, device=args.device, jobs=args.jobs,
-            seed=args.seed, timeout=args.timeout, results_path=args.json, resume=args.resume,
-            on_start=on_start, on_result=on_result,
+            _select(args, modules), paper=args.paper, profile=profile, device=args.device,
+            jobs=args.jobs, seed=args.seed, timeout=args.timeout, results_path=args.json,
+            resume=args.resume, modules=modules, on_start=on_start, on_result=on_result,
         )
     finally:
         progress.stop()
@@ -184,7 +247,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                       + ", ".join(r.id for r in results.drifted))
     status = results.exit_code
     if args.report:
-        report_status = _build_report(args.json, args.report, args.paper, pdf=True)
+        report_status = _build_report([args.json], args.report, args.paper, pdf=True)
         status = status or report_status
     return status
 
@@ -222,31 +285,44 @@ def _short(text: str, n: int) -> str:
 def _cmd_show(args: argparse.Namespace) -> int:
     from .results import load
 
+    modules = _modules(args)
     if args.where:
-        return _cmd_where(args.id)
+        return _cmd_where(args.id, modules)
     result = None
     src = Path(args.source)
-    if src.exists() and not args.rerun:
+    if args.rerun:
+        why = "--rerun given"
+    elif not src.exists():
+        why = f"{args.source} does not exist"
+    else:
         results = load(src)
         if args.id in results:
             result = results[args.id]
+        why = f"{args.id} is not in {args.source}"
     if result is None:
         import tempfile
 
+        from .registry import REGISTRY, discover
         from .runner import run
 
+        discover(modules)
+        REGISTRY.select([args.id])  # an unknown id fails here, before any announcement
+        # Said before the run starts: what follows was computed now, not read from the file.
+        sys.stderr.write(f"verify: {why}: running {args.id} now (seed {args.seed}, profile "
+                         f"{args.profile}); nothing is saved\n")
         with tempfile.TemporaryDirectory(prefix="verify-show-") as tmp:  # not the user's cwd
             path = Path(tmp) / "results.jsonl"
-            result = run([args.id], profile=args.profile, seed=args.seed, results_path=path, jobs=1)[args.id]
+            result = run([args.id], profile=args.profile, seed=args.seed, results_path=path,
+                         jobs=1, modules=modules)[args.id]
     _console().print(render_result(result))
     return 0
 
 
-def _cmd_where(claim_id: str) -> int:
+def _cmd_where(claim_id: str, modules: list[str] | None = None) -> int:
     """``file:line`` of each check of a claim, one per line, without running anything."""
     from .registry import REGISTRY, discover
 
-    discover()
+    discover(modules)
     for loc in REGISTRY[claim_id].code:
         print(loc)
     return 0
@@ -315,13 +391,15 @@ def render_result(r) -> object:
 
 # -- report -----------------------------------------------------------------------------------
 def _cmd_report(args: argparse.Namespace) -> int:
-    return _build_report(args.source, args.out, args.paper, pdf=not args.no_pdf)
+    return _build_report(args.source or ["results.jsonl"], args.out, args.paper,
+                         pdf=not args.no_pdf)
 
 
-def _build_report(source: str, out_dir: str, papers: list[str] | None, *, pdf: bool) -> int:
+def _build_report(sources: list[str], out_dir: str, papers: list[str] | None, *,
+                  pdf: bool) -> int:
     from . import report
 
-    out = report.build(source, out_dir, papers=papers, compile=pdf)
+    out = report.build(sources, out_dir, papers=papers, compile=pdf)
     console = _console()
     for p in out.tex:
         console.print(f"wrote {p}")
@@ -345,6 +423,28 @@ def _build_report(source: str, out_dir: str, papers: list[str] | None, *, pdf: b
     if not out.compiled:
         console.print("[yellow]no TeX engine found: wrote .tex only[/]")
     return 1 if fatal or missing else 0
+
+
+# -- diff -------------------------------------------------------------------------------------
+def _cmd_diff(args: argparse.Namespace) -> int:
+    from .diff import diff
+    from .results import load
+
+    old, new = load(args.old), load(args.new)
+    changes = diff(old, new)
+    if args.json:
+        print(json.dumps([c.to_dict() for c in changes], indent=1, ensure_ascii=False))
+        return 1 if changes else 0
+    from rich.markup import escape
+
+    console = _console()
+    for c in changes:
+        style = {"added": "green", "removed": "red"}.get(c.kind, "bold")
+        console.print(f"[{style}]{escape(str(c))}[/]")
+    common = sum(1 for r in new if r.id in old)
+    console.print(f"{len(changes)} change(s); {common} claims in both runs "
+                  f"({args.old}: {len(old)}, {args.new}: {len(new)}).")
+    return 1 if changes else 0
 
 
 def _console():

@@ -41,6 +41,8 @@ class Context:
             or ``"fuzz"`` (deep, with larger search budgets).
         device: ``"cpu"`` or ``"cuda"``.
         budget_s: the time budget of this claim in seconds.
+        source: where ``verify run`` finds this claim when it is not in a default source:
+            a claims file (``path/to/claims.py``) or ``--module pkg.mod``; ``""`` otherwise.
     """
 
     claim_id: str
@@ -49,6 +51,7 @@ class Context:
     device: str = "cpu"
     budget_s: float = 60.0
     started: float = field(default_factory=time.monotonic)
+    source: str = ""
 
     @property
     def seed(self) -> int:
@@ -90,4 +93,8 @@ class Context:
 
     def rerun_command(self) -> str:
         """The command that re-runs this claim with the same seed and profile."""
-        return f"verify run --claim {self.claim_id} --seed {self.run_seed} --profile {self.profile}"
+        source = f"{self.source} " if self.source else ""
+        if self.profile == "fuzz":  # `verify run` has no fuzz profile: `verify fuzz` is it
+            return f"verify fuzz {source}--claim {self.claim_id} --seed {self.run_seed}"
+        return (f"verify run {source}--claim {self.claim_id} --seed {self.run_seed} "
+                f"--profile {self.profile}")

@@ -13,6 +13,7 @@ import json
 import platform
 import subprocess
 import time
+from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -54,9 +55,71 @@ def versions() -> dict[str, str]:
     return out
 
 
+def _tracked_revision(file: Path) -> str | None:
+    """The git revision of the checkout that tracks ``file``, or ``None`` when no checkout
+    does (an installed copy inside some unrelated repository's ignored folder included)."""
+    try:
+        tracked = subprocess.run(
+            ["git", "ls-files", "--error-unmatch", file.name],
+            cwd=file.parent, capture_output=True, text=True, timeout=5,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if tracked.returncode != 0:
+        return None
+    rev = git_revision(file.parent)
+    return None if rev == "unknown" else rev
+
+
+def _distribution(top: str) -> tuple[str | None, str | None]:
+    """The installed distribution that provides top-level module ``top``, and its version."""
+    try:
+        names = metadata.packages_distributions().get(top) or []
+    except Exception:  # noqa: BLE001 - broken metadata of some other package: not ours to fix
+        names = []
+    for name in names:
+        try:
+            return name, metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return None, None
+
+
+def claims_sources(modules: Sequence[str]) -> list[dict[str, Any]]:
+    """The claims packages a run used beyond verify's own (entry points, ``--module``, files),
+    each with the distribution and version that installed it and the git revision of the
+    checkout it lives in (``null`` where there is none): a result then names the version of
+    the claims that produced it, not only verify's."""
+    import sys
+
+    from .discovery import FILE_PREFIX, is_builtin
+
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for name in modules:
+        if name.startswith(FILE_PREFIX):
+            path = Path(name[len(FILE_PREFIX):])
+            out.append({"source": f"file {path}", "distribution": None, "version": None,
+                        "git_revision": _tracked_revision(path.resolve())})
+            continue
+        top = name.split(".", 1)[0]
+        if is_builtin(name) or top in seen:
+            continue
+        seen.add(top)
+        mod = sys.modules.get(top)
+        file = getattr(mod, "__file__", None)
+        dist, version = _distribution(top)
+        out.append({"source": top, "distribution": dist, "version": version,
+                    "git_revision": _tracked_revision(Path(file).resolve()) if file else None})
+    return out
+
+
 def collect(**run: Any) -> dict[str, Any]:
     """Provenance of a run; ``run`` adds seed, profile, device, jobs, wall time..."""
+    from .results import SCHEMA_VERSION
+
     return {
+        "schema_version": SCHEMA_VERSION,
         "git_revision": git_revision(),
         "versions": versions(),
         "platform": platform.platform(),

@@ -12,15 +12,20 @@ from __future__ import annotations
 import fnmatch
 import importlib
 import inspect
+import logging
 import pkgutil
 import re
+import shlex
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import discovery
 from .errors import ClaimDefinitionError, DiscoveryError, DuplicateClaimError, UnknownClaimError
 from .verdict import Verdict
+
+log = logging.getLogger(__name__)
 
 #: The kinds of claims (DESIGN.md section 4), plus ``informal`` for interpretive statements.
 KINDS: tuple[str, ...] = ("identity", "property", "rate", "existence", "experiment", "informal")
@@ -95,6 +100,13 @@ class Registry:
         self.papers: dict[str, Paper] = {}
         self._claims: dict[str, Claim] = {}
         self._pending: list[tuple[str, Check, str]] = []  # evidence_for before its claim
+        #: Where :func:`discover` looked for claims, one phrase each ("package proofs (...)").
+        self.searched: list[str] = []
+        #: Claims modules skipped because they failed to import: module -> the reason.
+        self.broken: dict[str, str] = {}
+        #: How a run names the source of a module's claims on its command line: module ->
+        #: ``"path/to/claims.py"`` or ``"--module pkg.mod"`` ("" for default sources).
+        self.origins: dict[str, str] = {}
 
     # -- registration -------------------------------------------------------------------------
     def add(self, c: Claim) -> None:
@@ -117,6 +129,45 @@ class Registry:
             self._claims[claim_id].checks.append(fn)
         else:
             self._pending.append((claim_id, fn, file))
+
+    def drop(self, ids: Iterable[str]) -> None:
+        """Forget these claims (those a claims module registered before it failed)."""
+        for cid in ids:
+            self._claims.pop(cid, None)
+
+    def origin(self, c: Claim) -> str:
+        """How ``verify run`` must be told where claim ``c`` comes from: ``""`` for the
+        default sources, else the file or ``--module`` it was discovered from."""
+        module = getattr(inspect.unwrap(c.checks[0]), "__module__", "") if c.checks else ""
+        while module:
+            if module in self.origins:
+                return self.origins[module]
+            module = module.rpartition(".")[0]
+        return ""
+
+    def claims_in(self, modules: Iterable[str]) -> list[Claim]:
+        """The claims whose checks are defined in ``modules`` (names, their submodules, or
+        ``file:PATH`` entries), in registration order."""
+        names = []
+        for m in modules:
+            if m.startswith(discovery.FILE_PREFIX):
+                m = discovery.file_module_name(m[len(discovery.FILE_PREFIX):])
+            names.append(m)
+
+        def inside(c: Claim) -> bool:
+            mod = getattr(inspect.unwrap(c.checks[0]), "__module__", "") if c.checks else ""
+            return any(mod == n or mod.startswith(n + ".") for n in names)
+
+        return [c for c in self if inside(c)]
+
+    def where_searched(self) -> str:
+        """Where claims were looked for, and what was skipped, in one line."""
+        looked = "; ".join(self.searched) or "nowhere (nothing discovered)"
+        if not any(s.startswith("entry point") for s in self.searched):
+            looked += f"; no installed package advertises entry-point group " \
+                      f"{discovery.ENTRY_POINT_GROUP!r}"
+        skipped = "".join(f"; skipped {m}: {why}" for m, why in self.broken.items())
+        return f"claims were looked for in: {looked}{skipped}"
 
     def validate(self) -> None:
         """Raise if some ``evidence_for`` names a claim nobody registered."""
@@ -154,14 +205,17 @@ class Registry:
         known_papers = {c.paper for c in self}
         for p in papers:
             if p not in known_papers:
+                known = ", ".join(sorted(known_papers)) or "none"
                 raise UnknownClaimError(
-                    f"no claims for paper {p!r}; papers: {', '.join(sorted(known_papers)) or 'none'}"
+                    f"no claims for paper {p!r}; papers: {known}; {self.where_searched()}"
                 )
         chosen = [c for c in self if not papers or c.paper in papers]
         if pats:
             for pat in pats:
                 if not any(fnmatch.fnmatchcase(c.id, pat) for c in chosen):
-                    raise UnknownClaimError(f"--claim {pat!r} matches no claim")
+                    raise UnknownClaimError(
+                        f"--claim {pat!r} matches no claim; {self.where_searched()}"
+                    )
             chosen = [c for c in chosen if any(fnmatch.fnmatchcase(c.id, p) for p in pats)]
         return chosen
 
@@ -169,6 +223,9 @@ class Registry:
         self.papers.clear()
         self._claims.clear()
         self._pending.clear()
+        self.searched.clear()
+        self.broken.clear()
+        self.origins.clear()
 
 
 REGISTRY = Registry()
@@ -348,23 +405,86 @@ def discover(modules: Iterable[str] | None = None, registry: Registry | None = N
     """Import every module under ``modules`` (packages are walked) so their claims register.
 
     Defaults to :data:`DEFAULT_PACKAGES` plus any module advertised under the entry-point
-    group ``verify.claims`` by an installed package (a user's own papers).
+    group ``verify.claims`` by an installed package (a user's own papers). An entry
+    ``file:PATH`` imports the claims file ``PATH`` (:func:`verify.discovery.import_file`).
+
+    The built-in packages are imported from verify's installation, whatever ``sys.path``
+    holds (:func:`verify.discovery.pin_builtins`). A module advertised by an entry point that
+    fails to import (or a built-in package shadowed by one imported earlier) is skipped: its
+    claims are dropped, the reason is kept in ``registry.broken`` and logged, and every other
+    paper is still discovered. Any other failure raises :class:`DiscoveryError` naming the
+    module and the ``file:line`` where it failed. ``registry.searched`` records where claims
+    were looked for.
     """
     reg = registry if registry is not None else REGISTRY
     names = list(modules) if modules is not None else default_modules()
+    advertised = {a.module: a for a in discovery.advertised()}
     for name in names:
-        for mod in _walk(name):
-            if mod in _imported:
-                continue
-            try:
-                importlib.import_module(mod)
-            except (ClaimDefinitionError, DiscoveryError):
+        if name in reg.broken:
+            continue
+        before, pending = set(c.id for c in reg), list(reg._pending)
+        try:
+            where = _load(name, reg, advertised)
+        except Exception as e:
+            shadowed = isinstance(e, discovery.ShadowedPackageError)
+            if name not in advertised and not shadowed:
                 raise
-            except Exception as e:  # noqa: BLE001 - report which file failed, then stop
-                raise DiscoveryError(f"cannot import claims module {mod!r}: {type(e).__name__}: {e}") from e
-            _imported.add(mod)
+            reg.broken[name] = str(e)
+            reg.drop({c.id for c in reg} - before)
+            reg._pending = [p for p in reg._pending if any(p is q for q in pending)]
+            log.warning("skipped claims module %s: %s", name, e)
+            continue
+        if where not in reg.searched:
+            reg.searched.append(where)
     reg.validate()
     return reg
+
+
+def _load(name: str, reg: Registry, advertised: dict[str, discovery.Advertised]) -> str:
+    """Import the claims of one source; return how it is described to a user."""
+    if name.startswith(discovery.FILE_PREFIX):
+        path = name[len(discovery.FILE_PREFIX):]
+        try:
+            mod = discovery.import_file(path)
+        except (ClaimDefinitionError, DiscoveryError):
+            raise
+        except Exception as e:  # noqa: BLE001 - name the file and line, then stop
+            raise DiscoveryError(
+                f"cannot import claims file {path!r}{_failure_site(e)}: {type(e).__name__}: {e}"
+            ) from e
+        reg.origins[mod.__name__] = shlex.quote(path)
+        return f"file {path}"
+    for mod in _walk(name):
+        if mod in _imported:
+            continue
+        try:
+            importlib.import_module(mod)
+        except (ClaimDefinitionError, DiscoveryError):
+            raise
+        except Exception as e:  # noqa: BLE001 - report which file failed, then stop
+            raise DiscoveryError(
+                f"cannot import claims module {mod!r}{_failure_site(e)}: {type(e).__name__}: {e}"
+            ) from e
+        _imported.add(mod)
+    home = discovery.builtin_home(name)
+    if home is not None:
+        return f"package {name} ({home})"
+    if name in advertised:
+        return advertised[name].describe()
+    if name not in DEFAULT_PACKAGES:
+        reg.origins[name] = f"--module {name}"
+    return f"module {name}"
+
+
+def _failure_site(e: BaseException) -> str:
+    """`` at file:line``: the last frame of the traceback outside the import machinery."""
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(e.__traceback__)
+              if "importlib" not in f.filename and not f.filename.startswith("<frozen")]
+    if isinstance(e, SyntaxError) and e.filename:
+        return f" at {e.filename}:{e.lineno}"
+    return f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
 
 
 def default_modules() -> list[str]:
@@ -402,6 +522,8 @@ def claim_modules(pkg: Any) -> list[str]:
 
 def _import(name: str) -> Any:
     try:
+        if discovery.is_builtin(name):
+            discovery.pin_builtins()  # never a same-named folder from sys.path instead
         return importlib.import_module(name)
     except ModuleNotFoundError as e:
         if e.name == name:
@@ -411,7 +533,7 @@ def _import(name: str) -> Any:
         raise
     except Exception as e:  # noqa: BLE001
         raise DiscoveryError(
-            f"cannot import claims module {name!r}: {type(e).__name__}: {e}"
+            f"cannot import claims module {name!r}{_failure_site(e)}: {type(e).__name__}: {e}"
         ) from e
 
 
@@ -425,6 +547,4 @@ def _walk(name: str) -> list[str]:
 
 
 def _entry_point_modules() -> list[str]:
-    from importlib.metadata import entry_points
-
-    return [ep.value for ep in entry_points(group="verify.claims")]
+    return [a.module for a in discovery.advertised()]

@@ -33,6 +33,13 @@ from .verdict import Verdict
 
 log = logging.getLogger(__name__)
 
+#: The version of the record layout this verify writes (``schema_version`` in each record and
+#: in the ``.meta.json`` sidecar). A record without it is version 1 (files written before the
+#: field existed) and is read as it is; a record of a newer version than this is refused,
+#: naming the file and line, since its fields may mean what this version cannot know.
+#: History: 1 - the fields up to ``output``; 2 - ``schema_version`` itself.
+SCHEMA_VERSION = 2
+
 
 @dataclass
 class ClaimResult:
@@ -73,6 +80,7 @@ class ClaimResult:
     def to_dict(self) -> dict[str, Any]:
         return to_jsonable(
             {
+                "schema_version": SCHEMA_VERSION,
                 "id": self.id,
                 "paper": self.paper,
                 "verdict": self.verdict.value,
@@ -138,10 +146,28 @@ class ClaimResult:
 
 
 class Results:
-    """The results of a run, in claim order; ``results["nfa.x"]`` is one claim's result."""
+    """The results of a run: a read-only mapping from claim id to :class:`ClaimResult`, in
+    claim order, as :func:`verify.run` returns and :func:`load` reads them.
+
+    ::
+
+        results = verify.run("nfa.*")
+        results["nfa.ag.linear_identity"].verdict     # by id (KeyError-like UnknownClaimError)
+        for r in results: ...                         # iterates the ClaimResults, in order
+        "nfa.eq.iff" in results, len(results)
+        results.get(id), results.ids(), results.items()
+        results.drifted                               # verdicts that differ from expect=
+        results.exit_code                             # 0, or 1 when some verdict drifted
+        results.counts(), results.verdicts()
+
+    Iteration yields the results themselves, not the ids (``ids()`` / ``items()`` give those).
+    ``path`` is the results file they were written to or read from (``None`` when built in
+    memory).
+    """
 
     def __init__(self, items: Iterable[ClaimResult] = (), path: Path | None = None) -> None:
         self._items: list[ClaimResult] = list(items)
+        self._by_id: dict[str, ClaimResult] = {r.id: r for r in self._items}
         self.path = path
 
     def __iter__(self) -> Iterator[ClaimResult]:
@@ -151,13 +177,30 @@ class Results:
         return len(self._items)
 
     def __getitem__(self, claim_id: str) -> ClaimResult:
-        for r in self._items:
-            if r.id == claim_id:
-                return r
-        raise UnknownClaimError(f"no result for claim {claim_id!r}")
+        try:
+            return self._by_id[claim_id]
+        except (KeyError, TypeError):
+            raise UnknownClaimError(f"no result for claim {claim_id!r}") from None
 
-    def __contains__(self, claim_id: str) -> bool:
-        return any(r.id == claim_id for r in self._items)
+    def __contains__(self, claim_id: object) -> bool:
+        return isinstance(claim_id, str) and claim_id in self._by_id
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{n} {v.value}" for v, n in self.counts().items() if n)
+        where = f" from {str(self.path)!r}" if self.path is not None else ""
+        return f"<Results: {len(self)} claims{where}: {counts or 'none'}>"
+
+    def get(self, claim_id: str, default: ClaimResult | None = None) -> ClaimResult | None:
+        """The result of ``claim_id``, or ``default`` when the run has none."""
+        return self._by_id.get(claim_id, default)
+
+    def ids(self) -> list[str]:
+        """The claim ids, in order."""
+        return [r.id for r in self._items]
+
+    def items(self) -> list[tuple[str, ClaimResult]]:
+        """``(id, result)`` pairs, in order."""
+        return [(r.id, r) for r in self._items]
 
     @property
     def drifted(self) -> list[ClaimResult]:
@@ -166,16 +209,19 @@ class Results:
 
     @property
     def exit_code(self) -> int:
-        """0 when every verdict matches its ``expect`` (or none has one), else 1."""
+        """0 when every verdict matches its ``expect`` (or none has one), else 1 (what
+        ``verify run`` exits with)."""
         return 1 if self.drifted else 0
 
     def counts(self) -> dict[Verdict, int]:
+        """Claims per verdict, every verdict present (0 when none)."""
         out = {v: 0 for v in Verdict}
         for r in self._items:
             out[r.verdict] += 1
         return out
 
     def verdicts(self) -> dict[str, Verdict]:
+        """Each claim's verdict by id."""
         return {r.id: r.verdict for r in self._items}
 
 
@@ -255,6 +301,14 @@ def check_record(d: Any) -> None:
     if not isinstance(d, dict):
         kind = "null" if d is None else type(d).__name__
         raise ResultsFileError(f"expected a JSON object, got {kind}")
+    version = d.get("schema_version", 1)
+    if not _is_int(version) or version < 1:
+        raise _bad("schema_version must be an integer >= 1", version)
+    if version > SCHEMA_VERSION:
+        raise ResultsFileError(
+            f"schema_version {version} is newer than this verify reads ({SCHEMA_VERSION}); "
+            f"upgrade verify to read this file"
+        )
     for key in ("id", "paper", "verdict"):
         if key not in d:
             raise ResultsFileError(f"{key} is missing")

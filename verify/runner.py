@@ -69,7 +69,10 @@ def run(
             file it pointed to left alone) and keeps ``<name>.meta.json`` beside it.
         resume: keep the results already in ``results_path`` (same seed and profile)
             and run only the claims missing from it.
-        modules: modules/packages to discover claims in (default: ``proofs``, ``numerics``).
+        modules: modules/packages to discover claims in (default: ``proofs``, ``numerics``
+            and the entry-point group ``verify.claims``); ``"file:path/to/claims.py"`` names
+            a claims file. A module advertised by an entry point that fails to import is
+            skipped with a warning (``verify.REGISTRY.broken``), not fatal to the run.
         on_start, on_result: progress callbacks.
         memory_gib: address-space limit of each worker, so a runaway claim fails alone
             (default on CPU: :func:`default_memory_gib`).
@@ -87,7 +90,8 @@ def run(
 
     dev = resolve_device(device)
     modules = list(modules) if modules is not None else default_modules()
-    discover(modules)  # workers import exactly these modules too
+    discover(modules)
+    modules = [m for m in modules if m not in REGISTRY.broken]  # workers import exactly these
     claims = REGISTRY.select(select, paper)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -104,7 +108,7 @@ def run(
         meta = provenance.collect(
             seed=seed, profile=profile, device=dev,
             jobs=jobs if jobs is not None else default_jobs(), claims=len(claims),
-            complete=False,
+            complete=False, claims_sources=provenance.claims_sources(modules),
         )
         done: dict[str, ClaimResult] = {}
         if resume and path.exists():
@@ -128,7 +132,7 @@ def run(
 
         def context(c: Claim) -> Context:
             return Context(claim_id=c.id, run_seed=seed, profile=profile, device=dev,
-                           budget_s=budget(c))
+                           budget_s=budget(c), source=REGISTRY.origin(c))
 
         def record(result: ClaimResult) -> None:
             result = storable(result)  # odd data costs this claim, never the file or the run

@@ -72,7 +72,7 @@ class Finding:
     violation_dtype: float | None  # at the same index, in the searched dtype (None if NaN there)
     inputs: dict[str, Any] | None = None
 
-    def as_counterexample(self, batch: int, device: str, prop_name: str) -> dict[str, Any]:
+    def as_counterexample(self, batch: int, device: str, prop: Any) -> dict[str, Any]:
         ce: dict[str, Any] = {
             "params": to_jsonable(self.drawn),
             "torch_seed": self.torch_seed,
@@ -81,8 +81,10 @@ class Finding:
             "violation_float64": self.violation,
             "violation_searched_dtype": self.violation_dtype,
             "device": device,
-            "rerun": rerun_snippet(prop_name, self.drawn, self.torch_seed, batch, device, self.index),
         }
+        snippet = rerun_snippet(prop, self.drawn, self.torch_seed, batch, device, self.index)
+        if snippet is not None:
+            ce["rerun"] = snippet
         if self.inputs is not None:
             ce["inputs"] = to_jsonable(self.inputs)
         return ce
@@ -120,16 +122,48 @@ class _State:
     per_example: list[float] = field(default_factory=list)  # worst violation of each example
 
 
+def importable(prop: Any) -> tuple[str, str] | None:
+    """``(module, name)`` when ``from module import name`` gives ``prop`` back in a fresh
+    interpreter (a module-level function of an importable module), else ``None`` (a closure,
+    a lambda, a function of ``__main__``)."""
+    module = getattr(prop, "__module__", None)
+    qualname = getattr(prop, "__qualname__", None)
+    if not module or not qualname or module == "__main__" or not qualname.isidentifier():
+        return None
+    try:
+        import importlib
+
+        found = getattr(importlib.import_module(module), qualname, None)
+    except Exception:  # noqa: BLE001 - not importable by name: no snippet then
+        return None
+    return (module, qualname) if found is prop else None
+
+
 def rerun_snippet(
-    prop_name: str, drawn: Mapping[str, Any], torch_seed: int, batch: int, device: str, index: int
-) -> str:
-    """Python that re-evaluates one example in float64 and prints the violation found."""
-    args = ", ".join(f"{k}={v!r}" for k, v in drawn.items())
-    sep = ", " if args else ""
+    prop: Any, drawn: Mapping[str, Any], torch_seed: int, batch: int, device: str, index: int
+) -> str | None:
+    """One line of Python, with its imports, that re-evaluates one example in float64 and
+    prints the violation found (``python -c "..."``); ``None`` when the property cannot be
+    imported by name or a drawn value does not print as Python: the claim's own re-run
+    command (``verify run --claim ...``) stands in for it then."""
+    where = importable(prop)
+    if where is None:
+        return None
+    import ast
+
+    for v in drawn.values():
+        try:
+            if ast.literal_eval(repr(v)) != v:
+                return None
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None  # a tensor, an object, inf: no faithful literal
+    module, name = where
+    args = "".join(f", {k}={v!r}" for k, v in drawn.items())
     return (
+        f"import torch; from {module} import {name}; "
         f"g = torch.Generator(device={device!r}).manual_seed({torch_seed}); "
-        f"v = {prop_name}(generator=g, batch={batch}, dtype=torch.float64, device={device!r}{sep}{args}); "
-        f"print(v[{index}])"
+        f"v = {name}(generator=g, batch={batch}, dtype=torch.float64, device={device!r}{args}); "
+        f"print(float(v[{index}]))"
     )
 
 
@@ -250,7 +284,8 @@ def falsify(
         raise ValueError(f"falsify: tol must be >= 0, got {tol!r}")
     hi = recheck_dtype(dtype)
     state = _State()
-    name = getattr(prop, "__qualname__", None) or getattr(prop, "__name__", None) or "prop"
+    qualname = getattr(prop, "__qualname__", None) or getattr(prop, "__name__", None) or "prop"
+    name = qualname.rpartition("<locals>.")[2]  # check_equivariance.<locals>.f reads f
 
     stop_at = None if max_seconds is None else t0 + float(max_seconds)
     failures: dict[str, _Confirmed | _NaNFound] = {}
@@ -376,7 +411,7 @@ def falsify(
     ]
 
     if finding is not None:
-        ce = finding.as_counterexample(batch, dev, name)
+        ce = finding.as_counterexample(batch, dev, prop)
         numbers["violation_float64"] = finding.violation
         return Evidence(
             Verdict.REFUTED,
@@ -385,7 +420,7 @@ def falsify(
             f"batch index {finding.index} (hypothesis-shrunk, {state.evaluations} examples)",
             counterexample=ce,
             numbers=numbers,
-            rerun=ce["rerun"],
+            rerun=ce.get("rerun"),
             elapsed_s=elapsed,
             steps=[
                 f"hypothesis searched {state.evaluations} examples x {batch} inputs in {dtype_name(dtype)}",
@@ -404,7 +439,7 @@ def falsify(
             **common,
         )
     if nan_finding is not None:
-        ce = nan_finding.as_counterexample(batch, dev, name)
+        ce = nan_finding.as_counterexample(batch, dev, prop)
         ce.pop("violation_float64")
         numbers["nan_example"] = ce
         return Evidence(
@@ -413,7 +448,7 @@ def falsify(
             f"torch seed {nan_finding.torch_seed}, batch index {nan_finding.index}; a NaN is "
             f"neither a pass nor a counterexample (worst finite violation {state.worst:.3g})",
             numbers=numbers,
-            rerun=ce["rerun"],
+            rerun=ce.get("rerun"),
             elapsed_s=elapsed,
             **common,
         )

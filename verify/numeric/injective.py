@@ -283,11 +283,11 @@ def _sampled(f, domain, params, budget, batch, dtype, device, tol, seed, max_sec
     ev.numbers["violation_definition"] = "1 where x has a distinct partner with a bitwise-equal output"
     if ev.verdict is Verdict.REFUTED:
         ev.summary = f"not injective: two distinct sampled inputs with equal outputs; {ev.summary}"
-        ev.counterexample["rerun"] = (
+        # prose for a reader; the re-run command is the claim's own (set by the runner)
+        ev.counterexample["how_to_check"] = (
             f"evaluate f in float64 at counterexample['inputs']['x'] and ['partner'] (equal outputs); "
             f"or re-run check_injective(..., seed={seed}, dtype=torch.float64)"
         )
-        ev.rerun = ev.counterexample["rerun"]
     else:
         gap = f"; smallest output gap {track['min_gap']:.3g}, smallest ratio {track['min_ratio']:.3g}"
         ev.summary = f"injectivity ({dtype_name(dtype)}): {ev.summary}" + (

@@ -107,11 +107,11 @@ def check_margin(
     ev.numbers["violation_definition"] = "max(0, margin - m) / max(|margin|, max|scores|)"
     ev.summary = f"margin: {ev.summary}; smallest margin seen {track['min_margin']:.4g}"
     if ev.counterexample is not None:
-        ev.counterexample["rerun"] = (
+        # prose for a reader; the re-run command is the claim's own (set by the runner)
+        ev.counterexample["how_to_check"] = (
             "evaluate scores(x) and targets(x) in float64 at counterexample['inputs']['x']; "
             f"or re-run check_margin(..., seed={seed}, dtype=torch.float64)"
         )
-        ev.rerun = ev.counterexample["rerun"]
     return ev
 
 

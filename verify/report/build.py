@@ -3,7 +3,9 @@
 ``build(results_path, out_dir)`` writes ``out_dir/summary.tex``, ``out_dir/<paper>.tex`` and
 their figures (``out_dir/figures/*.pdf``), then compiles each document to PDF when a TeX
 engine is installed. No claim is re-run: everything comes from the results file and its
-provenance sidecar (:mod:`verify.provenance`).
+provenance sidecar (:mod:`verify.provenance`). Several results files (or folders of them)
+are merged, per claim the strongest profile that ran (:mod:`.sources`); each claim then
+names the run its evidence came from, and the provenance lists every run used.
 
 A TeX error is mapped back to the claim whose section holds the offending line; that claim
 is re-rendered in *safe mode* (its math shown as escaped text) and the document compiled
@@ -14,9 +16,11 @@ the claim's id and the log excerpt, is reported either way, and the ``.tex`` is 
 from __future__ import annotations
 
 import logging
+import os
 import re
 import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +30,7 @@ from ..errors import ReportError, ResultsFileError
 from ..results import ClaimResult, load
 from . import compile as tex_compile
 from . import figures as figs
+from . import sources as results_sources
 from . import view
 from .latex import Tex, code, escape_text
 from .papers import order, title
@@ -101,10 +106,11 @@ class _Document:
         self.context = context
         self.claims = claims
         self.safe: set[int] = set()
+        self.origins: dict[int, str] = {}  # claim index -> the run its evidence came from
 
 
 def build(
-    results_path: str | Path,
+    results_path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     out_dir: str | Path,
     *,
     papers: list[str] | None = None,
@@ -114,7 +120,10 @@ def build(
 
     Args:
         results_path: a JSON-lines file written by ``verify run`` (its ``.meta.json``
-            provenance sidecar is read when present).
+            provenance sidecar is read when present), a folder (its ``*.jsonl`` files), or a
+            list of them: several files are merged, per claim the record of the strongest
+            profile (``deep``/``fuzz`` over ``quick``; the later file between equals), and
+            each claim is labelled with the run it came from.
         out_dir: the directory to write ``summary.tex``, ``<paper>.tex``, ``figures/`` and
             the PDFs into (created if needed).
         papers: restrict to these paper keys (the summary then covers only them).
@@ -124,17 +133,26 @@ def build(
         ResultsFileError: the results file is missing or malformed.
         ReportError: a selected paper has no results.
     """
-    results_path = Path(results_path)
+    given = (
+        [results_path] if isinstance(results_path, (str, os.PathLike)) else list(results_path)
+    )
+    files = results_sources.expand(given)
     out = _output_folder(out_dir)
-    results = list(load(results_path))
     output = ReportOutput(out_dir=out)
-    meta = _matching_meta(results_path, results, output)
+    loaded = []
+    for path in files:
+        recs = list(load(path))
+        loaded.append((path, _matching_meta(path, recs, output), recs))
+    results, used_sources, origin = results_sources.pick(loaded)
+    used = [src for src in used_sources if src.used]
+    meta = used[0].meta if len(used) == 1 else {}
+    names = ", ".join(Path(p).name for p in given)
     present = order([r.paper for r in results])
     if papers:
         missing = [p for p in papers if p not in present]
         if missing:
             raise ReportError(
-                f"no results for paper(s) {', '.join(missing)} in {results_path.name}"
+                f"no results for paper(s) {', '.join(missing)} in {names}"
                 f" (papers present: {', '.join(present) or 'none'})"
             )
         selected = [p for p in present if p in papers]
@@ -142,10 +160,21 @@ def build(
     else:
         selected = present
     fig_map = _draw_figures(results, out, output)
-    prov = view.provenance_view(meta, results)
+    if len(used) > 1:
+        shown = {src.path: src for src in used}
+        prov = view.sources_view(
+            [src for src in used_sources if src.path in shown], results
+        )
+        subtitle_run = escape_text(f"merged from {len(used)} runs: "
+                                   + "; ".join(src.label() for src in used))
+        labels = {cid: used_sources[k].label() for cid, k in origin.items()}
+    else:
+        prov = view.provenance_view(meta, results)
+        subtitle_run = _run_line(meta, results)
+        labels = {}
     shown_out = str(out_dir) if not Path(out_dir).is_absolute() else "DIR"  # no absolute paths
-    rebuild = code(f"verify report --from {results_path.name} --out {shown_out}")
-    subtitle_run = _run_line(meta, results)
+    froms = " ".join(f"--from {Path(p).name}" for p in given)
+    rebuild = code(f"verify report {froms} --out {shown_out}")
 
     docs: list[_Document] = []
     for p in selected:
@@ -197,6 +226,8 @@ def build(
         )
     )
 
+    for doc in docs:
+        doc.origins = {i: labels[results[i].id] for i in doc.claims if results[i].id in labels}
     engine_ok = compile and latex_engine_available()
     output.compiled = engine_ok
     if compile and not engine_ok:
@@ -280,7 +311,9 @@ def _render(doc: _Document, results: list[ClaimResult], fig_map: dict) -> str:
     ctx["rows"] = rows
     if doc.template == "paper.tex.j2":
         ctx["claims"] = [
-            view.claim_view(results[i], i, fig_map, safe=i in doc.safe) for i in doc.claims
+            view.claim_view(results[i], i, fig_map, safe=i in doc.safe,
+                            origin=doc.origins.get(i))
+            for i in doc.claims
         ]
     return render(doc.template, **ctx)
 
@@ -395,7 +428,7 @@ def _draw_figures(results: list[ClaimResult], out: Path, output: ReportOutput) -
                     )
                     continue
                 output.figures.append(path)
-                caption = spec.get("title") or {
+                caption = figs.readable(str(spec.get("title") or "")) or {
                     "rate": "fitted rate (log-log) beside the claimed slope",
                     "histogram": "distribution of errors",
                     "curve": "our curves beside the paper's numbers",

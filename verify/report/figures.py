@@ -5,8 +5,9 @@ Three kinds (schema in :mod:`verify.evidence`):
 ``rate``       measured points on log-log axes, the fitted power law and, beside it, the
                slope the paper claims (drawn through the same centre of mass), with the
                fitted slope's interval in the legend;
-``histogram``  a distribution of errors (equivariance, margins), on a log axis when it
-               spans decades, with the tolerance drawn as a vertical line;
+``histogram``  a distribution of errors (equivariance, margins), on a log axis when the
+               values and the tolerance span decades (exact zeros drawn at the left edge
+               and counted in the legend), with the tolerance drawn as a vertical line;
 ``curve``      experiment curves (ours: lines) beside the paper's numbers (markers).
 
 matplotlib's object API is used directly (no pyplot, no global backend), with its bundled
@@ -62,10 +63,30 @@ def _floats(values: Any, name: str) -> list[float]:
     return out
 
 
+#: A Python qualified name's inner part (``check_equivariance.<locals>.``): not for readers.
+_LOCALS = re.compile(r"[\w.]*<locals>\.")
+#: Characters per line of a title or axis label at the figure's width and font size.
+WRAP = 62
+
+
+def readable(text: str) -> str:
+    """``text`` without internal Python names: ``check_equivariance.<locals>.g`` reads ``g``."""
+    return _LOCALS.sub("", text)
+
+
 def _label(fig: dict[str, Any], key: str, default: str = "") -> str:
-    """Labels are shown as text: mathtext ($...$) is kept only when it parses."""
-    value = str(fig.get(key) or default)
-    return value.replace("\n", " ")[:120]
+    """A title or label as shown: internal Python names (``f.<locals>.g``) cut to ``g``, and
+    wrapped onto at most two lines so that nothing is cut off at the figure's edge.
+    Labels are shown as text: mathtext ($...$) is kept only when it parses."""
+    import textwrap
+
+    value = readable(str(fig.get(key) or default)).replace("\n", " ")[:120]
+    if "$" in value:  # never break inside mathtext
+        return value
+    lines = textwrap.wrap(value, WRAP, break_long_words=True) or [""]
+    if len(lines) > 2:
+        lines = [lines[0], textwrap.shorten(" ".join(lines[1:]), WRAP, placeholder="...")]
+    return "\n".join(lines)
 
 
 def _safe_text(s: str) -> str:
@@ -138,17 +159,34 @@ def _histogram(spec: dict[str, Any], ax: Any) -> None:
     if not values:
         raise FigureDataError("histogram: no finite values")
     threshold = spec.get("threshold")
+    thr = float(threshold) if threshold is not None else None
     positive = [v for v in values if v > 0]
-    logscale = len(positive) == len(values) and max(values) / min(values) > 100
+    zeros = sum(1 for v in values if v == 0)
+    ends = positive + ([thr] if thr is not None and thr > 0 else [])
+    # A log axis when what is drawn (values and tolerance) spans decades: a float64 error
+    # of a few eps beside a tolerance of 1e8 eps is otherwise one bar squashed against 0.
+    only_zeros = zeros == len(values) and thr is not None and thr > 0
+    logscale = all(v >= 0 for v in values) and (
+        only_zeros or (len(ends) >= 2 and max(ends) / min(ends) > 100)
+    )
+    style = {"alpha": 0.85, "edgecolor": "white", "linewidth": 0.4}
+    label = None
     if logscale:
-        lo, hi = math.log10(min(values)), math.log10(max(values))
-        if threshold is not None and float(threshold) > 0:
-            lo, hi = min(lo, math.log10(float(threshold))), max(hi, math.log10(float(threshold)))
-        bins = [10 ** (lo + (hi - lo) * k / 30) for k in range(31)] if hi > lo else 30
+        lo, hi = math.log10(min(ends)), math.log10(max(ends))
+        lo = lo - 2 if only_zeros else lo
+        if zeros:  # exact zeros have no place on a log axis: their own bar at the left edge
+            lo -= 1
+            values = positive
+            label = f"{zeros} exact zero{'s' if zeros != 1 else ''}"
+        hi += 0.05
+        bins = [10 ** (lo + (hi - lo) * k / 30) for k in range(31)]
         ax.set_xscale("log")
+        if zeros:
+            ax.hist([10**lo] * zeros, bins=bins[:2], color=NEUTRAL, label=label, **style)
     else:
         bins = 30
-    ax.hist(values, bins=bins, color=OURS, alpha=0.85, edgecolor="white", linewidth=0.4)
+    if values:
+        ax.hist(values, bins=bins, color=OURS, **style)
     if threshold is not None:
         ax.axvline(
             float(threshold),
@@ -157,6 +195,7 @@ def _histogram(spec: dict[str, Any], ax: Any) -> None:
             lw=1.3,
             label=f"tolerance {float(threshold):.3g}",
         )
+    if threshold is not None or label:
         ax.legend(frameon=False)
     ax.set_ylabel("count")
 

@@ -54,19 +54,19 @@ def expand(paths: Sequence[str | Path]) -> list[Path]:
     return out
 
 
-def merge(paths: Sequence[str | Path]) -> tuple[list[ClaimResult], list[Source], dict[str, int]]:
-    """Load every file and keep, per claim, the record of the strongest profile.
+def pick(
+    loaded: Sequence[tuple[Path, dict[str, Any], Sequence[ClaimResult]]],
+) -> tuple[list[ClaimResult], list[Source], dict[str, int]]:
+    """Merge files already read, ``(path, meta, results)`` each, in the order given: per claim
+    the record of the strongest profile, the later file between equals.
 
     Returns the merged results (in order of first appearance), the sources with the claims
     each one contributed, and for each claim id the index of its source.
     """
-    files = expand(paths)
     chosen: dict[str, tuple[ClaimResult, int]] = {}
     order: list[str] = []
-    metas = []
-    for k, path in enumerate(files):
-        metas.append(provenance.read(path))
-        for r in load(path):
+    for k, (_, _, results) in enumerate(loaded):
+        for r in results:
             if r.id not in chosen:
                 order.append(r.id)
                 chosen[r.id] = (r, k)
@@ -76,7 +76,20 @@ def merge(paths: Sequence[str | Path]) -> tuple[list[ClaimResult], list[Source],
                 chosen[r.id] = (r, k)
     origin = {cid: chosen[cid][1] for cid in order}
     sources = [
-        Source(path, metas[k], tuple(cid for cid in order if origin[cid] == k))
-        for k, path in enumerate(files)
+        Source(path, meta, tuple(cid for cid in order if origin[cid] == k))
+        for k, (path, meta, _) in enumerate(loaded)
     ]
     return [chosen[cid][0] for cid in order], sources, origin
+
+
+def merge(paths: Sequence[str | Path]) -> tuple[list[ClaimResult], list[Source], dict[str, int]]:
+    """Load every file (folders expanded, :func:`expand`) and keep, per claim, the record of
+    the strongest profile (:func:`pick`). A sidecar that cannot be read counts as none."""
+    loaded = []
+    for path in expand(paths):
+        try:
+            meta = provenance.read(path)
+        except ResultsFileError:
+            meta = {}
+        loaded.append((path, meta, list(load(path))))
+    return pick(loaded)

@@ -28,9 +28,14 @@ from .papers import title
 SEVERITY = {Verdict.REFUTED: 0, Verdict.NOT_REPRODUCED: 1}
 EPS = {"float64": 2.0**-52, "float32": 2.0**-23, "float16": 2.0**-10, "bfloat16": 2.0**-7}
 _VIOLATION_KEY = re.compile(r"(worst|violation|max_err|max_rel|rel_err|error)", re.I)
+#: A number already in units of eps (``worst_in_eps``): shown as it is, never divided again.
+_IN_EPS = re.compile(r"_?(in_)?eps$", re.I)
 EXPERIMENT_KEYS = ("paper_value", "measured", "spread", "n_seeds", "tolerance", "metric")
 MAX_REASON = 220
 MAX_LIST = 8
+#: A value with at most this many numbers (and short strings) is printed in full, however
+#: deeply nested: a counterexample's input matrix is shown, not ``[..., ...]``.
+MAX_FULL = 64
 
 
 def badge(v: Verdict) -> Tex:
@@ -75,8 +80,32 @@ def fmt_number(x: float) -> Tex:
     return Tex(r"$%s\times10^{%d}$" % (mant, int(exp)))
 
 
-def fmt_value(v: Any, depth: int = 0) -> Tex:
-    """Any JSON value from evidence, as short safe LaTeX (lists and dicts abbreviated)."""
+def _small(v: Any, budget: int = MAX_FULL) -> int:
+    """How much of ``budget`` is left after the leaves of ``v`` (negative: too big to print
+    in full). Strings count by length, so a long text never passes as small."""
+    if isinstance(v, list):
+        for x in v:
+            budget = _small(x, budget)
+            if budget < 0:
+                break
+        return budget
+    if isinstance(v, dict):
+        for x in v.values():
+            budget = _small(x, budget - 1)
+            if budget < 0:
+                break
+        return budget
+    if isinstance(v, str):
+        return budget - max(1, len(v) // 16)
+    return budget - 1
+
+
+def fmt_value(v: Any, depth: int = 0, full: bool | None = None) -> Tex:
+    """Any JSON value from evidence, as safe LaTeX: printed in full when it holds at most
+    :data:`MAX_FULL` numbers, else abbreviated (lists cut at :data:`MAX_LIST` items, nesting
+    below two levels shown as ``...``)."""
+    if full is None:
+        full = isinstance(v, (list, dict)) and _small(v) >= 0
     if v is None:
         return Tex(r"--")
     if isinstance(v, bool):
@@ -96,16 +125,17 @@ def fmt_value(v: Any, depth: int = 0) -> Tex:
         if len(v) > 160:
             v = v[:157] + "..."
         return escape_text(v, breakable=True)
-    if depth >= 2:
+    if depth >= 2 and not full:
         return Tex(r"\dots")
     if isinstance(v, list):
-        items = [fmt_value(x, depth + 1) for x in v[:MAX_LIST]]
-        more = r", \dots{} (%d in all)" % len(v) if len(v) > MAX_LIST else ""
+        shown = v if full else v[:MAX_LIST]
+        items = [fmt_value(x, depth + 1, full) for x in shown]
+        more = r", \dots{} (%d in all)" % len(v) if len(v) > len(shown) else ""
         return Tex("[" + ", ".join(items) + more + "]")
     if isinstance(v, dict):
-        keys = list(v)[:MAX_LIST]
-        items = [escape_text(k) + " = " + fmt_value(v[k], depth + 1) for k in keys]
-        more = r", \dots" if len(v) > MAX_LIST else ""
+        keys = list(v) if full else list(v)[:MAX_LIST]
+        items = [escape_text(k) + " = " + fmt_value(v[k], depth + 1, full) for k in keys]
+        more = r", \dots" if len(v) > len(keys) else ""
         return Tex(r"\{" + ", ".join(items) + more + r"\}")
     return escape_text(repr(v))
 
@@ -176,6 +206,10 @@ def _rows(d: dict[str, Any], skip: Iterable[str] = ()) -> list[dict[str, Tex]]:
     ]
 
 
+def _is_real(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def evidence_view(
     r: ClaimResult, e: Evidence, k: int, fig_paths: list[dict[str, Any]], rend: Renderers
 ) -> dict[str, Any]:
@@ -184,17 +218,27 @@ def evidence_view(
     violations = []
     refuted = e.verdict is Verdict.REFUTED
     for key, val in numbers.items():
-        if (
-            _VIOLATION_KEY.search(key)
-            and isinstance(val, (int, float))
-            and not isinstance(val, bool)
-        ):
-            # A refutation's violation is a size, not a rounding error: no eps units there.
-            units = None if refuted else eps_units(val, e.dtype)
-            if refuted or units is not None:
-                violations.append(
-                    {"key": escape_text(key, breakable=True), "value": fmt_value(val), "eps": units}
-                )
+        if not (_VIOLATION_KEY.search(key) and _is_real(val)):
+            continue
+        if _IN_EPS.search(key):
+            # Already in eps: the raw value beside it is shown converted; alone, it is shown
+            # as the number of eps it is (never divided by eps a second time).
+            converted = any(
+                _VIOLATION_KEY.search(k) and not _IN_EPS.search(k) and _is_real(v)
+                for k, v in numbers.items()
+            )
+            if refuted or converted or e.dtype not in EPS:
+                continue
+            violations.append({"key": escape_text(key, breakable=True), "value": None,
+                               "eps": Tex(r"%s\,$\varepsilon_{\mathrm{%s}}$"
+                                          % (fmt_number(float(val)), e.dtype))})
+            continue
+        # A refutation's violation is a size, not a rounding error: no eps units there.
+        units = None if refuted else eps_units(val, e.dtype)
+        if refuted or units is not None:
+            violations.append(
+                {"key": escape_text(key, breakable=True), "value": fmt_value(val), "eps": units}
+            )
     details = []
     for label, value in (
         ("generality", e.generality),
@@ -208,6 +252,14 @@ def evidence_view(
         details.append({"key": Tex("time"), "value": fmt_seconds(e.elapsed_s)})
     symbolic = e.method in ("symbolic", "certificate")
     is_experiment = e.method == "experiment"
+    shown_steps, hidden = proof_steps(e)
+    hidden_note = None
+    if hidden:
+        names = ", ".join(dict.fromkeys(hidden))
+        hidden_note = escape_text(
+            f"{len(hidden)} earlier rung{'s' if len(hidden) != 1 else ''} of the ladder did not "
+            f"reach zero ({one_line(names, 120)}); verify show {r.id} lists them."
+        )
     return {
         "n": k,
         "verdict": badge(e.verdict),
@@ -217,7 +269,8 @@ def evidence_view(
         "part": escape_text(e.part) if e.part != "main" else None,
         "summary": rend.prose(e.summary),
         "details": details,
-        "steps": [rend.step(s) for s in e.steps],
+        "steps": [rend.step(s) for s in shown_steps],
+        "steps_hidden": hidden_note,
         "steps_title": Tex(
             {"symbolic": "Exact steps", "certificate": "Certificate and its exact re-check"}.get(
                 e.method, "Steps"
@@ -233,6 +286,39 @@ def evidence_view(
         "rerun": code(rerun_command(r, e)) if (e.verdict is Verdict.REFUTED or e.rerun) else None,
         "audit": escape_text(e.audit) if e.audit else None,
     }
+
+
+#: A step of the proof ladder that did not reach zero (verify.symbolic.prove): the rung's
+#: name, then the expression it left, the open matrix entries, a time guard or "not
+#: applicable". The rung that reached zero reads "NAME: exact zero (0.01 s)".
+_FAILED_RUNG = re.compile(
+    r"^(?P<rung>[^:$]{1,80}): (?:"
+    r"(?:\$.*\$|\(a large expression\)|\(expression with .* operations\)|\(an? .*\))"
+    r" \(\d+\.\d+ s\)"
+    r"|\d+ matrix entr(?:y|ies) not yet zero"
+    r"|time guard \(.*\) exceeded, skipped"
+    r"|not applicable \(.*\))$",
+    re.S,
+)
+
+
+def proof_steps(e: Evidence) -> tuple[list[str], list[str]]:
+    """The steps a reader needs, and the names of the ladder rungs left out.
+
+    Under a PROVED symbolic piece, the rungs that did not reach zero are noise beside the
+    one that did: they are left out (``verify show`` keeps them all). Every other step, and
+    every step of any other verdict (where the failed rungs are the story), is kept.
+    """
+    if e.verdict is not Verdict.PROVED or e.method != "symbolic":
+        return list(e.steps), []
+    kept, hidden = [], []
+    for step in e.steps:
+        m = _FAILED_RUNG.match(step)
+        if m and "exact zero" not in step:
+            hidden.append(m.group("rung"))
+        else:
+            kept.append(step)
+    return kept, hidden
 
 
 def _experiment_row(r: ClaimResult, e: Evidence) -> dict[str, Tex]:
@@ -467,6 +553,64 @@ def provenance_view(meta: dict[str, Any], results: list[ClaimResult]) -> list[di
         ("platform", meta.get("platform")),
         ("versions", ", ".join(f"{k} {v}" for k, v in versions.items()) if versions else None),
     ]
+    if meta.get("claims_sources"):
+        rows.append(("claims packages", claims_sources_text(meta["claims_sources"])))
+    return _provenance_rows(rows)
+
+
+def claims_sources_text(items: Any) -> str | None:
+    """``mypkg 0.3 (git 1a2b3c4d5e6f); file claims.py (git not recorded)``: the claims beyond
+    verify's own that a run used, each with its version and revision."""
+    if not isinstance(items, list):
+        return None
+    parts = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        text = str(item.get("source") or "?")
+        if item.get("version"):
+            text += f" {item['version']}"
+        if item.get("distribution") and item.get("distribution") != item.get("source"):
+            text += f" (distribution {item['distribution']})"
+        text += f" (git {item.get('git_revision') or 'not recorded'})"
+        parts.append(text)
+    return "; ".join(parts) or None
+
+
+def sources_view(sources: list[Any], results: list[ClaimResult]) -> list[dict[str, Tex]]:
+    """The provenance of a merged report: one row per results file used (its run, how many
+    claims it gave, seed, revision, run time), then what the runs share or each differs in."""
+    rows: list[tuple[str, Any]] = [
+        ("merged", "%d results files; per claim, the strongest profile that ran (deep over "
+                   "quick), the later file between equals" % len(sources)),
+    ]
+    for k, src in enumerate(sources, 1):
+        meta = src.meta or {}
+        facts = ["%d claim%s" % (len(src.used), "" if len(src.used) == 1 else "s")]
+        for label, key in (("seed", "seed"), ("revision", "git_revision"), ("device", "device")):
+            if meta.get(key) is not None:
+                facts.append(f"{label} {meta[key]}")
+        if isinstance(meta.get("run_time_s"), (int, float)):
+            facts.append("run time %.0f s" % meta["run_time_s"])
+        if not meta:
+            facts.append("provenance not recorded")
+        rows.append(("run %d" % k, f"{src.label()}: " + "; ".join(facts)))
+    dtypes = sorted({e.dtype for r in results for e in r.evidence if e.dtype})
+    rows.append(("dtype", ", ".join(dtypes) if dtypes else None))
+    versions = {
+        ", ".join(f"{k} {v}" for k, v in (src.meta.get("versions") or {}).items())
+        for src in sources
+        if src.meta.get("versions")
+    }
+    for k, text in enumerate(sorted(versions), 1):
+        rows.append(("versions" if len(versions) == 1 else "versions (%d)" % k, text))
+    claims = {claims_sources_text(src.meta.get("claims_sources")) for src in sources} - {None}
+    for text in sorted(claims):
+        rows.append(("claims packages", text))
+    return _provenance_rows(rows)
+
+
+def _provenance_rows(rows: list[tuple[str, Any]]) -> list[dict[str, Tex]]:
     out = []
     for label, value in rows:
         if value is None or value == "":

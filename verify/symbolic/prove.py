@@ -68,15 +68,24 @@ def _too_big(e: Any, limit: int = 400) -> bool:
 
 
 def _tex(e: Any) -> str:
-    if _too_big(e):
+    """``e`` as inline math for a step, or a short description when it would not fit (an
+    explicit matrix says its shape and size: ``(a 3x3 matrix, 41 operations)``)."""
+    if isinstance(e, sp.MatrixBase):
+        if any(_too_big(x) for x in e):
+            return f"(a {e.rows}x{e.cols} matrix with large entries)"
+    elif _too_big(e):
         return "(a large expression)"
     try:
         s = sp.latex(e)
     except Exception:  # noqa: BLE001 - latex printing is decoration only
         s = sp.sstr(e)
     if len(s) > _LATEX_MAX:
-        ops = sp.count_ops(e) if isinstance(e, sp.Basic) else "?"
-        return f"(expression with {ops} operations)"
+        if isinstance(e, sp.MatrixBase):
+            ops = sum(sp.count_ops(x) for x in e)
+            return f"(a {e.rows}x{e.cols} matrix, {ops} operations)"
+        if isinstance(e, sp.Basic):
+            return f"(expression with {sp.count_ops(e)} operations)"
+        return "(a large expression)"
     return f"${s}$"
 
 
