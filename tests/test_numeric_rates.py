@@ -48,10 +48,13 @@ def test_verdict_rule_and_figure():
     assert bad.verdict is Verdict.REFUTED
     assert bad.counterexample["x"] == list(x)
     assert audit(bad) is bad
-    # just outside the interval but within the margin: inconclusive
+    # just outside a narrow interval, which lies within the margin: supported
     fit = fit_rate(x, y)
     near = fit.evidence(fit.ci[1] + 0.05, margin=0.1)
-    assert near.verdict is Verdict.UNDECIDED
+    assert near.verdict is Verdict.SUPPORTED
+    # outside the interval by less than the margin, the interval reaching past it: undecided
+    edge = fit.evidence(fit.ci[1] + 0.05, margin=0.05 + (fit.ci[1] - fit.ci[0]) / 2)
+    assert edge.verdict is Verdict.UNDECIDED
 
 
 def test_one_sided_senses():
