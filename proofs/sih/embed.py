@@ -71,7 +71,7 @@ def lemma_d2_proof_step4(ctx):
     null direction exists. Re-checked exactly as a rank (appending the combination to E keeps
     rank 2, where infeasibility needs 3) and certified by an exact LP (verify.certify.lp,
     claim_feasible=True). Claim D.3's rank(E) = k is an index slip for m (reading B: rank m
-    holds by construction here)."""
+    holds by construction here, and Step 4 fails under it too)."""
     # v_delta = [1 (omega = 0), cos(pi delta / 2), sin(pi delta / 2)] on Z_4
     v = {x: [1, [1, 0, -1, 0][x], [0, 1, 0, -1][x]] for x in range(4)}
     N, off = [0, 2], [1, 3]
@@ -85,12 +85,20 @@ def lemma_d2_proof_step4(ctx):
     A_eq.append([1] * nl + [0] * nm)
     cert = certify_lp([0] * (nl + nm), A_eq=A_eq, b_eq=[0, 0, 0, 1],
                       bounds=[(0, None)] * nl + [(None, None)] * nm, claim_feasible=True)
-    ref = refute_exactly(
-        "Step 4: (15) is feasible for an Omega meeting Step 1's (only) condition, rank E = m: "
-        "no c_null in ker E is negative off N (h in span{1,cos,sin} with h(0)=h(2)=0 is "
-        "c sin(pi x/2))",
-        {"G": "Z_4", "N": N, "Omega_axial": [1], "Omega_core": [0, 1], "lambda": {"1": 1, "3": 1},
-         "rowspan_coefficients": [1, 1], "v_delta": {str(k): val for k, val in v.items()},
-         "rank E": E.rank(), "rank [E; sum lambda v]": with_combo.rank()},
-        lhs=with_combo.rank(), rhs=E.rank() + 1, generality="exact rationals (L = 4)")
-    return [ref, cert.relabel(part="lp_certificate")]
+    witness = {"G": "Z_4", "N": N, "Omega_axial": [1], "Omega_core": [0, 1],
+               "lambda": {"1": 1, "3": 1}, "rowspan_coefficients": [1, 1],
+               "v_delta": {str(k): val for k, val in v.items()}, "rank E": E.rank(),
+               "rank [E; sum lambda v]": with_combo.rank()}
+    step4 = ("Step 4: (15) is feasible for an Omega meeting Step 1's (only) condition, rank E = m:"
+             " no c_null in ker E is negative off N (h in span{1,cos,sin} with h(0)=h(2)=0 is "
+             "c sin(pi x/2))")
+    out = []
+    for reading in ("A", "B"):  # Step 4 is the same statement under either rank reading
+        out.append(refute_exactly(step4, witness, lhs=with_combo.rank(), rhs=E.rank() + 1,
+                                  generality="exact rationals (L = 4)", reading=reading))
+    out.append(Evidence.informal("Claim D.3 as printed says rank(E) = k, but Lemma D.2 has m "
+                                 "targets and no k", part="claim_d3"))
+    out.append(prove_cases([("rank E on N", E.rank(), len(N))], reading="B", part="claim_d3",
+                           generality="the instance's Omega_core (chosen with rank m)",
+                           summary="Claim D.3 with rank(E) = m holds for the instance"))
+    return [*out, cert.relabel(part="lp_certificate")]
