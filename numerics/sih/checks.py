@@ -1,19 +1,16 @@
-"""Checkers shared by the ``sih`` claims: Def. D.1 on the real token stream, the LayerNorm spread.
+"""The Def. D.1 checker shared by the ``sih`` claims, on the real token stream.
 
 :func:`def_d1_margins` evaluates one Layer-1 head's full causal score matrix on a token stream
 (cells and separators: no key filtered beyond the causal mask) and returns the worst margin
-``s_min - Delta - score`` per key class (negative: Def. D.1 (8) violated) and whether every
-target hits its score.
+``s_min - Delta - score`` per key class (negative: Def. D.1 (8) violated).
 """
 
 from __future__ import annotations
 
 import math
 
-import torch
-
 from .ca import Stream
-from .embedding import SpatialAwareEmbedding, poly_eval, target_points
+from .embedding import SpatialAwareEmbedding
 
 
 def def_d1_margins(
@@ -48,19 +45,11 @@ def def_d1_margins(
         c, t = stream.cells[q], stream.times[q]
         if c is None or (t == 0 and not include_t0):
             continue
-        tg = (
-            [
-                index[
-                    (
-                        t - 1,
-                        tuple((ci + sgn * o) % L for ci, o, L in zip(c, off, widths, strict=True)),
-                    )
-                ]
-                for off in offsets
-            ]
-            if t > 0
-            else []
-        )
+        tg = []
+        if t > 0:
+            for off in offsets:
+                cell = tuple((ci + sgn * o) % L for ci, o, L in zip(c, off, widths, strict=True))
+                tg.append(index[(t - 1, cell)])
         smin = min(float(S[q, j]) for j in tg) if tg else math.inf
         for kx in range(q + 1):
             if kx in tg:
@@ -95,13 +84,3 @@ def def_d1_margins(
         "min_margin": min((v[0] for v in worst.values()), default=math.inf),
         "worst_class": at[1] if at else None,
     }
-
-
-def target_scores(coef: dict, offsets, widths, sign: str = "A") -> list[float]:
-    """Spatial scores at the targets (for W_T choices)."""
-    return [poly_eval(coef, D, widths) for D in target_points(offsets, widths, sign)]
-
-
-def ln_stats(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Per-token LayerNorm statistics (mean, std) of a residual stream ``(N, D)``."""
-    return x.mean(-1), x.std(-1, unbiased=False)
