@@ -300,7 +300,7 @@ def eq2_numeric(ctx):
     "toef.lemma1_lie_trotter", paper=PAPER, where="Lemma 1, L52; restated L176; proof L178",
     statement=r"e^{\lambda_{\rm MLP}+\lambda_A}=\lim_{T\to\infty}\big(e^{\lambda_{\rm MLP}/T}"
               r"e^{\lambda_A/T}\big)^T",
-    kind="rate", expect="UNDECIDED",
+    kind="rate", expect="SUPPORTED",
     readings={"B": r"$\lambda$'s nonlinear vector fields, $e^\lambda$ the time-1 flow (MLP flow "
                    r"first in each factor)"},
 )
@@ -310,9 +310,9 @@ def lemma1_lie_trotter(ctx):
     composed T times, against a DOP853 reference (rtol 1e-12): err_T -> 0, slope -1, both
     composition orders. The appendix proof (l. 178: BCH to second order) does not by itself
     bound the T-fold product; a complete proof also needs the telescoping/stability estimate.
-    UNDECIDED: the fitted slopes (-0.999 for matrices, -0.995 and -1.005 for the flows) have
-    95% intervals of width < 0.01 that just miss -1, which the engine's rate rule
-    (``RateFit.evidence``, margin 0.3) leaves UNDECIDED as pre-asymptotic curvature."""
+    SUPPORTED: the fitted slopes (-0.999 for matrices, -0.995 and -1.005 for the flows) have
+    95% intervals of width < 0.01 that lie within the margin 0.3 of -1 (``RateFit.evidence``);
+    not PROVED, since the rate is measured, not derived."""
     g = ctx.torch_generator("AB")
     A, B = crandn(4, 4, generator=g), crandn(4, 4, generator=g)
     ref = torch.linalg.matrix_exp(A + B)

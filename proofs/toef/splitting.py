@@ -52,17 +52,17 @@ def lemma1_bch_second_order(ctx):
               r"\approx e^{h\lambda_{\rm MLP}}e^{h\lambda_A}\approx(1+h\lambda_{\rm MLP})"
               r"(1+h\lambda_A);\ \text{the second equality holds iff }"
               r"[\lambda_{\rm MLP},\lambda_A]=0",
-    kind="property", expect="UNDECIDED",
+    kind="property", expect="SUPPORTED",
     readings={"B": r"iff at one fixed $h$ (e.g. $h=1$): $e^{A+B}=e^Ae^B\iff[A,B]=0$"},
 )
 def eq2_split_vs_parallel(ctx):
     """The "only if" of the iff (l. 48), reading A (equality for all h near 0): the ``h^2``
     coefficient of ``e^{h(A+B)} - e^{hA}e^{hB}`` is ``-[A,B]/2``, exactly in the free algebra,
     so equality near ``h = 0`` forces ``[A, B] = 0``. The gaps of eq. (2), the "if" direction
-    and the O(h^2) rates are numeric (numerics/toef/splitting.py). The claim is UNDECIDED
-    because its rate parts are: the three gaps fit slopes 1.999-2.001 over h = 0.1 ... 0.001,
-    and their 95% intervals (width ~0.001) just miss the claimed 2, which the engine's rate
-    rule (``RateFit.evidence``, margin 0.3) leaves UNDECIDED as pre-asymptotic curvature.
+    and the O(h^2) rates are numeric (numerics/toef/splitting.py). The claim is SUPPORTED,
+    the weakest of its parts: the three gaps fit slopes 1.999-2.001 over h = 0.1 ... 0.001
+    with 95% intervals (width ~0.001) that lie within the margin 0.3 of the claimed 2
+    (``RateFit.evidence``).
 
     Reading B (equality at one fixed ``h = 1``) is REFUTED by ``A = diag(0, 2 pi i)``,
     ``B = [[0, 1], [0, 2 pi i]]``: ``e^A = e^B = e^{A+B} = I`` exactly (SymPy ``Matrix.exp``),
