@@ -60,7 +60,7 @@ def eigenspace_invariance(ctx):
     return [
         judge_error(worst, "graphs C_7, C_3, Petersen, Q_3, all automorphisms: PL = LP and "
                     "g . V_lambda = V_lambda", tol=1e-12 * 10, fail=1e-6, part="graphs"),
-        prove_cases(modes, generality="symbolic k, a, theta", part="S^1",
+        prove_cases(modes, generality="symbolic k, a, theta", scope="general", part="S^1",
                     summary="S^1: Fourier modes stay eigenfunctions"),
     ]
 

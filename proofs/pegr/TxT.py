@@ -10,6 +10,11 @@ from verify.symbolic import prove_cases
 
 from .model import PAPER, R
 
+#: Why one block with a symbolic frequency vector covers all 16 (or any number of) frequencies.
+BLOCKWISE = ("any number of frequencies: rho(t) = (+)_i R(alpha^(i) . t) is block diagonal and "
+             "gamma blockwise, so the identity holds iff it holds on block i, proved for a "
+             "symbolic index i (alpha^(i) an IndexedBase in R^2) and p, q, t in R^2")
+
 
 @verify.claim(
     "pegr.TxT.sinusoidal_rep", paper=PAPER,
@@ -20,17 +25,19 @@ from .model import PAPER, R
     readings={"B": "frequencies with the 2 pi factor of Tancik et al. (cos(2 pi alpha . p))"},
 )
 def TxT_sinusoidal_rep(ctx):
-    """SymPy with one (quick) / two (deep) symbolic frequency vectors ``alpha^(i)`` in R^2 and
-    positions p, q, t in R^2, without (reading A, as printed at L329-331) and with (B, Tancik et
-    al.) the 2 pi factor: (i) ``gamma(p+t) = rho(t) gamma(p)``, (ii) the character identity of
-    L49, (iii) the inner product. The identities hold frequency block by frequency block and the
-    blocks are independent, so they extend to the paper's 16 frequencies. Gram non-invariance
-    under rotations (a contrast measurement): ``numerics/pegr/TxT.py``."""
-    n = ctx.pick(quick=1, deep=2)
-    al = [sp.symbols(f"a{i}_1:3", real=True) for i in range(n)]
+    """SymPy, without (reading A, as printed at L329-331) and with (B, Tancik et al.) the 2 pi
+    factor: (i) ``gamma(p+t) = rho(t) gamma(p)`` on block i with a symbolic index i (the
+    frequency vector ``alpha^(i)`` an IndexedBase), which is every block since ``rho`` is block
+    diagonal; (ii) the character identity of L49; (iii) the inner product as a sum over the
+    blocks i = 1..n with symbolic n. Gram non-invariance under rotations (a contrast
+    measurement): ``numerics/pegr/TxT.py``."""
     p = sp.symbols("p1:3", real=True)
     q = sp.symbols("q1:3", real=True)
     t = sp.symbols("t1:3", real=True)
+    i = sp.Symbol("i", integer=True, positive=True)
+    n = sp.Symbol("n", integer=True, positive=True)
+    a1, a2 = sp.IndexedBase("alpha1", real=True), sp.IndexedBase("alpha2", real=True)
+    al = (a1[i], a2[i])
 
     def dot(u, v):
         return u[0] * v[0] + u[1] * v[1]
@@ -38,30 +45,29 @@ def TxT_sinusoidal_rep(ctx):
     def plus(u, v):
         return [u[0] + v[0], u[1] + v[1]]
 
-    gen = f"symbolic alpha^(1..{n}) in R^2 (per-frequency identities), p, q, t in R^2"
+    pmq = [p[0] - q[0], p[1] - q[1]]
+    sums = "symbolic n (sum over the blocks i = 1..n), alpha^(i) in R^2, p, q in R^2"
     out = []
     for reading, scale in (("A", 1), ("B", 2 * sp.pi)):
-        def gamma(u, scale=scale):
-            return sp.Matrix([w for ai in al for w in (sp.cos(scale * dot(ai, u)),
-                                                       sp.sin(scale * dot(ai, u)))])
+        def block(u, scale=scale):
+            return sp.Matrix([sp.cos(scale * dot(al, u)), sp.sin(scale * dot(al, u))])
 
         def chi(u, scale=scale):
-            return sp.exp(sp.I * scale * dot(al[0], u))
+            return sp.exp(sp.I * scale * dot(al, u))
 
-        rho = sp.diag(*[R(scale * dot(ai, t)) for ai in al])
         label = "no 2 pi" if scale == 1 else "2 pi"
-        pmq = [p[0] - q[0], p[1] - q[1]]
         out += [
-            prove_cases([(f"gamma(p+t) = rho(t) gamma(p) [{label}]", gamma(plus(p, t)),
-                          rho * gamma(p))],
-                        generality=gen, part="(i)", reading=reading,
+            prove_cases([(f"block i: gamma(p+t) = R(alpha . t) gamma(p) [{label}]",
+                          block(plus(p, t)), R(scale * dot(al, t)) * block(p))],
+                        generality=BLOCKWISE, scope="general", part="(i)", reading=reading,
                         summary=f"(i) gamma(p+t) = rho(t) gamma(p) [{label}]"),
-            prove_cases([("inner product", (gamma(p).T * gamma(q))[0],
-                          sum(sp.cos(scale * dot(ai, pmq)) for ai in al))],
-                        generality=gen, part="(iii)", reading=reading,
+            prove_cases([("sum over the blocks of gamma(p)^T gamma(q)",
+                          sp.Sum((block(p).T * block(q))[0], (i, 1, n)),
+                          sp.Sum(sp.cos(scale * dot(al, pmq)), (i, 1, n)))],
+                        generality=sums, scope="general", part="(iii)", reading=reading,
                         summary="(iii) inner product sum cos"),
             prove_cases([("chi(p+q) = chi(p) chi(q)", chi(plus(p, q)), chi(p) * chi(q))],
-                        generality="symbolic alpha, p, q", part="(ii)", reading=reading,
-                        summary="(ii) chi(p+q) = chi(p) chi(q)"),
+                        generality="symbolic alpha, p, q", scope="general", part="(ii)",
+                        reading=reading, summary="(ii) chi(p+q) = chi(p) chi(q)"),
         ]
     return out

@@ -12,7 +12,7 @@ import sympy as sp
 import verify
 from verify.symbolic import prove_cases, prove_equal, refute_exactly
 
-from .model import PAPER, R, generic_matrix
+from .model import PAPER, R
 
 
 @verify.claim(
@@ -40,10 +40,13 @@ def abelian_irreps_1d(ctx):
           R(a * t) * sp.Matrix([1, -sp.I]), sp.exp(sp.I * a * t) * sp.Matrix([1, -sp.I])),
          ("(1,i): eigenvalue e^{-i alpha t}",
           R(a * t) * sp.Matrix([1, sp.I]), sp.exp(-sp.I * a * t) * sp.Matrix([1, sp.I]))],
-        generality="symbolic alpha, t", part="(a)", summary="(a) R(alpha t) splits over C")
+        generality="the 2-dim representation R(alpha t) of T, symbolic alpha, t; Schur's lemma "
+                   "(every complex irrep of an abelian group is 1-dim) is classical and not "
+                   "formalised",
+        part="(a)", summary="(a) R(alpha t) splits over C")
     family = prove_equal(sp.exp(z * (x + y)), sp.exp(z * x) * sp.exp(z * y),
                          assumptions={x: "real", y: "real"}, part="(b) family").relabel(
-        generality="symbolic complex z, real x, y",
+        generality="symbolic complex z, real x, y", scope="general",
         prefix="(b) e^{z x} is a homomorphism of (R,+)")
     not_unit = refute_exactly(
         "(b) chi(x) = e^x is a continuous 1-dim (so irreducible) complex rep of (R,+) not of the "
@@ -55,7 +58,9 @@ def abelian_irreps_1d(ctx):
     re_z = sp.Symbol("a_", real=True)
     unitary = prove_equal(sp.Abs(sp.exp(re_z + sp.I * b)) ** 2, sp.exp(2 * re_z),
                           assumptions="real", reading="B", part="(b) form").relabel(
-        generality="symbolic z = a + i b",
+        generality="within the family chi_z = e^{z x}, symbolic z = a + i b; that every "
+                   "continuous character of (R,+) is some chi_z (Cauchy's equation) is "
+                   "classical and not re-proved", scope="bounded",
         prefix="(b) B: |e^{z}|^2 = e^{2 Re z}, = 1 iff Re z = 0 (unitary chi_z = e^{i alpha x})")
     return [split, family, not_unit, unitary]
 
@@ -72,15 +77,18 @@ def equivariant_maps_vs_reps(ctx):
     """(a) ``rho(gh) = rho(g) rho(h)`` is equivariance of rho from left multiplication to ``A ->
     rho(g) A`` (PROVED for the SO(2) representations ``R(k theta)``, symbolic). (b) as printed at
     L178, "the image of rho itself is a vector space": REFUTED exactly, ``rho(SO(2))`` does not
-    contain 0 (det 0 != 1) and ``R(0) + R(0) = 2I`` has det 4, not a rotation; reading B
-    (``End(V)`` is a vector space and ``A -> rho(g) A`` is linear): PROVED. (c) the generalised
-    Lemma A.1 of L176: for an orthogonal ``rho_V``, ``<rho u, rho v> = <u, v>`` (PROVED for
-    ``R(k phi)``, symbolic u, v). (d) RoPE and the SO(2)-Bessel PE are equivariant vectors:
+    contain 0 (det 0 != 1) and ``R(0) + R(0) = 2I`` has det 4, not a rotation; reading B (``End(V)``
+    is a vector space and ``A -> rho(g) A`` is linear, in symbolic size): PROVED. (c) the
+    generalised Lemma A.1 of L176: for an orthogonal ``rho_V``, ``<rho u, rho v> = <u, v>`` (PROVED
+    for ``R(k phi)``, symbolic u, v). (d) RoPE and the SO(2)-Bessel PE are equivariant vectors:
     ``pegr.rope.representation`` and ``pegr.so2pe.equivariance``."""
     s, t, th, ph, c = sp.symbols("s t theta phi c", real=True)
     k = sp.Symbol("k", integer=True)
-    hom = prove_equal(R(k * (s + t)), R(k * s) * R(k * t), assumptions="real", part="(a)").relabel(
-        generality="SO(2) reps R(k theta), symbolic",
+    hom = prove_equal(R(k * (s + t)), R(k * s) * R(k * t), assumptions="real",
+                      part="(a)").relabel(
+        generality="the SO(2) representations R(k theta), symbolic; for an abstract group "
+                   "(a) is the definition of a representation, so only instances carry content",
+        scope="bounded",
         prefix="(a) rho(g h) = rho(g) rho(h), i.e. rho(g . h) = g . rho(h)")
     not_space = refute_exactly(
         "(b) rho(SO(2)) is not a vector space: it misses 0 (det 0 != 1) and R(0)+R(0) = 2I has "
@@ -89,13 +97,18 @@ def equivariant_maps_vs_reps(ctx):
          "det(2I)": 4},
         lhs=(R(0) + R(0)).det(), rhs=1, part="(b) reason", generality="exact",
         numbers={"det_of_zero": str(sp.zeros(2, 2).det())})
-    A, B = generic_matrix(2, "A"), generic_matrix(2, "B")
-    linear = prove_equal(R(th) * (A + c * B), R(th) * A + c * (R(th) * B), assumptions="real",
-                         reading="B", part="(b) reason").relabel(
-        generality="symbolic 2x2 A, B, c, theta", prefix="B: A -> rho(g) A is linear on End(V)")
+    D = sp.Symbol("D", integer=True, positive=True)
+    G, A, B = (sp.MatrixSymbol(name, D, D) for name in ("G", "A", "B"))
+    linear = prove_equal(G * (A + c * B), G * A + c * (G * B), reading="B",
+                         part="(b) reason").relabel(
+        generality="symbolic size D: rho(g) = G, A, B matrix symbols, c real", scope="general",
+        prefix="B: A -> rho(g) A is linear on End(V)")
     u = sp.Matrix(sp.symbols("u1:3", real=True))
     w = sp.Matrix(sp.symbols("w1:3", real=True))
     inner = prove_equal(((R(k * ph) * u).T * (R(k * ph) * w))[0], (u.T * w)[0],
                         assumptions="real", part="(c)").relabel(
-        generality="R(k phi), symbolic u, v", prefix="(c) <rho u, rho v> = <u, v>")
+        generality="the SO(2) representations R(k phi), symbolic u, v; for a general orthogonal "
+                   "rho_V it is u^T rho^T rho v = u^T v, the hypothesis itself",
+        scope="bounded",
+        prefix="(c) <rho u, rho v> = <u, v>")
     return [hom, not_space, linear, inner]

@@ -40,34 +40,39 @@ def onehot_permutation_rep(ctx):
     def e(i):
         return sp.Matrix(N, 1, lambda k, _: 1 if k == i else 0)
 
-    gen = f"exhaustive over S_{N} ({len(perms) ** 2} pairs), exact integers"
+    gen = (f"exhaustive over S_{N} ({len(perms) ** 2} pairs), exact integers; the statement is for "
+           "every |X|, and permutation matrices of symbolic size are not SymPy matrix expressions")
+    zn = (f"exhaustive over Z_{N}; the statement is for every |X|, and permutation matrices of "
+          "symbolic size are not SymPy matrix expressions")
     hom_sn = prove_equal(
         sp.Matrix.vstack(*[perm_matrix(comp(s1, s2)) for s1 in perms for s2 in perms]),
         sp.Matrix.vstack(*[perm_matrix(s1) * perm_matrix(s2) for s1 in perms for s2 in perms]),
         assumptions="real", reading="B", part="homomorphism").relabel(
-        generality=gen, prefix="P(sigma tau) = P(sigma) P(tau)")
+        generality=gen, scope="bounded", prefix="P(sigma tau) = P(sigma) P(tau)")
     onehot_sn = prove_equal(
         sp.Matrix.vstack(*[e(sg[i]) for sg in perms for i in range(N)]),
         sp.Matrix.vstack(*[perm_matrix(sg) * e(i) for sg in perms for i in range(N)]),
         assumptions="real", reading="B", part="one-hot equivariance").relabel(
-        generality=gen, prefix="1_{sigma x} = P(sigma) 1_x")
+        generality=gen, scope="bounded", prefix="1_{sigma x} = P(sigma) 1_x")
     regular = [tuple((g + i) % N for i in range(N)) for g in range(N)]
     onehot_zn = prove_equal(
         sp.Matrix.vstack(*[e((g + xx) % N) for g in range(N) for xx in range(N)]),
         sp.Matrix.vstack(*[perm_matrix(regular[g]) * e(xx) for g in range(N) for xx in range(N)]),
         assumptions="real", part="one-hot equivariance").relabel(
-        generality=f"exhaustive, N = {N}", prefix="X = Z_N acting on itself: 1_{g+x} = P(g) 1_x")
+        generality=zn, scope="bounded",
+        prefix="X = Z_N acting on itself: 1_{g+x} = P(g) 1_x")
     hom_zn = prove_equal(
         sp.Matrix.vstack(*[perm_matrix(regular[(g + h) % N]) for g in range(N) for h in range(N)]),
         sp.Matrix.vstack(*[perm_matrix(regular[g]) * perm_matrix(regular[h])
                            for g in range(N) for h in range(N)]),
         assumptions="real", part="homomorphism").relabel(
-        generality=f"exhaustive, N = {N}",
+        generality=zn, scope="bounded",
         prefix="Z_N left-regular permutations are a homomorphism")
     W = sp.Matrix(2, N, lambda i, j: sp.Symbol(f"w{i}{j}"))
     table = prove_equal(sp.Matrix.hstack(*[W * e(i) for i in range(N)]), W, assumptions="real",
                         part="learned table").relabel(
-        generality=f"symbolic W (2 x {N})", prefix="W 1_{x_i} = w_i (the i-th column)")
+        generality=f"symbolic W (2 x {N})", scope="bounded",
+        prefix="W 1_{x_i} = w_i (the i-th column)")
     s1, s2 = (1, 2, 0), (1, 0, 2)
     opposite = tuple(s2[s1[i]] for i in range(3))
     anti = refute_exactly(

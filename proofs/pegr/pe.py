@@ -10,6 +10,11 @@ from verify.symbolic import prove_cases, prove_equal, refute_exactly
 
 from .model import PAPER, R, generic_matrix, kron_I, vec_col, vec_row
 
+#: Why the Kronecker identities are proved at 3x3: SymPy has no vec or Kronecker product of
+#: symbolic-size matrix expressions, and the engine's index-sum route does not decide them.
+GENERIC = ("generic 3x3 A, B (every entry an independent symbol); vec and Kronecker products of "
+           "symbolic-size matrices are not SymPy matrix expressions")
+
 
 @verify.claim(
     "pegr.pe.vec_rho_properties", paper=PAPER, where="L47; A.4 eqs. (17)-(19), L239-249; L271",
@@ -35,14 +40,16 @@ def vec_rho_properties(ctx):
          ("|vec A|^2 = tr(A^T A), row-major", (vec_row(A3).T * vec_row(A3))[0],
           (A3.T * A3).trace()),
          ("|vec R(theta)|^2 = D = 2", (vec_col(R(th)).T * vec_col(R(th)))[0], 2)],
-        generality="generic 3x3 A; symbolic theta", part="(i) constant norm",
+        generality="generic 3x3 A (every entry a symbol) and R(theta); vec of a symbolic-size "
+                   "matrix is not a SymPy matrix expression", part="(i) constant norm",
         summary="(i) constant norm")
     printed = prove_equal(vec_col(A3 * B3), kron_I(A3, "I(x)A") * vec_col(B3),
                           assumptions="real", part="(ii) Kronecker trick").relabel(
-        generality="generic 3x3", prefix="(ii) column-major, I (x) A (as printed)")
+        generality=GENERIC, scope="bounded", prefix="(ii) column-major, I (x) A (as printed)")
     other = prove_equal(vec_row(A3 * B3), kron_I(A3, "A(x)I") * vec_row(B3),
                         assumptions="real", reading="B'", part="(ii) other convention pairs"
-                        ).relabel(generality="generic 3x3", prefix="(ii') row-major, A (x) I")
+                        ).relabel(generality=GENERIC, scope="bounded",
+                                  prefix="(ii') row-major, A (x) I")
     A2 = sp.Matrix([[0, 1], [0, 0]])
     B2 = sp.Matrix([[0, 0], [1, 0]])
     witness = {"A": str(A2.tolist()), "B": str(B2.tolist())}

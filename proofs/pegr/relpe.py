@@ -53,19 +53,24 @@ def relpe_invariance(ctx):
     s3_lhs, s3_rhs = s3_inner_products()
     return [
         prove_cases([("eta(i+t, j+t) = eta(i, j)", (i + t) - (j + t), i - j)],
-                    generality="symbolic", part="(i)",
+                    generality="symbolic i, j, t", scope="general", part="(i)",
                     summary="(i) eta(i+t, j+t) = eta(i, j)"),
         prove_cases([("rho = R(.) (+) R(3 .), column-major", eta(ph + x, ph + y), eta(x, y)),
                      ("S_3 permutation rep, all (g, x, y)", s3_lhs, s3_rhs)],
-                    generality="symbolic angles; exhaustive over S_3^3, exact", part="(ii)",
+                    generality="two representations: R(theta) (+) R(3 theta), symbolic angles, and "
+                               "S_3 exhaustively; the general case is Lemma A.1 (pegr.lemma_A1)",
+                    part="(ii)",
                     summary="(ii) eta(gx, gy) = eta(x, y)"),
         prove_cases([("rho = R(.) (+) R(3 .), row-major", eta(ph + x, ph + y, vec_row),
                       eta(x, y, vec_row))],
-                    generality="symbolic angles", part="(ii)", reading="B",
+                    generality="R(theta) (+) R(3 theta), symbolic angles; the general case is "
+                               "Lemma A.1", part="(ii)", reading="B",
                     summary="(ii) B: row-major vec"),
         prove_cases([("eta = character 2 cos + 2 cos 3", eta(x, y),
                       2 * sp.cos(y - x) + 2 * sp.cos(3 * (y - x)))],
-                    generality="symbolic angles", reading="C",
+                    generality="R(theta) (+) R(3 theta), symbolic angles; for a general "
+                               "orthogonal rho it needs rho(x)^T = rho(x^-1), the hypothesis",
+                    reading="C",
                     summary="(iii) C: eta is the character"),
     ]
 
@@ -79,14 +84,19 @@ def relpe_invariance(ctx):
 )
 def lemma_A1(ctx):
     """Each proof step as a standalone identity: (2) ``vec(A)^T vec(B) = tr(A^T B)`` for generic
-    3x3 A, B (column-major A, row-major B); (3) ``tr((G X)^T (G Y)) = tr(X^T G^T G Y)`` for a
-    generic 3x3 G; (4) ``R(k theta)^T R(k theta) = I``; the whole lemma for the SO(2)
-    representation ``R(theta) (+) R(k theta)`` with symbolic angles and integer k (both vec
-    conventions) and for S_3 exhaustively. Fuzzing over SO(3), Wigner D^2, S_4 and direct sums,
-    with non-orthogonal negative controls: ``numerics/pegr/relpe.py``."""
+    3x3 A, B (column-major A, row-major B); (3) ``tr((G X)^T (G Y)) = tr(X^T G^T G Y)`` and (4)
+    ``tr(X^T G^T G Y) = tr(X^T Y)`` once the hypothesis ``G^T G = I`` is used, both for matrix
+    symbols of symbolic size D; the whole lemma for the SO(2) representation ``R(theta) (+)
+    R(k theta)`` with symbolic angles and integer k (both vec conventions) and for S_3
+    exhaustively. Step (2) and so the composed lemma stay bounded: SymPy has no vec of a
+    symbolic-size matrix, and the engine does not identify the two index sums. Fuzzing over
+    SO(3), Wigner D^2, S_4 and direct sums, with non-orthogonal negative controls:
+    ``numerics/pegr/relpe.py``."""
     x, y, th, ph = sp.symbols("x y theta phi", real=True)
     k = sp.Symbol("k", integer=True)
-    A3, B3, G3 = generic_matrix(3, "a"), generic_matrix(3, "b"), generic_matrix(3, "g")
+    A3, B3 = generic_matrix(3, "a"), generic_matrix(3, "b")
+    D = sp.Symbol("D", integer=True, positive=True)
+    G, X, Y = (sp.MatrixSymbol(name, D, D) for name in ("G", "X", "Y"))
 
     def rho(u):
         return sp.diag(R(u), R(k * u))
@@ -94,28 +104,36 @@ def lemma_A1(ctx):
     def lemma(vec):
         return (vec(rho(ph + x)).T * vec(rho(ph + y)))[0], (vec(rho(x)).T * vec(rho(y)))[0]
 
+    vec_reason = ("generic 3x3 A, B (every entry a symbol); vec of a symbolic-size matrix is not a "
+                  "SymPy matrix expression")
+    instances = ("R(theta) (+) R(k theta), symbolic angles and integer k; S_3 exhaustively; the "
+                 "general lemma composes (2)-(4), and (2) is proved at 3x3 only")
     s3_lhs, s3_rhs = s3_inner_products()
     return [
         prove_cases([("vec(A)^T vec(B) = tr(A^T B), col-major", (vec_col(A3).T * vec_col(B3))[0],
                       (A3.T * B3).trace())],
-                    generality="generic 3x3", part="(2)",
+                    generality=vec_reason, part="(2)",
                     summary="(2) vec(A)^T vec(B) = tr(A^T B)"),
         prove_cases([("vec(A)^T vec(B) = tr(A^T B), row-major", (vec_row(A3).T * vec_row(B3))[0],
                       (A3.T * B3).trace())],
-                    generality="generic 3x3", part="(2)", reading="B",
+                    generality=vec_reason, part="(2)", reading="B",
                     summary="(2) B: row-major"),
-        prove_cases([("tr((GX)^T GY) = tr(X^T G^T G Y)", ((G3 * A3).T * (G3 * B3)).trace(),
-                      (A3.T * (G3.T * G3) * B3).trace())],
-                    generality="generic 3x3", part="(3)",
-                    summary="(3) tr((GX)^T GY) = tr(X^T G^T G Y)"),
+        prove_cases([("tr((GX)^T GY) = tr(X^T G^T G Y)", sp.Trace((G * X).T * (G * Y)),
+                      sp.Trace(X.T * G.T * G * Y))],
+                    generality="symbolic size D: G = rho(g), X = rho(x), Y = rho(y) matrix symbols",
+                    scope="general", part="(3)", summary="(3) tr((GX)^T GY) = tr(X^T G^T G Y)"),
+        prove_cases([("with G^T G = I: tr(X^T G^T G Y) = tr(X^T Y)",
+                      sp.Trace(X.T * sp.Identity(D) * Y), sp.Trace(X.T * Y))],
+                    generality="symbolic size D, the hypothesis G^T G = I substituted",
+                    scope="general", part="(4)", summary="(4) orthogonality removes G"),
         prove_cases([("R(k theta)^T R(k theta) = I", R(k * th).T * R(k * th), sp.eye(2))],
-                    generality="symbolic k, theta", part="(4)",
+                    generality="the SO(2) representations R(k theta): an instance of the "
+                               "hypothesis", part="(4)",
                     summary="(4) R(k theta)^T R(k theta) = I"),
         prove_cases([("SO(2), rho = R(theta) (+) R(k theta)", *lemma(vec_col)),
                      ("S_3, all 216 triples", s3_lhs, s3_rhs)],
-                    generality="symbolic angles and integer k; exhaustive over S_3^3, exact",
-                    part="lemma", summary="Lemma A.1 on SO(2) and S_3"),
+                    generality=instances, part="lemma", summary="Lemma A.1 on SO(2) and S_3"),
         prove_cases([("SO(2), rho = R(theta) (+) R(k theta), row-major", *lemma(vec_row))],
-                    generality="symbolic angles and integer k", part="lemma", reading="B",
+                    generality=instances, part="lemma", reading="B",
                     summary="Lemma A.1, row-major vec"),
     ]

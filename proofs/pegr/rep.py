@@ -48,7 +48,7 @@ def complete_reducibility(ctx):
     is_rep = prove_cases(
         [("rho(s+t) = rho(s) rho(t)", unipotent(s + t), unipotent(s) * unipotent(t)),
          ("rho(t) e1 = e1 (span(e1) invariant)", unipotent(t) * e1, e1)],
-        generality="symbolic s, t", part="counterexample is a representation",
+        generality="symbolic s, t", scope="general", part="counterexample is a representation",
         summary="rho(t) = [[1,t],[0,1]] is a homomorphism of (R,+) with span(e1) invariant")
     p, q, lam = sp.symbols("p q lam")
     v = sp.Matrix([p, q])
@@ -78,7 +78,10 @@ def complete_reducibility(ctx):
          ("S_3 on R^3 = trivial (+) standard: projector onto (1,1,1) commutes with all 6",
           sp.Matrix.vstack(*[trivial * perm_matrix(g) for g in perms]),
           sp.Matrix.vstack(*[perm_matrix(g) * trivial for g in perms]))],
-        generality="symbolic theta (SO(2)); exhaustive over S_3", reading="B",
+        generality="two compact instances: SO(2) R(theta) (+) R(2 theta), symbolic theta, and the "
+                   "S_3 permutation representation; the general statement (Maschke / Peter-Weyl, "
+                   "averaging an inner product over the Haar measure) is not formalised",
+        reading="B",
         summary="compact instances split into irreps")
 
     irrep_dims = [1, 1, 2]

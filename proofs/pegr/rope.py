@@ -30,45 +30,56 @@ from .model import PAPER, R
                    "this paper)"},
 )
 def rope_representation(ctx):
-    """SymPy, d = 4 (quick) / 6 (deep), symbolic frequencies, positions m, n, t and vectors v, q,
-    k: (i) homomorphism, (ii) orthogonality and det = 1 (so the image lies in SO(d): reading A,
-    "a particular group representation of SO(d)" applied to v, L164), (iii) the equivariance of
-    L170 with ``R(t alpha_i)`` on each coordinate pair; reading B (``SO(2)^{d/2}``
-    homomorphism), C (a representation of (Z, +)), D (the RoFormer relative property). Float64
-    fuzzing up to d = 128: ``numerics/pegr/rope.py``."""
-    d = ctx.pick(quick=4, deep=6)
-    t = sp.Symbol("t", real=True)
-    al = sp.symbols(f"alpha1:{d // 2 + 1}", real=True)
-    m, n = sp.symbols("m n", integer=True)
+    """SymPy, for every even d: ``R_Theta(m) = (+)_i R(m alpha_i)`` is block diagonal, so each
+    identity holds iff it holds on block i, proved with a symbolic index i (``alpha``, the pairs
+    of v, q, k IndexedBases) and integer m, n, t: (i) homomorphism, (ii) orthogonality and det =
+    1 (a block-diagonal determinant is the product of the blocks'; the image lies in SO(d):
+    reading A, "a particular group representation of SO(d)" applied to v, L164), (iii) the
+    equivariance of L170, each coordinate pair rotated by ``R(t alpha_i)``; reading B
+    (``SO(2)^{d/2}`` homomorphism), C (a representation of (Z, +)), D (the RoFormer relative
+    property, a sum over the d/2 blocks with symbolic d/2). Float64 fuzzing up to d = 128:
+    ``numerics/pegr/rope.py``."""
+    i = sp.Symbol("i", integer=True, positive=True)
+    h = sp.Symbol("h", integer=True, positive=True)  # d = 2h
+    m, n, t = sp.symbols("m n t", integer=True)
+    alpha = sp.IndexedBase("alpha", real=True)
+    phi, psi = sp.IndexedBase("phi", real=True), sp.IndexedBase("psi", real=True)
+    a = alpha[i]
 
-    def RT(u):
-        return sp.diag(*[R(u * ai) for ai in al])
+    def pair(name):
+        return sp.Matrix([sp.IndexedBase(f"{name}1", real=True)[i],
+                          sp.IndexedBase(f"{name}2", real=True)[i]])
 
-    v = sp.Matrix(sp.symbols(f"v1:{d + 1}", real=True))
-    q = sp.Matrix(sp.symbols(f"q1:{d + 1}", real=True))
-    k = sp.Matrix(sp.symbols(f"k1:{d + 1}", real=True))
-    phis = sp.symbols(f"phi1:{d // 2 + 1}", real=True)
-    psis = sp.symbols(f"psi1:{d // 2 + 1}", real=True)
-    gen = f"d = {d}, symbolic alpha_i, m, n, t, v, q, k"
+    v, q, k = pair("v"), pair("q"), pair("k")
+    blockwise = ("every even d = 2h: R_Theta is block diagonal, so the identity holds iff it holds "
+                 "on block i, proved for a symbolic index i (alpha_i and the coordinate pairs of v "
+                 "IndexedBases) and integer m, n, t")
     return [
-        prove_cases([("R(m+n) = R(m) R(n)", RT(m + n), RT(m) * RT(n))],
-                    generality=gen, part="(i)", summary="(i) homomorphism"),
-        prove_cases([("orthogonal", RT(m).T * RT(m), sp.eye(d)),
-                     ("det = 1", sp.simplify(RT(m).det()), 1)],
-                    generality=gen, part="(ii)", summary="(ii) in SO(d)"),
-        prove_cases([("R(m+t) v = R(t) R(m) v", RT(m + t) * v, RT(t) * (RT(m) * v)),
-                     ("coordinates (1,2) are rotated by R(t alpha_1)", (RT(m) * v)[0:2, 0],
-                      R(t * al[0]).T * (RT(m + t) * v)[0:2, 0])],
-                    generality=gen, part="(iii)", summary="(iii) equivariance (L170)"),
-        prove_cases([("SO(2)^{d/2} -> SO(d), (phi_i) -> (+) R(phi_i) is a homomorphism",
-                      sp.diag(*[R(p_ + q_) for p_, q_ in zip(phis, psis, strict=True)]),
-                      sp.diag(*[R(p_) for p_ in phis]) * sp.diag(*[R(q_) for q_ in psis]))],
-                    generality=gen, reading="B", summary="B: SO(2)^{d/2}"),
-        prove_cases([("m -> R_Theta(m) is a representation of (Z,+)", RT(m + n), RT(m) * RT(n))],
-                    generality=gen, reading="C", summary="C: representation of (Z,+)"),
-        prove_cases([("<R(m)q, R(n)k> = q^T R(n-m) k", ((RT(m) * q).T * (RT(n) * k))[0],
-                      (q.T * RT(n - m) * k)[0])],
-                    generality=gen, reading="D", summary="D: RoFormer relative property"),
+        prove_cases([("block i: R(m+n) = R(m) R(n)", R((m + n) * a), R(m * a) * R(n * a))],
+                    generality=blockwise, scope="general", part="(i)",
+                    summary="(i) homomorphism"),
+        prove_cases([("block i: orthogonal", R(m * a).T * R(m * a), sp.eye(2)),
+                     ("block i: det = 1", sp.simplify(R(m * a).det()), 1)],
+                    generality=blockwise, scope="general", part="(ii)", summary="(ii) in SO(d)"),
+        prove_cases([("block i: R(m+t) v = R(t) R(m) v", R((m + t) * a) * v,
+                      R(t * a) * (R(m * a) * v)),
+                     ("block i: the pair is rotated by R(t alpha_i)", R(m * a) * v,
+                      R(t * a).T * (R((m + t) * a) * v))],
+                    generality=blockwise, scope="general", part="(iii)",
+                    summary="(iii) equivariance (L170)"),
+        prove_cases([("block i: R(phi_i + psi_i) = R(phi_i) R(psi_i)", R(phi[i] + psi[i]),
+                      R(phi[i]) * R(psi[i]))],
+                    generality="every d/2: (phi_i) -> (+) R(phi_i) acts block by block; block i "
+                               "with a symbolic index i", scope="general", reading="B",
+                    summary="B: SO(2)^{d/2} -> SO(d) is a homomorphism"),
+        prove_cases([("block i: R(m+n) = R(m) R(n)", R((m + n) * a), R(m * a) * R(n * a))],
+                    generality=blockwise, scope="general", reading="C",
+                    summary="C: m -> R_Theta(m) is a representation of (Z,+)"),
+        prove_cases([("sum over the d/2 blocks: <R(m)q, R(n)k> = q^T R(n-m) k",
+                      sp.Sum(((R(m * a) * q).T * (R(n * a) * k))[0], (i, 1, h)),
+                      sp.Sum((q.T * R((n - m) * a) * k)[0], (i, 1, h)))],
+                    generality="symbolic d = 2h (sum over the blocks i = 1..h), alpha_i, q, k",
+                    scope="general", reading="D", summary="D: RoFormer relative property"),
     ]
 
 
@@ -121,6 +132,7 @@ def rope_frequency_formula(ctx):
         [(f"alpha_(i+1)/alpha_i = 10000^({'+' if sign > 0 else '-'}2/d)",
           sp.powsimp(alpha(i + 1, sign) / alpha(i, sign)), sp.Integer(10000) ** (sign * 2 / dd))
          for sign in (1, -1)],
-        generality="symbolic i, d", reading="B", assumptions={"i": "positive", "d": "positive"},
+        generality="symbolic i, d", scope="general", reading="B",
+        assumptions={"i": "positive", "d": "positive"},
         summary="B: exponential variation, both signs")
     return [mismatch, ratio]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sympy as sp
 
 import verify
-from verify.symbolic import prove_cases, prove_equal
+from verify.symbolic import prove_cases
 
 from .model import PAPER, R
 
@@ -22,37 +22,39 @@ from .model import PAPER, R
     kind="identity", expect="PROVED",
 )
 def so2pe_equivariance(ctx):
-    """In polar form, with ``J`` an opaque function (so J_0 and every J_m): ``gamma_i(r, theta +
-    phi) = R(k_i phi) gamma_i(r, theta)`` for integer k_i (PROVED, symbolic), ``rho`` a
-    homomorphism and orthogonal, and the Gram invariance that follows. Cartesian float64 check
-    with atan2 (points near the negative x axis included), the paper's (C, K) grid and m in
-    {0, 1, 2}: ``numerics/pegr/so2pe.py``."""
-    r, th, ph, s, t = sp.symbols("r theta phi s t", real=True)
-    k1, k2 = sp.symbols("k1 k2", integer=True)
-    c1, c2 = sp.symbols("c1 c2", positive=True)
+    """In polar form, for any number of features: ``rho(phi) = (+)_i R(k_i phi)`` is block
+    diagonal and gamma featurewise, so ``gamma(r, theta + phi) = rho(phi) gamma(r, theta)``,
+    ``rho`` a homomorphism and orthogonal hold iff they hold on feature i, proved with a
+    symbolic index i (``c``, ``k`` IndexedBases, k integer) and ``J`` an opaque function (so
+    J_0 and every J_m); the Gram invariance that follows is proved as a sum over the features
+    i = 1..n with symbolic n. Cartesian float64 check with atan2 (points near the negative x
+    axis included), the paper's (C, K) grid and m in {0, 1, 2}: ``numerics/pegr/so2pe.py``."""
+    r, r2, th, th2, ph, s, t = sp.symbols("r r2 theta theta2 phi s t", real=True)
+    i = sp.Symbol("i", integer=True, positive=True)
+    n = sp.Symbol("n", integer=True, positive=True)
+    c = sp.IndexedBase("c", positive=True)[i]
+    k = sp.IndexedBase("k", integer=True)[i]
     J = sp.Function("J")
 
-    def gamma(rr, tt):
-        return sp.Matrix([J(c1 * rr) * sp.cos(k1 * tt), J(c1 * rr) * sp.sin(k1 * tt),
-                          J(c2 * rr) * sp.cos(k2 * tt), J(c2 * rr) * sp.sin(k2 * tt)])
+    def feature(rr, tt):
+        return sp.Matrix([J(c * rr) * sp.cos(k * tt), J(c * rr) * sp.sin(k * tt)])
 
-    def rho(u):
-        return sp.diag(R(k1 * u), R(k2 * u))
-
-    gen = "two features, symbolic c_i, integer k_i, r, theta, phi; J opaque (any J_m)"
-    r2, th2 = sp.symbols("r2 theta2", real=True)
-    equivariance = prove_equal(gamma(r, th + ph), rho(ph) * gamma(r, th),
-                               assumptions={"r": "real", "theta": "real", "phi": "real"}
-                               ).relabel(generality=gen,
-                                         prefix="gamma(R_phi p) = rho(phi) gamma(p)")
+    featurewise = ("any number of features: rho is block diagonal and gamma featurewise, so the "
+                   "identity holds iff it holds on feature i, proved for a symbolic index i "
+                   "(c_i > 0, integer k_i), real r, theta, phi and J opaque (any J_m)")
     return [
-        equivariance,
-        prove_cases([("rho homomorphism", rho(s + t), rho(s) * rho(t)),
-                     ("rho orthogonal", rho(ph).T * rho(ph), sp.eye(4))],
-                    generality=gen, part="rho", summary="rho homomorphism, orthogonal"),
-        prove_cases([("Gram invariance gamma(R p)^T gamma(R q) = gamma(p)^T gamma(q)",
-                      (gamma(r, th + ph).T * gamma(r2, th2 + ph))[0],
-                      (gamma(r, th).T * gamma(r2, th2))[0])],
-                    generality=gen, part="consequence",
+        prove_cases([("feature i: gamma_i(r, theta + phi) = R(k_i phi) gamma_i(r, theta)",
+                      feature(r, th + ph), R(k * ph) * feature(r, th))],
+                    generality=featurewise, scope="general",
+                    summary="gamma(R_phi p) = rho(phi) gamma(p)"),
+        prove_cases([("block i: R(k(s+t)) = R(k s) R(k t)", R(k * (s + t)), R(k * s) * R(k * t)),
+                     ("block i: R(k phi)^T R(k phi) = I", R(k * ph).T * R(k * ph), sp.eye(2))],
+                    generality=featurewise, scope="general", part="rho",
+                    summary="rho homomorphism, orthogonal"),
+        prove_cases([("sum over the features of gamma(R p)^T gamma(R q) - gamma(p)^T gamma(q)",
+                      sp.Sum((feature(r, th + ph).T * feature(r2, th2 + ph))[0], (i, 1, n)),
+                      sp.Sum((feature(r, th).T * feature(r2, th2))[0], (i, 1, n)))],
+                    generality="symbolic n (sum over the features i = 1..n), c_i, k_i, r, theta, "
+                               "phi; J opaque", scope="general", part="consequence",
                     summary="Gram invariance"),
     ]
