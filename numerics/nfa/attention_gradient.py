@@ -188,7 +188,7 @@ def random_sinusoid_problem(
     ``c ~ N(0, 1/K)``, target ``y`` = a different random sinusoid field (20 terms) plus
     ``noise`` Gaussian noise. Returns ``Phi`` (batch, N, K), residuals ``r`` (batch, N)
     (mean-removed if ``centred``) and ``g = Phi^T r`` (batch, K). The paper leaves these
-    distributions open; this is the claims list's stated setup.
+    distributions open; this is our stated setup.
     """
     x = 2 * torch.rand(batch, N, d, generator=generator, dtype=dtype) - 1
     om = omega_scale * torch.randn(batch, K, d, generator=generator, dtype=dtype)

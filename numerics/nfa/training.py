@@ -35,7 +35,7 @@ from torch import Tensor, nn
 from .field_operator import build_table1_operator
 from .siren import SirenField
 
-#: Sizes of the briefly trained operator (the recipe's budget, deep profile).
+#: Sizes of the briefly trained operator (deep profile).
 TRAIN_SIZE = (("dim", 64), ("heads", 4), ("layers", 2), ("ff", 128), ("head_hidden", 64))
 #: A tiny operator for the quick profile (exercises the same code path in CI).
 TINY_SIZE = (("dim", 16), ("heads", 2), ("layers", 1), ("ff", 32), ("head_hidden", 32))
