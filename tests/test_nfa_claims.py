@@ -1,8 +1,9 @@
-"""Whole-claim checks of nfa.ag and nfa.appd: the shape of their evidence."""
+"""Whole-claim checks of nfa: the shape of their evidence and the verdict of each reading."""
 
 from __future__ import annotations
 
 import verify
+from verify import Verdict
 
 
 def _run(claim_id: str, tmp_path):
@@ -33,3 +34,12 @@ def test_thm16_constant_witness_is_taken_at_large_tau(tmp_path):
     vals = ce["tau2_norm_R_at_tau_1e3_float64"]
     assert abs(vals[4] / vals[1] - 2.0) < 1e-8  # sqrt(H) growth at tau = 1e3
     assert abs(vals[1] - 1 / 9) < 1e-3
+
+
+def test_thm9_hedge_refuted_by_a_plane_in_three_dimensions(tmp_path):
+    res = _run("nfa.basis.thm9_continuum_subgroup", tmp_path)
+    b = next(e for e in res.evidence if e.reading == "B")
+    assert b.verdict is Verdict.REFUTED
+    assert len(b.counterexample["frequency_set"][0]) == 3
+    assert b.counterexample["shape"] == "other"
+    assert res.readings["C"]["verdict"] == "SUPPORTED"

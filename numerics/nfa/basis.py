@@ -229,6 +229,70 @@ def thm9_fourier_multiset(ctx: verify.Context) -> Evidence:
     )
 
 
+def _continuum_subgroups() -> dict[str, sp.Matrix]:
+    """One-parameter (connected) subgroups of GL(2) and GL(3), symbolic parameter a > 0 or t:
+    scalar dilations, diagonal families, a rotation group, shears and other unipotent ones."""
+    a, t = sp.symbols("a t", positive=True)
+    c, s = sp.cos(t), sp.sin(t)
+    return {
+        "scalar aI (n=2)": sp.diag(a, a),
+        "diag(a, 1)": sp.diag(a, 1),
+        "diag(a, a^2)": sp.diag(a, a**2),
+        "SO(2)": sp.Matrix([[c, -s], [s, c]]),
+        "shear (n=2)": sp.Matrix([[1, t], [0, 1]]),
+        "scalar aI (n=3)": sp.diag(a, a, a),
+        "diag(a, 1, 1)": sp.diag(a, 1, 1),
+        "diag(a, a, 1)": sp.diag(a, a, 1),
+        "diag(a, a^2, 1)": sp.diag(a, a**2, 1),
+        "rotations about e3": sp.Matrix([[c, -s, 0], [s, c, 0], [0, 0, 1]]),
+        "unipotent e1 -> e1 + t e3 (fixes the plane omega_1 = 0)":
+            sp.Matrix([[1, 0, t], [0, 1, 0], [0, 0, 1]]),
+        "shear (n=3)": sp.Matrix([[1, t, 0], [0, 1, 0], [0, 0, 1]]),
+    }
+
+
+def _frequency_sets(rng: np.random.Generator) -> dict[str, list[tuple[int, ...]]]:
+    """Finite frequency sets in R^2 and R^3: zero, axis, lattice, planar and random ones."""
+    rand2 = [tuple(int(v) for v in w) for w in rng.integers(-2, 3, size=(3, 2))]
+    rand3 = [tuple(int(v) for v in w) for w in rng.integers(-2, 3, size=(4, 3))]
+    return {
+        "{0} (n=2)": [(0, 0)],
+        "{(0,1)}": [(0, 1)],
+        "{(1,0)}": [(1, 0)],
+        "{(0,1),(0,-1)}": [(0, 1), (0, -1)],
+        "lattice (n=2)": [(1, 0), (0, 1), (1, 1)],
+        "random (n=2)": sorted(set(rand2)),
+        "{0} (n=3)": [(0, 0, 0)],
+        "{e3}": [(0, 0, 1)],
+        "{e3,-e3}": [(0, 0, 1), (0, 0, -1)],
+        "{(0,1,0),(0,0,1),(0,1,1)}": [(0, 1, 0), (0, 0, 1), (0, 1, 1)],
+        "{(1,0,0),(0,1,0),(1,1,0)}": [(1, 0, 0), (0, 1, 0), (1, 1, 0)],
+        "lattice (n=3)": [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 1)],
+        "random (n=3)": sorted(set(rand3)),
+    }
+
+
+def _closed(A: sp.Matrix, ws: list[tuple[int, ...]]) -> bool:
+    """Exact, for every value of the group parameter: each A^T w is identically a member."""
+    members = [sp.Matrix(w) for w in ws]
+    return all(
+        any(sp.simplify(A.T * w - u).is_zero_matrix for u in members) for w in members
+    )
+
+
+def _fixed(A: sp.Matrix, ws: list[tuple[int, ...]]) -> bool:
+    """Exact: A^T w = w identically for every member (the set lies in the fixed subspace)."""
+    return all(sp.simplify(A.T * sp.Matrix(w) - sp.Matrix(w)).is_zero_matrix for w in ws)
+
+
+def _shape(ws: list[tuple[int, ...]]) -> str:
+    """"one-point" (a single frequency), "line" (all on one line through the origin) or
+    "other" (at least two independent frequencies), as L540 distinguishes them."""
+    if len(ws) == 1:
+        return "one-point"
+    return "line" if sp.Matrix(ws).rank() <= 1 else "other"
+
+
 @verify.claim(
     "nfa.basis.thm9_continuum_subgroup",
     paper=PAPER,
@@ -236,66 +300,93 @@ def thm9_fourier_multiset(ctx: verify.Context) -> Evidence:
     statement=r"\text{exact equivariance to all } A \text{ in a nontrivial continuum subgroup of } "
     r"GL(n) \text{ is impossible for any fixed finite frequency set}",
     kind="property",
-    readings={"B": "impossible except in trivial one-point or line cases (L540)"},
+    readings={
+        "B": "impossible except in trivial one-point or line cases (L540)",
+        "C": "as A for a connected continuum subgroup, with the added hypothesis that some "
+        "frequency is moved by it (not every omega_k is fixed by every A^T): then no exact "
+        "equivariance",
+    },
+    repairs={"C": "overstated"},
     expect="REFUTED",
 )
 def thm9_continuum_subgroup(ctx: verify.Context) -> list[Evidence]:
-    """Reading A REFUTED by a non-degenerate pair: the subgroup {diag(a, 1)} (a nontrivial
-    continuum) fixes the nonzero frequency (0, 1), so T_A = I is exact for every A in it
-    (symbolic a). The degenerate {0}, fixed by all of GL(n), is recorded beside it; the
-    statement's "any fixed finite frequency set" admits both. Reading B: both are "one-point"
-    cases, SUPPORTED (no other case found among random/lattice sets and the subgroups scalar,
-    diagonal families, SO(2), shears).
+    """Every pair (one-parameter subgroup, finite frequency set) of n = 2 and n = 3 in the
+    search is checked exactly, with the group parameter symbolic: is the set closed under
+    every A^T (then T_A = the induced permutation gives exact equivariance), is it fixed
+    pointwise, and is it a one-point, line or other case?
+
+    Reading A REFUTED by a non-degenerate pair: {diag(a, 1)} fixes the nonzero frequency
+    (0, 1), so T_A = I is exact for every A in it. expect REFUTED. Reading B (the proof's
+    hedge, "except trivial one-point or line cases") REFUTED in n = 3: the unipotent
+    subgroup e1 -> e1 + t e3 fixes the plane omega_1 = 0 pointwise, so the three
+    non-collinear frequencies (0,1,0), (0,0,1), (0,1,1) are closed (also diag(a, 1, 1)).
+    Reading C (connected subgroup and some frequency moved): SUPPORTED -- in every closed pair
+    found the set is fixed pointwise, as it must be (a connected group acting continuously on
+    a finite set fixes each point). So the statement is overstated: it holds exactly for
+    sets not fixed by the subgroup.
     """
-    a, t = sp.symbols("a t", positive=True)
-    fam = {
-        "scalar aI": sp.diag(a, a),
-        "diag(a, 1)": sp.diag(a, 1),
-        "diag(a, a^2)": sp.diag(a, a**2),
-        "SO(2)": sp.Matrix([[sp.cos(t), -sp.sin(t)], [sp.sin(t), sp.cos(t)]]),
-        "shear": sp.Matrix([[1, t], [0, 1]]),
-    }
-    sets = {
-        "{0}": [(0, 0)],
-        "{(0,1)}": [(0, 1)],
-        "{(1,0)}": [(1, 0)],
-        "lattice": [(1, 0), (0, 1), (1, 1)],
-        "{(0,1),(0,-1)}": [(0, 1), (0, -1)],
-    }
-    closed = {}
-    for fn, A in fam.items():
-        for sn, ws in sets.items():
-            ok = all(
-                sp.simplify(sp.Matrix(A.T * sp.Matrix(w)) - sp.Matrix(w)).is_zero_matrix for w in ws
-            )
-            if ok:
-                closed.setdefault(fn, []).append(sn)
-    eA = Evidence(
-        Verdict.REFUTED,
-        "nonzero frequency set {(0,1)} is fixed by the continuum subgroup {diag(a,1)}, so "
-        "T_A = I gives exact equivariance (exact, symbolic a); all closed pairs found: "
-        + "; ".join(f"{k}: {v}" for k, v in closed.items()),
-        counterexample={
-            "subgroup": "{diag(a, 1) : a > 0} (n = 2)",
-            "frequency_set": [[0, 1]],
-            "check": "diag(a, 1)^T (0, 1) = (0, 1) for symbolic a > 0",
-            "T_A": "identity",
-            "degenerate_also": "{0} is fixed by all of GL(n)",
-            "closed_pairs": closed,
-        },
-        method="symbolic",
-        generality="exact with symbolic a, t",
-    )
-    trivial = all(
-        set(v) <= {"{0}", "{(0,1)}", "{(1,0)}", "{(0,1),(0,-1)}"} for v in closed.values()
-    )
-    eB = Evidence(
-        Verdict.SUPPORTED if trivial else Verdict.UNDECIDED,
-        "every closed pair found is a one-point or line (axis) case: " + str(closed),
-        reading="B",
-        numbers={"closed": closed},
-    )
-    return [eA, eB]
+    groups, sets = _continuum_subgroups(), _frequency_sets(ctx.numpy_rng("t9c"))
+    rows = []
+    for gname, A in groups.items():
+        for sname, ws in sets.items():
+            if len(ws[0]) != A.shape[0]:
+                continue
+            if _closed(A, ws):
+                rows.append({"subgroup": gname, "set": sname, "frequencies": ws,
+                             "fixed": _fixed(A, ws), "shape": _shape(ws)})
+    numbers = {"closed_pairs": rows, "pairs_checked": sum(
+        len(ws[0]) == A.shape[0] for A in groups.values() for ws in sets.values())}
+    listing = "; ".join(f"{r['subgroup']}: {r['set']} ({r['shape']})" for r in rows)
+    witness_a = next((r for r in rows if r["set"] == "{(0,1)}"), None)
+    if witness_a is None:
+        eA = Evidence.undecided("no non-degenerate closed pair found: " + listing,
+                                method="symbolic")
+    else:
+        eA = Evidence(
+            Verdict.REFUTED,
+            "nonzero frequency set {(0,1)} is fixed by the continuum subgroup {diag(a,1)}, so "
+            "T_A = I gives exact equivariance (exact, symbolic a); all closed pairs: " + listing,
+            counterexample={"subgroup": "{diag(a, 1) : a > 0} (n = 2)", "frequency_set": [[0, 1]],
+                            "check": "diag(a, 1)^T (0, 1) = (0, 1) for symbolic a > 0",
+                            "T_A": "identity", "degenerate_also": "{0} is fixed by all of GL(n)"},
+            method="symbolic", numbers=numbers, generality="exact with symbolic a, t; n = 2, 3",
+        )
+    other = [r for r in rows if r["shape"] == "other"]
+    if other:
+        w = other[0]
+        eB = Evidence(
+            Verdict.REFUTED,
+            f"not a one-point or line case: {w['set']} (independent frequencies) is closed "
+            f"under {w['subgroup']} for every parameter value (exact), so exact equivariance "
+            f"holds; {len(other)} such pair(s) found",
+            reading="B", method="symbolic", numbers=numbers,
+            counterexample={"subgroup": w["subgroup"], "frequency_set": w["frequencies"],
+                            "shape": w["shape"], "T_A": "identity (the set is fixed pointwise)"},
+            generality="exact with symbolic parameters; n = 2, 3",
+        )
+    else:
+        eB = Evidence(Verdict.SUPPORTED, "every closed pair found is a one-point or line "
+                      "case: " + listing, reading="B", numbers=numbers)
+    moved = [r for r in rows if not r["fixed"]]
+    if moved:
+        w = moved[0]
+        eC = Evidence(
+            Verdict.REFUTED,
+            f"{w['set']} is closed under {w['subgroup']} although some frequency moves",
+            reading="C", method="symbolic", numbers=numbers,
+            counterexample={"subgroup": w["subgroup"], "frequency_set": w["frequencies"]},
+        )
+    else:
+        eC = Evidence(
+            Verdict.SUPPORTED,
+            f"all {len(rows)} closed pairs among {numbers['pairs_checked']} (n = 2, 3, symbolic "
+            "parameters) are fixed pointwise by their subgroup: a set with a moved frequency "
+            "was never closed",
+            reading="C", numbers=numbers,
+            steps=["a connected group acting continuously on a finite set fixes each point: the "
+                   "orbit of omega is connected and finite, hence {omega}"],
+        )
+    return [eA, eB, eC]
 
 
 @verify.claim(
