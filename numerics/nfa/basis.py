@@ -10,6 +10,7 @@ rationals or symbolic group parameters).
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import numpy as np
 import sympy as sp
@@ -17,6 +18,7 @@ import torch
 
 import verify
 from verify import Evidence, Verdict
+from verify.symbolic import prove_equal
 
 from .bases import span_residual
 
@@ -490,16 +492,18 @@ def thm11_continuous_frequency(ctx: verify.Context) -> list[Evidence]:
         dtype="float64",
     )
     t = sp.Symbol("t", positive=True)
-    wv = sp.Matrix(sp.symbols("w1 w2", real=True))
-    ray_ok = (sp.diag(t, t).T * wv - t * wv).is_zero_matrix
-    eI = Evidence(
-        Verdict.PROVED if ray_ok else Verdict.UNDECIDED,
-        "L568 (i): t I is in Diag(>0) for t > 0 and (tI)^T w = t w, so a Diag(>0)-closed Omega "
-        "is a union of rays",
-        method="symbolic",
-        part="L568 (i)",
-        generality="symbolic t > 0, n = 2",
-    )
+    n = sp.Symbol("n", integer=True, positive=True)
+    wv = sp.MatrixSymbol("w", n, 1)
+    eI = prove_equal((t * sp.Identity(n)).T * wv, t * wv, timeout=20, part="L568 (i)")
+    eI = replace(eI, steps=[
+        "t I is in Diag(>0) for every t > 0, and (tI)^T w = t w: a Diag(>0)-closed Omega "
+        "contains the ray through each of its points, i.e. it is a union of rays",
+        *eI.steps,
+    ])
+    if eI.verdict is Verdict.PROVED:
+        eI.relabel(generality="symbolic t > 0 and dimension n (MatrixSymbol w)", scope="general",
+                   prefix="L568 (i): (tI)^T w = t w, so a Diag(>0)-closed Omega is a union of "
+                   "rays")
     out = [eA, eI]
     lam = sp.diag(2, 1)
     ray = sp.Matrix([1, 1])

@@ -17,7 +17,18 @@ from verify import Evidence, Verdict
 from verify.symbolic import prove_equal, prove_for_sizes, refute_exactly
 
 from . import PAPER
-from .model import softmax_weights, symbol_matrix, symbols_vec, taylor_coeffs
+from .model import (
+    N,
+    i,
+    j,
+    mean_and_variance,
+    softmax_output,
+    softmax_weight,
+    symbol_matrix,
+    symbols_vec,
+    taylor_coefficient,
+    total,
+)
 
 # ---------------------------------------------------------------------------------------
 # Thm 3 / Thm 6: linear attention = negative gradient
@@ -43,43 +54,52 @@ def linear_identity_matrices(N: int, K: int) -> tuple[sp.Matrix, sp.Matrix]:
     return O_att, -grad
 
 
-def _linear_identity_symbolic_sizes() -> Evidence:
-    """Symbolic N and K with ``IndexedBase`` sums.
+class _SymbolicGradient:
+    """``O_k = sum_i Phi_ik (y_i - f(x_i))`` and ``dL/dc_k`` in symbolic N and K.
 
     ``d/dc_k`` of ``1/2 sum_i (y_i - sum_j c_j Phi_ij)^2`` produces ``sum_j delta_jk Phi_ij``,
     which SymPy evaluates to ``Piecewise((Phi_ik, 1 <= k <= K), (0, True))``. The statement
     concerns ``k in {1..K}``, so the first branch is taken after checking that its condition
-    is exactly ``1 <= k <= K``; ``prove_equal`` then closes the identity.
+    is exactly ``1 <= k <= K`` (``branch_ok``); the identities are then closed by
+    ``prove_equal`` on ``IndexedBase`` sums.
     """
-    N, K = sp.symbols("N K", integer=True, positive=True)
-    i, j, k = sp.symbols("i j k", integer=True)
-    Phi, y, c = sp.IndexedBase("Phi"), sp.IndexedBase("y"), sp.IndexedBase("c")
-    f_i = sp.Sum(c[j] * Phi[i, j], (j, 1, K))
-    L = sp.Rational(1, 2) * sp.Sum((y[i] - f_i) ** 2, (i, 1, N))
-    dL = sp.diff(L, c[k])
-    dL = dL.replace(
-        lambda e: isinstance(e, sp.Sum) and e.has(sp.KroneckerDelta), lambda e: e.doit()
-    )
-    pws = list(dL.atoms(sp.Piecewise))
-    in_range = sp.And(sp.Ge(k, 1), sp.Le(k, K))
-    if not pws or any(
-        sp.simplify(sp.Equivalent(p.args[0].cond, in_range)) is not sp.true for p in pws
-    ):
-        return Evidence.undecided(
-            "symbolic N, K: the Kronecker-delta sum did not reduce to the expected Piecewise",
-            method="symbolic",
-        )
-    dL = dL.xreplace({p: p.args[0].expr for p in pws})
-    O_k = sp.Sum(Phi[i, k] * (y[i] - f_i), (i, 1, N))  # O_k = sum_i alpha_ki V_i
-    ev = prove_equal(O_k, -dL, timeout=30)
-    branch = (
+
+    generality = "symbolic N and K (IndexedBase sums), 1 <= k <= K"
+    branch_step = (
         r"$\partial_{c_k}\sum_j c_j\Phi_{ij} = \sum_j\delta_{jk}\Phi_{ij} = \Phi_{ik}$ "
         r"for $1\le k\le K$ (branch condition checked)"
     )
-    ev = replace(ev, steps=[branch, *ev.steps])
-    if ev.verdict is Verdict.PROVED:
-        ev.relabel(generality="symbolic N and K (IndexedBase sums), 1 <= k <= K")
-    return ev
+
+    def __init__(self) -> None:
+        N, K = sp.symbols("N K", integer=True, positive=True)
+        i, j, k = sp.symbols("i j k", integer=True)
+        Phi, y, c = sp.IndexedBase("Phi"), sp.IndexedBase("y"), sp.IndexedBase("c")
+        f_i = sp.Sum(c[j] * Phi[i, j], (j, 1, K))
+        L = sp.Rational(1, 2) * sp.Sum((y[i] - f_i) ** 2, (i, 1, N))
+        dL = sp.diff(L, c[k])
+        dL = dL.replace(
+            lambda e: isinstance(e, sp.Sum) and e.has(sp.KroneckerDelta), lambda e: e.doit()
+        )
+        pws = list(dL.atoms(sp.Piecewise))
+        in_range = sp.And(sp.Ge(k, 1), sp.Le(k, K))
+        self.branch_ok = bool(pws) and all(
+            sp.simplify(sp.Equivalent(p.args[0].cond, in_range)) is sp.true for p in pws
+        )
+        self.dL = dL.xreplace({p: p.args[0].expr for p in pws})
+        self.c_k = c[k]
+        self.O_k = sp.Sum(Phi[i, k] * (y[i] - f_i), (i, 1, N))  # O_k = sum_i alpha_ki V_i
+
+    def prove(self, lhs: sp.Expr, rhs: sp.Expr, what: str) -> Evidence:
+        """``prove_equal(lhs, rhs)`` after the branch check, scope general when PROVED."""
+        if not self.branch_ok:
+            return Evidence.undecided(
+                f"symbolic N, K ({what}): the Kronecker-delta sum did not reduce to the "
+                "expected Piecewise", method="symbolic")
+        ev = prove_equal(lhs, rhs, timeout=30)
+        ev = replace(ev, steps=[self.branch_step, *ev.steps])
+        if ev.verdict is Verdict.PROVED:
+            ev.relabel(generality=self.generality, scope="general")
+        return ev
 
 
 @verify.claim(
@@ -103,8 +123,9 @@ def linear_identity(ctx: verify.Context) -> list[Evidence]:
     """
     sizes = ctx.pick(quick={"N": [3], "K": [2]}, deep={"N": [1, 2, 3, 5], "K": [1, 2, 4]})
     explicit = prove_for_sizes(linear_identity_matrices, sizes, timeout=30, seed=ctx.seed)
+    grad = _SymbolicGradient()
     return [
-        _linear_identity_symbolic_sizes(),
+        grad.prove(grad.O_k, -grad.dL, "O_k = -dL/dc_k"),
         explicit.relabel(prefix=f"explicit matrices ({ctx.profile} profile)"),
     ]
 
@@ -131,68 +152,54 @@ def intuition_gradient_sign(ctx: verify.Context) -> list[Evidence]:
     """The printed expression is the *negative* gradient of 1/2 sum (y - f)^2.
 
     expect REFUTED: sign error; exact witness N = 1, f = theta x, x = 1, y = 1, theta = 0
-    gives dL/dtheta = -1 but the displayed sum = +1. Reading B (negated) is PROVED for a
-    linear and a nonlinear f; Reading C (no 1/2) is off by a factor -2, also REFUTED.
+    gives dL/dtheta = -1 but the displayed sum = +1. Reading B (the sign corrected: the
+    erratum) is PROVED in general: symbolic N, an undefined differentiable f(x, theta),
+    any component theta of the parameters. Reading C (no 1/2) is off by a factor -2: REFUTED
+    for a linear and a nonlinear f (N = 2).
     """
+    N = sp.Symbol("N", integer=True, positive=True)
+    i = sp.Symbol("i", integer=True)
+    theta = sp.Symbol("theta", real=True)
+    xs, ys, f = sp.IndexedBase("x"), sp.IndexedBase("y"), sp.Function("f")
+    residual = ys[i] - f(xs[i], theta)
+    half = sp.Rational(1, 2) * sp.Sum(residual**2, (i, 1, N))
+    printed = sp.Sum(sp.diff(f(xs[i], theta), theta) * residual, (i, 1, N))
+    negated = prove_equal(-sp.diff(half, theta), printed, timeout=20, reading="B").relabel(
+        generality="symbolic N, undefined f(x, theta), any parameter component theta",
+        scope="general",
+    )
+    out: list[Evidence] = [negated]
     th1, th2, x1, x2, y1, y2 = sp.symbols("theta1 theta2 x1 x2 y1 y2", real=True)
     data = list(zip([x1, x2], [y1, y2], strict=True))
     models = {
         "linear f = theta1 x + theta2": lambda x: th1 * x + th2,
         "nonlinear f = theta1 sin(theta2 x)": lambda x: th1 * sp.sin(th2 * x),
     }
-    out: list[Evidence] = []
-    for name, f in models.items():
-        printed = sp.Matrix(
-            [sum(sp.diff(f(x), t) * (y - f(x)) for x, y in data) for t in (th1, th2)]
+    for name, fm in models.items():
+        shown = sp.Matrix(
+            [sum(sp.diff(fm(x), t) * (y - fm(x)) for x, y in data) for t in (th1, th2)]
         )
-        half = sp.Rational(1, 2) * sum((y - f(x)) ** 2 for x, y in data)
-        grad_half = sp.Matrix([sp.diff(half, t) for t in (th1, th2)])
-        out.append(
-            prove_equal(
-                -grad_half, printed, assumptions="real", timeout=20, reading="B", part=name
-            ).relabel(generality=f"N = 2, {name}")
-        )
-        full = sum((y - f(x)) ** 2 for x, y in data)
+        full = sum((y - fm(x)) ** 2 for x, y in data)
         grad_full = sp.Matrix([sp.diff(full, t) for t in (th1, th2)])
-        out.append(
-            prove_equal(
-                grad_full,
-                printed,
-                assumptions="real",
-                timeout=20,
-                reading="C",
-                part=name,
-                seed=ctx.seed,
-            )
-        )
+        out.append(prove_equal(grad_full, shown, assumptions="real", timeout=20, reading="C",
+                               part=name, seed=ctx.seed))
     # Reading A: the minimal exact witness N = 1, f = theta x, x = y = 1, theta = 0
     t = sp.Symbol("theta", real=True)
-    x, y, theta = sp.Integer(1), sp.Integer(1), sp.Integer(0)
-    grad = sp.diff(sp.Rational(1, 2) * (y - t * x) ** 2, t).subs(t, theta)
-    printed = (sp.diff(t * x, t) * (y - t * x)).subs(t, theta)
-    out.append(
-        refute_exactly(
-            f"sign error: with L = 1/2 (y - f)^2, f = theta x, N = 1, x = 1, y = 1, theta = 0: "
-            f"dL/dtheta = {grad}, printed sum = {printed} (the printed expression is -grad L)",
-            {"N": 1, "f": "theta*x", "x": 1, "y": 1, "theta": 0},
-            lhs=grad,
-            rhs=printed,
-            generality="a single exact rational instance",
-        )
-    )
+    x, y, t0 = sp.Integer(1), sp.Integer(1), sp.Integer(0)
+    grad = sp.diff(sp.Rational(1, 2) * (y - t * x) ** 2, t).subs(t, t0)
+    shown = (sp.diff(t * x, t) * (y - t * x)).subs(t, t0)
+    out.append(refute_exactly(
+        f"sign error: with L = 1/2 (y - f)^2, f = theta x, N = 1, x = 1, y = 1, theta = 0: "
+        f"dL/dtheta = {grad}, printed sum = {shown} (the printed expression is -grad L)",
+        {"N": 1, "f": "theta*x", "x": 1, "y": 1, "theta": 0},
+        lhs=grad, rhs=shown, generality="a single exact rational instance",
+    ))
     return out
 
 
 # ---------------------------------------------------------------------------------------
 # L174 / A.5: the update c + eta O equals a GD step
 # ---------------------------------------------------------------------------------------
-
-
-def _gd_step_matrices(N: int, K: int) -> tuple[sp.Matrix, sp.Matrix]:
-    O_att, neg_grad = linear_identity_matrices(N, K)
-    eta = sp.Symbol("eta", positive=True)
-    c = sp.Matrix(symbols_vec("c", K))
-    return c + eta * O_att, c - eta * (-neg_grad)
 
 
 @verify.claim(
@@ -205,36 +212,28 @@ def _gd_step_matrices(N: int, K: int) -> tuple[sp.Matrix, sp.Matrix]:
     expect="PROVED",
 )
 def gd_step_mapping(ctx: verify.Context) -> Evidence:
-    """Exact at N x K in {2, 4} x {1, 3}; follows from nfa.ag.linear_identity.
+    """Exact in symbolic N and K (IndexedBase sums, any step size eta): the two updates agree
+    because O_k = -dL/dc_k (nfa.ag.linear_identity).
 
     expect PROVED. The numeric sanity run (loss decreases for eta < 2/lambda_max) is in
     :mod:`numerics.nfa.ag`.
     """
-    return prove_for_sizes(_gd_step_matrices, {"N": [2, 4], "K": [1, 3]}, timeout=30, seed=ctx.seed)
+    eta = sp.Symbol("eta", positive=True)
+    grad = _SymbolicGradient()
+    return grad.prove(grad.c_k + eta * grad.O_k, grad.c_k - eta * grad.dL, "the update")
 
 
 # ---------------------------------------------------------------------------------------
-# A.4.1: softmax expansions
+# A.4.1: softmax expansions, in symbolic N
 # ---------------------------------------------------------------------------------------
+_SIZES = "symbolic N (IndexedBase sums), symbolic logits s_i and residuals r_i"
 
 
-def _weight_coeff_pair(N: int, order: int) -> tuple[sp.Matrix, sp.Matrix]:
-    """Taylor coefficient of order ``order`` of every ``alpha_i(beta)`` and its claimed value.
-
-    Orders 0 and 1 are the paper's (L440); order 2, ``((s_i - s_bar)^2 - var(s)) / (2N)``,
-    is derived here and recorded.
-    """
-    s = symbols_vec("s", N)
-    beta = sp.Symbol("beta", real=True)
-    sbar = sum(s) / N
-    var = sum((si - sbar) ** 2 for si in s) / N
-    got = sp.Matrix([taylor_coeffs(a, beta, 2)[order] for a in softmax_weights(s, beta)])
-    want = {
-        0: sp.Matrix([sp.Rational(1, N)] * N),
-        1: sp.Matrix([(si - sbar) / N for si in s]),
-        2: sp.Matrix([((si - sbar) ** 2 - var) / (2 * N) for si in s]),
-    }[order]
-    return got, want
+def _general(ev: Evidence, prefix: str) -> Evidence:
+    """A symbolic-N proof of a coefficient: scope general when PROVED."""
+    if ev.verdict is Verdict.PROVED:
+        ev.relabel(generality=_SIZES, scope="general")
+    return ev.relabel(prefix=prefix)
 
 
 @verify.claim(
@@ -247,55 +246,27 @@ def _weight_coeff_pair(N: int, order: int) -> tuple[sp.Matrix, sp.Matrix]:
     expect="SUPPORTED",
 )
 def softmax_weight_expansion(ctx: verify.Context) -> list[Evidence]:
-    """Orders 0 and 1 of the Taylor series in beta = 1/tau, exact (part "coefficients").
-
-    Also records (and proves) the order-2 coefficient ``((s_i - s_bar)^2 - var(s)) / (2N)``.
-    The uniform constant is searched numerically (part "remainder constant", in
+    """Orders 0 and 1 of the Taylor series of ``alpha_i(beta) = e^{beta s_i}/sum_j
+    e^{beta s_j}`` in beta = 1/tau, exact in symbolic N (part "coefficients"); the order-2
+    coefficient ``((s_i - s_bar)^2 - var(s)) / (2N)`` is derived and proved the same way
+    (recorded). The uniform constant is searched numerically (part "remainder constant", in
     :mod:`numerics.nfa.ag`), so the claim is SUPPORTED, not PROVED.
-    Sizes: quick N in {2, 3} (orders 0, 1) and N = 2 (order 2); deep N in {2, 3, 4, 5} and
-    {2, 3, 4}. Each size is a separate exact proof; none covers symbolic N.
     """
-    n01, n2 = ctx.pick(quick=[2, 3], deep=[2, 3, 4, 5]), ctx.pick(quick=[2], deep=[2, 3, 4])
+    s = sp.IndexedBase("s")
+    alpha = softmax_weight(s)
+    sbar, var = mean_and_variance(s)
+    wanted = {0: 1 / N, 1: (s[i] - sbar) / N}
     out = [
-        prove_for_sizes(
-            lambda N, o=order: _weight_coeff_pair(N, o), {"N": n01}, timeout=30, part="coefficients"
-        ).relabel(prefix=f"order-{order} coefficient")
-        for order in (0, 1)
+        _general(prove_equal(taylor_coefficient(alpha, o), w, timeout=30, part="coefficients"),
+                 f"order-{o} coefficient")
+        for o, w in wanted.items()
     ]
-    out.append(
-        prove_for_sizes(
-            lambda N: _weight_coeff_pair(N, 2),
-            {"N": n2},
-            timeout=30,
-            part="order-2 coefficient (recorded)",
-        ).relabel(prefix="order-2 coefficient = ((s_i - s_bar)^2 - var(s))/(2N)")
-    )
+    out.append(_general(
+        prove_equal(taylor_coefficient(alpha, 2), ((s[i] - sbar) ** 2 - var) / (2 * N),
+                    timeout=30, part="order-2 coefficient (recorded)"),
+        "order-2 coefficient = ((s_i - s_bar)^2 - var(s))/(2N)",
+    ))
     return out
-
-
-def _output_coeff_pair(N: int, order: int, centred: bool) -> tuple[sp.Expr, sp.Expr]:
-    """Taylor coefficient of ``O_k(beta) = sum_i alpha_i(beta) r_i`` (L444) and its value.
-
-    ``centred`` imposes ``sum_i r_i = 0`` (L448) by ``r_N = -sum_{i<N} r_i``.
-    """
-    s = symbols_vec("s", N)
-    r = symbols_vec("r", N)
-    if centred:
-        r[-1] = -sum(r[:-1])
-    beta = sp.Symbol("beta", real=True)
-    O_k = sum(a * ri for a, ri in zip(softmax_weights(s, beta), r, strict=True))
-    sbar = sum(s) / N
-    var = sum((si - sbar) ** 2 for si in s) / N
-    sr = list(zip(s, r, strict=True))
-    got = taylor_coeffs(O_k, beta, 2)[order]
-    want = {
-        0: sum(r) / N,
-        1: sum((si - sbar) * ri for si, ri in sr) / N,
-        2: sum(((si - sbar) ** 2 - var) * ri for si, ri in sr) / (2 * N),
-    }[order]
-    if centred and order == 2:
-        want = sum((si - sbar) ** 2 * ri for si, ri in sr) / (2 * N)
-    return got, want
 
 
 @verify.claim(
@@ -308,52 +279,68 @@ def _output_coeff_pair(N: int, order: int, centred: bool) -> tuple[sp.Expr, sp.E
     expect="SUPPORTED",
 )
 def softmax_output_expansion(ctx: verify.Context) -> list[Evidence]:
-    """Orders 0, 1 exact (part "coefficients"); order 2 recorded, in general and under
-    sum r = 0 (where it is ``sum_i (s_i - s_bar)^2 r_i / (2N)``). The remainder bound
-    ``tau^2 |rem| / max|r|`` bounded is numeric (part "remainder", :mod:`numerics.nfa.ag`),
-    hence SUPPORTED overall.
-    Sizes: quick N in {2, 3} (orders 0, 1) and N = 2 (order 2); deep N in {2, 3, 4, 5} and
-    {2, 3, 4}. Each size is a separate exact proof; none covers symbolic N.
+    """Orders 0, 1 of ``O_k(beta) = sum_i alpha_i(beta) r_i`` exact in symbolic N (part
+    "coefficients"); order 2 recorded: ``sum_i ((s_i - s_bar)^2 - var) r_i / (2N)`` in
+    general, and ``sum_i (s_i - s_bar)^2 r_i / (2N)`` under sum r = 0 (the two differ by
+    ``-var sum_i r_i / (2N)``, proved exactly). The remainder bound ``tau^2 |rem| / max|r|``
+    bounded is numeric (part "remainder", :mod:`numerics.nfa.ag`), hence SUPPORTED overall.
     """
-    n01, n2 = ctx.pick(quick=[2, 3], deep=[2, 3, 4, 5]), ctx.pick(quick=[2], deep=[2, 3, 4])
+    s, r = sp.IndexedBase("s"), sp.IndexedBase("r")
+    O_k = softmax_output(s, r[i])
+    sbar, var = mean_and_variance(s)
+    wanted = {0: total(r[i]) / N, 1: total((s[i] - sbar) * r[i]) / N}
     out = [
-        prove_for_sizes(
-            lambda N, o=order: _output_coeff_pair(N, o, False),
-            {"N": n01},
-            timeout=30,
-            part="coefficients",
-        ).relabel(prefix=f"order-{order} coefficient")
-        for order in (0, 1)
+        _general(prove_equal(taylor_coefficient(O_k, o), w, timeout=30, part="coefficients"),
+                 f"order-{o} coefficient")
+        for o, w in wanted.items()
     ]
-    for centred in (False, True):
-        out.append(
-            prove_for_sizes(
-                lambda N, c=centred: _output_coeff_pair(N, 2, c),
-                {"N": n2},
-                timeout=30,
-                part="order-2 coefficient (recorded)",
-            ).relabel(prefix=f"order-2 coefficient ({'sum r = 0' if centred else 'general'})")
-        )
+    c2 = taylor_coefficient(O_k, 2)
+    general = total(((s[i] - sbar) ** 2 - var) * r[i]) / (2 * N)
+    centred = total((s[i] - sbar) ** 2 * r[i]) / (2 * N)
+    part = "order-2 coefficient (recorded)"
+    out.append(_general(prove_equal(c2, general, timeout=30, part=part),
+                        "order-2 coefficient (general)"))
+    shift = prove_equal(c2 - centred, -var * total(r[i]) / (2 * N), timeout=30, part=part)
+    out.append(_general(
+        replace(shift, steps=[*shift.steps, "sum_i r_i = 0 makes the difference vanish"]),
+        "order-2 coefficient (sum r = 0): c2 - sum (s - s_bar)^2 r/(2N) = -var sum r/(2N)",
+    ))
     return out
 
 
-def _centering_case(N: int, case: str) -> tuple[sp.Expr, sp.Expr]:
-    """First-order + constant term of O_k against g_k/(N tau) under a centring combination.
-
-    ``case``: ``"residuals"`` (sum r = 0), ``"keys"`` (scores phi - phi_bar), ``"both"`` or
-    ``"neither"`` (L448-452).
-    """
-    phi = symbols_vec("phi", N)
-    r = symbols_vec("r", N)
+def _centering_case(size: int, case: str) -> tuple[sp.Expr, sp.Expr]:
+    """First-order + constant term of O_k against g_k/(N tau) at a concrete size under a
+    centring combination: ``"keys"`` (scores phi - phi_bar, residuals free) or
+    ``"neither"``."""
+    phi = symbols_vec("phi", size)
+    r = symbols_vec("r", size)
     tau = sp.Symbol("tau", positive=True)
-    if case in ("residuals", "both"):
-        r[-1] = -sum(r[:-1])
-    pbar = sum(phi) / N
-    s = [p - pbar for p in phi] if case in ("keys", "both") else list(phi)
-    sbar = sum(s) / N
-    expansion = sum(r) / N + sum((si - sbar) * ri for si, ri in zip(s, r, strict=True)) / (N * tau)
+    pbar = sum(phi) / size
+    s = [p - pbar for p in phi] if case == "keys" else list(phi)
+    sbar = sum(s) / size
+    first = sum((si - sbar) * ri for si, ri in zip(s, r, strict=True)) / (size * tau)
     g = sum(p * ri for p, ri in zip(phi, r, strict=True))
-    return expansion, g / (N * tau)
+    return sum(r) / size + first, g / (size * tau)
+
+
+def _centred_residuals_suffice(keys_centred: bool, reading: str) -> Evidence:
+    """Symbolic N: expansion - g/(N tau) = (sum_i r_i)(1/N - phi_bar/(N tau)), with raw
+    scores (``keys_centred=False``) or mean-centred keys; so sum r = 0 gives the claim."""
+    tau = sp.Symbol("tau", positive=True)
+    phi, r = sp.IndexedBase("phi"), sp.IndexedBase("r")
+    pbar = total(phi[j], j) / N
+    s = phi[i] - pbar if keys_centred else phi[i]
+    sbar = total(phi[j] - pbar, j) / N if keys_centred else pbar
+    expansion = total(r[i]) / N + total((s - sbar) * r[i]) / (N * tau)
+    g = total(phi[i] * r[i])
+    ev = prove_equal(expansion - g / (N * tau), total(r[i]) * (1 / N - pbar / (N * tau)),
+                     timeout=30, reading=reading)
+    step = "under sum_i r_i = 0 the right-hand side vanishes: expansion = g_k/(N tau)"
+    ev = replace(ev, steps=[*ev.steps, step])
+    if ev.verdict is Verdict.PROVED:
+        ev.relabel(generality="symbolic N (IndexedBase sums), symbolic phi_k(x_i), r_i, tau",
+                   scope="general")
+    return ev
 
 
 @verify.claim(
@@ -365,34 +352,29 @@ def _centering_case(N: int, case: str) -> tuple[sp.Expr, sp.Expr]:
     r"=\frac1{N\tau}\sum_i\phi_k(x_i)(y_i-f(x_i))",
     kind="identity",
     readings={
-        "B": "residual centring alone (raw scores s_ki = phi_k(x_i)) gives the same simplification",
-        "C": "score (key) centring alone, residuals unconstrained, gives the same simplification",
-        "D": "neither centring (raw scores, unconstrained residuals) gives the same simplification",
+        "B": "residual centring alone (raw scores s_ki = phi_k(x_i)) gives the same "
+        "simplification",
+        "C": "score (key) centring alone, residuals unconstrained, gives the same "
+        "simplification",
+        "D": "neither centring (raw scores, unconstrained residuals) gives the same "
+        "simplification",
     },
     expect="PROVED",
 )
 def centering_conditions(ctx: verify.Context) -> list[Evidence]:
-    """The four combinations of L448-452 at N = 2..4.
+    """The four combinations of L448-452.
 
-    expect PROVED for Reading A (both conditions). Reading B (residuals centred only) is
-    PROVED too: score centring adds nothing once sum r = 0, since sum (s - s_bar) r = sum s r.
-    Reading C (keys centred only) is REFUTED: the constant term sum r / N survives and the
-    first-order term is sum (phi - phi_bar) r, not g. Reading D (neither) is REFUTED.
+    expect PROVED for Reading A (both conditions), in symbolic N: the difference between the
+    two sides is (sum_i r_i)(1/N - phi_bar/(N tau)), which sum r = 0 removes. Reading B
+    (residuals centred only) is PROVED the same way: score centring adds nothing once
+    sum r = 0, since sum (s - s_bar) r = sum s r. Reading C (keys centred only) is REFUTED:
+    the constant term sum r / N survives and the first-order term is sum (phi - phi_bar) r,
+    not g (exact witness at N = 2). Reading D (neither) is REFUTED likewise.
     """
-    out = [
-        prove_for_sizes(
-            lambda N, c=case: _centering_case(N, c), {"N": [2, 3, 4]}, timeout=30, reading=rd
-        )
-        for case, rd in (("both", "A"), ("residuals", "B"))
-    ]
+    out = [_centred_residuals_suffice(True, "A"), _centred_residuals_suffice(False, "B")]
     out += [
-        prove_for_sizes(
-            lambda N, c=case: _centering_case(N, c),
-            {"N": [2, 3]},
-            timeout=30,
-            reading=rd,
-            seed=ctx.seed,
-        )
+        prove_for_sizes(lambda N, c=case: _centering_case(N, c), {"N": [2, 3]},
+                        timeout=30, reading=rd, seed=ctx.seed)
         for case, rd in (("keys", "C"), ("neither", "D"))
     ]
     return out

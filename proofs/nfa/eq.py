@@ -13,42 +13,50 @@ from dataclasses import replace
 import sympy as sp
 
 import verify
-from verify import Evidence
-from verify.symbolic import prove_equal, prove_for_sizes, refute_exactly
+from verify import Evidence, Verdict
+from verify.symbolic import prove_equal, refute_exactly
 
 from . import PAPER
 
 
 def rho(a, b, theta, mu, s):
     """``rho(g_{a,b})(theta, mu, s) = (theta, a mu + b, a s)`` (Thm 1, L134)."""
-    return (theta, [a * m + bb for m, bb in zip(mu, b, strict=True)], a * s)
+    return (theta, a * mu + b, a * s)
 
 
-def _action_evidence(d: int) -> list[Evidence]:
-    """Action law, identity element and field identity in dimension ``d`` (componentwise)."""
+_GENERAL_D = "symbolic dimension d (MatrixSymbol vectors), symbolic a1, a2 > 0, b, mu, s"
+
+
+def _action_evidence() -> list[Evidence]:
+    """Action law, identity element and field identity for vectors of symbolic dimension d.
+
+    The field identity ``f~((x - mu')/s') = f~((g^{-1} x - mu)/s)`` holds for every ``f~``
+    exactly when the two arguments agree, so the arguments are compared.
+    """
+    d = sp.Symbol("d", integer=True, positive=True)
     a1, a2 = sp.symbols("a1 a2", positive=True)
     s, th = sp.symbols("s theta", positive=True)
-    b1 = sp.symbols(f"b1_1:{d + 1}", real=True)
-    b2 = sp.symbols(f"b2_1:{d + 1}", real=True)
-    mu = sp.symbols(f"mu1:{d + 1}", real=True)
-    x = sp.symbols(f"x1:{d + 1}", real=True)
+    b1, b2, mu, x = (sp.MatrixSymbol(name, d, 1) for name in ("b1", "b2", "mu", "x"))
     # left action: rho(g1) rho(g2) = rho(g1 g2), g1 g2 = (a1 a2, a1 b2 + b1)
-    _, m12, s12 = rho(a1, b1, th, *rho(a2, b2, th, mu, s)[1:])
-    b12 = [a1 * bb2 + bb1 for bb1, bb2 in zip(b1, b2, strict=True)]
-    _, mc, sc = rho(a1 * a2, b12, th, mu, s)
-    law = prove_equal(sp.Matrix([*m12, s12]), sp.Matrix([*mc, sc]), part="action law")
-    _, mi, si = rho(sp.Integer(1), [0] * d, th, mu, s)
-    identity = prove_equal(sp.Matrix([*mi, si]), sp.Matrix([*mu, s]), part="identity element")
-    # field identity: the arguments of ft on both sides
+    _, m2, s2 = rho(a2, b2, th, mu, s)
+    _, m12, s12 = rho(a1, b1, th, m2, s2)
+    _, mc, sc = rho(a1 * a2, a1 * b2 + b1, th, mu, s)
+    law = [prove_equal(m12, mc, part="action law"), prove_equal(s12, sc, part="action law")]
+    _, mi, si = rho(sp.Integer(1), sp.ZeroMatrix(d, 1), th, mu, s)
+    identity = [prove_equal(mi, mu, part="identity element"),
+                prove_equal(si, s, part="identity element")]
     _, mg, sg = rho(a1, b1, th, mu, s)
-    lhs = [(xi - m) / sg for xi, m in zip(x, mg, strict=True)]
-    ginv = [(xi - bb) / a1 for xi, bb in zip(x, b1, strict=True)]
-    rhs = [(gi - m) / s for gi, m in zip(ginv, mu, strict=True)]
-    ft = sp.Function("ft")
-    field = prove_equal(ft(*lhs), ft(*rhs), part="field identity")
-    if field.verdict.value != "PROVED":
-        field = prove_equal(sp.Matrix(lhs), sp.Matrix(rhs), part="field identity")
-    return [law.relabel(generality=f"d = {d}, symbolic a1, a2 > 0, b, mu, s"), identity, field]
+    field = prove_equal((x - mg) / sg, ((x - b1) / a1 - mu) / s, part="field identity")
+    field = replace(field, steps=[
+        "f_{rho(g)(theta,mu,s)}(x) = f~((x - a mu - b)/(a s)) and f_{(theta,mu,s)}(g^{-1} x) = "
+        "f~(((x - b)/a - mu)/s): equal for every f~ iff the arguments are equal",
+        *field.steps,
+    ])
+    out = [*law, *identity, field]
+    for ev in out:
+        if ev.verdict is Verdict.PROVED:
+            ev.relabel(generality=_GENERAL_D, scope="general")
+    return out
 
 
 @verify.claim(
@@ -65,57 +73,48 @@ def _action_evidence(d: int) -> list[Evidence]:
     expect="PROVED",
 )
 def group_action_rho(ctx: verify.Context) -> list[Evidence]:
-    """Action law, identity and field identity: exact, d = 1, 2, 3 componentwise, ``ft``
-    an undefined function.
+    """Action law, identity and field identity: exact for vectors of symbolic dimension d
+    (MatrixSymbol mu, b, x), symbolic a1, a2 > 0 and s.
 
     expect PROVED. Reading B REFUTED: rho(g) is affine, not linear, in mu:
     rho(g_{1,1})(0, 0, 0) = (0, 1, 0) != 0 (it is linear only in homogeneous coordinates).
     """
-    out = [e for d in (1, 2, 3) for e in _action_evidence(d)]
     zero = sp.Integer(0)
-    th0, mu0, s0 = rho(sp.Integer(1), [sp.Integer(1)], zero, [zero], zero)
-    image = sp.Matrix([th0, mu0[0], s0])
-    out.append(
-        refute_exactly(
-            f"rho(g) is affine, not linear: rho(g_(1,1))(theta=0, mu=0, s=0) = "
-            f"({th0}, {mu0[0]}, {s0}) != 0, so rho(g) is not in GL(Theta)",
-            {"a": 1, "b": 1, "input": [0, 0, 0]},
-            lhs=image,
-            rhs=sp.zeros(3, 1),
-            reading="B",
-            generality="a single exact rational instance",
-        )
+    th0, mu0, s0 = rho(sp.Integer(1), sp.Integer(1), zero, zero, zero)
+    affine = refute_exactly(
+        f"rho(g) is affine, not linear: rho(g_(1,1))(theta=0, mu=0, s=0) = "
+        f"({th0}, {mu0}, {s0}) != 0, so rho(g) is not in GL(Theta)",
+        {"a": 1, "b": 1, "input": [0, 0, 0], "d": 1},
+        lhs=sp.Matrix([th0, mu0, s0]), rhs=sp.zeros(3, 1), reading="B",
+        generality="a single exact rational instance",
     )
-    return out
+    return [*_action_evidence(), affine]
 
 
-def _stats_pair(N: int, d: int, which: str):
-    """Both sides of one step of L323-327 for ``x_i' = a x_i + b``, symbolic entries.
+def _stats_sides(which: str) -> tuple[sp.Expr, sp.Expr]:
+    """Both sides of one step of L323-327 for ``x_i' = a x_i + b``, symbolic N and d.
 
-    ``which``: ``"mu"`` (centroid covariant), ``"s2"`` (``s^2(S') = a^2 s^2(S)``) or ``"xt"``
-    (normalised coordinates invariant once ``s(S') = a s(S)`` is used).
+    Points ``x[i, k]`` (sample i, coordinate k), ``mu_k = (1/N) sum_j x[j, k]``,
+    ``s^2 = (1/N) sum_k sum_i (x[i, k] - mu_k)^2``. ``which``: ``"mu"`` (coordinate k of the
+    centroid is covariant; k is symbolic, so every coordinate of every d), ``"s2"``
+    (``s^2(S') = a^2 s^2(S)``) or ``"xt"`` (coordinate k of the normalised point i is
+    invariant once ``s(S') = a s(S)`` is used).
     """
+    N, d = sp.symbols("N d", integer=True, positive=True)
+    i, j, k = sp.symbols("i j k", integer=True)
     a = sp.Symbol("a", positive=True)
-    X = [[sp.Symbol(f"x{i}_{k}", real=True) for k in range(d)] for i in range(N)]
-    b = [sp.Symbol(f"b{k}", real=True) for k in range(d)]
-    Xg = [[a * X[i][k] + b[k] for k in range(d)] for i in range(N)]
-
-    def mu(P):
-        return [sum(P[i][k] for i in range(N)) / N for k in range(d)]
-
-    def s2(P):
-        m = mu(P)
-        return sum((P[i][k] - m[k]) ** 2 for i in range(N) for k in range(d)) / N
-
+    x, b = sp.IndexedBase("x"), sp.IndexedBase("b")
+    xg = a * x[i, k] + b[k]
+    mu = sp.Sum(x[j, k], (j, 1, N)) / N
+    mu_g = sp.Sum(a * x[j, k] + b[k], (j, 1, N)) / N
     if which == "mu":
-        return sp.Matrix(mu(Xg)), sp.Matrix([a * m + bb for m, bb in zip(mu(X), b, strict=True)])
+        return mu_g, a * mu + b[k]
     if which == "s2":
-        return s2(Xg), a**2 * s2(X)
-    sS = sp.Symbol("s_S", positive=True)
-    m, mg = mu(X), mu(Xg)
-    lhs = sp.Matrix([[(Xg[i][k] - mg[k]) / (a * sS) for k in range(d)] for i in range(N)])
-    rhs = sp.Matrix([[(X[i][k] - m[k]) / sS for k in range(d)] for i in range(N)])
-    return lhs, rhs
+        s2_g = sp.Sum(sp.Sum((xg - mu_g) ** 2, (i, 1, N)), (k, 1, d)) / N
+        s2 = sp.Sum(sp.Sum((x[i, k] - mu) ** 2, (i, 1, N)), (k, 1, d)) / N
+        return s2_g, a**2 * s2
+    s_S = sp.Symbol("s_S", positive=True)
+    return (xg - mu_g) / (a * s_S), (x[i, k] - mu) / s_S
 
 
 @verify.claim(
@@ -133,19 +132,23 @@ def _stats_pair(N: int, d: int, which: str):
     expect="PROVED",
 )
 def norm_stats_covariance(ctx: verify.Context) -> list[Evidence]:
-    """Exact at N = 2..5 (quick: 2, 3), d = 1..3: mu covariant; s^2(S') = a^2 s^2(S), hence
-    s(S') = a s(S) for a > 0 (square root of a nonnegative quantity); x~ invariant once
-    s(S') = a s(S) is used.
+    """Exact in symbolic N and d (IndexedBase sums, symbolic coordinate k): mu covariant;
+    s^2(S') = a^2 s^2(S), hence s(S') = a s(S) for a > 0 (square root of a nonnegative
+    quantity); x~ invariant once s(S') = a s(S) is used.
 
     expect PROVED (requires s(S) > 0). :mod:`numerics.nfa.eq` adds, per part, the float64
     hypothesis cross-check beside each proof, and the edge cases as computed readings:
     B (s(S) = 0: x~ undefined -> UNDECIDED), C (a < 0: s(S') = |a| s(S) != a s(S), exact
     witness -> REFUTED), D (float32: deviations bounded by eps32 x conditioning -> SUPPORTED).
     """
-    sizes = {"N": ctx.pick([2, 3], [2, 3, 4, 5]), "d": [1, 2, 3]}
+    parts = (("mu", "anchor"), ("s2", "scale"), ("xt", "normalised coordinates"))
     anchor, scale, coords = (
-        prove_for_sizes(lambda N, d, w=which: _stats_pair(N, d, w), sizes, timeout=30, part=part)
-        for which, part in (("mu", "anchor"), ("s2", "scale"), ("xt", "normalised coordinates"))
+        prove_equal(*_stats_sides(which), timeout=30, part=part) for which, part in parts
     )
     root = "s(S') = sqrt(s^2(S')) = sqrt(a^2 s^2(S)) = a s(S) since a > 0 and s(S) >= 0"
-    return [anchor, replace(scale, steps=[*scale.steps, root]), coords]
+    out = [anchor, replace(scale, steps=[*scale.steps, root]), coords]
+    for ev in out:
+        if ev.verdict is Verdict.PROVED:
+            ev.relabel(generality="symbolic N and d (IndexedBase sums), symbolic a > 0, b, x",
+                       scope="general")
+    return out
