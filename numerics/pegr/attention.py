@@ -15,6 +15,7 @@ from torch import nn
 
 import verify
 from proofs.pegr.model import COUNTEREXAMPLE_ERROR, PAPER
+from verify import Evidence
 from verify.numeric import falsify, judge_error
 
 from .groups import VEC, kron_I
@@ -82,26 +83,30 @@ def attention_violation(
     kind="property",
     expect="SUPPORTED",
     readings={
-        "B": "row-major vec with the printed I (x) rho(g)",
-        "B'": "row-major vec with rho(g) (x) I",
+        "B": "positions as printed at L59: x = [x_1..x_n] in R^{d_x x n} with G acting on R^{d_x}",
+        "R": "row-major vec with the printed I (x) rho(g)",
+        "R'": "row-major vec with rho(g) (x) I",
         "A'": "column-major vec with rho(g) (x) I",
         "D": "derived generalisation: W_V = A (x) I, W_K^T W_Q = B (x) I (column-major) keep "
         "equivariance",
     },
 )
 def attention_equivariance(ctx):
-    """Float64 fuzzing of (c) ``f(g x) = (I (x) rho(g)) f(x)`` (eqs. (20)-(24); (a) and (b) are
-    implied) with n in 1..8, rho in {SO(2) sums, SO(3), Wigner D^2, S_4, SO(3) (+) S_4}, b_i in
-    [-3, 3] and both softmax axes. Column-major vec with the printed Kronecker order (reading A):
-    SUPPORTED; row-major with ``rho (x) I`` (B'): SUPPORTED; row-major with the printed ``I (x)
-    rho`` (B) and column-major with ``rho (x) I`` (A'): REFUTED (shrunk counterexamples). (d)
-    ``W = A (x) I``: SUPPORTED. Negative control (generic W): its error is reported."""
+    """Reading A: positions are group elements (x in G^n, as Lemma A.1 and A.4 use them). Float64
+    fuzzing of (c) ``f(g x) = (I (x) rho(g)) f(x)`` (eqs. (20)-(24); (a) and (b) are implied)
+    with n in 1..8, rho in {SO(2) sums, SO(3), Wigner D^2, S_4, SO(3) (+) S_4}, b_i in [-3, 3]
+    and both softmax axes. Column-major vec with the printed Kronecker order (A): SUPPORTED;
+    row-major with ``rho (x) I`` (R'): SUPPORTED; row-major with the printed ``I (x) rho`` (R)
+    and column-major with ``rho (x) I`` (A'): REFUTED (shrunk counterexamples). (d) ``W = A (x)
+    I``: SUPPORTED; negative control (generic W): its error is reported. Reading B (x in R^{d_x
+    x n}, L59): ``vec(rho(x))`` needs x identified with a group element (the lift of
+    ``pegr.homogeneous.lift_pe``), so it is reading A once lifted; not checked on its own."""
     out = []
-    for reading, order, kron in (
-        ("A", "column-major", "I(x)A"),
-        ("B'", "row-major", "A(x)I"),
-        ("B", "row-major", "I(x)A"),
-        ("A'", "column-major", "A(x)I"),
+    for reading, order, kron, key in (
+        ("A", "column-major", "I(x)A", "A"),
+        ("R'", "row-major", "A(x)I", "B'"),
+        ("R", "row-major", "I(x)A", "B"),
+        ("A'", "column-major", "A(x)I", "A'"),
     ):
 
         def prop(
@@ -128,7 +133,7 @@ def attention_equivariance(ctx):
             budget=ctx.pick(quick=8, deep=100),
             batch=3,
             tol=1.0,
-            seed=ctx.subseed(f"att{reading}"),
+            seed=ctx.subseed(f"att{key}"),
         )
         out.append(
             ev.relabel(reading=reading, prefix=f"{order} vec, {kron} (violation in units of 1e-10)")
@@ -155,4 +160,8 @@ def attention_equivariance(ctx):
             numbers={"negative_control_generic_W_rel_error": neg},
         )
     )
+    out.append(Evidence.informal(
+        "B: for positions in R^{d_x} (L59), gamma(x) = vec(rho(x)) is defined only once x is "
+        "identified with a group element (the lift, pegr.homogeneous.lift_pe); lifted, it is "
+        "reading A", reading="B"))
     return out

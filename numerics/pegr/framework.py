@@ -13,7 +13,7 @@ import torch
 
 import verify
 from proofs.pegr.model import PAPER
-from verify import Evidence, Verdict
+from verify import Evidence
 from verify.numeric import judge_check
 
 from . import graphs as gr
@@ -28,7 +28,7 @@ from .encodings import (
 )
 from .groups import commutant_dim, haar_rotations, kron_I, perm_matrix, rot2
 
-#: The building blocks of the popular PEs that reading A (L118) calls irreducible.
+#: One block of each popular PE (reading C of pegr.framework.irreducibility).
 BUILDING_BLOCKS = ["sinusoid T, 1 freq (form A)", "RoPE d=2 (printed freqs)",
                    "RoPE d=2 (RoFormer freqs)", "SH l = 2 (Wigner D^2)"]
 
@@ -99,25 +99,25 @@ def irreducibility_table(ctx) -> dict[str, dict]:
     where="abstract L7; L13; L47; §2.2 title L45; A.2 L162; conclusion L118",
     statement=r"\text{the PEs of Table 1 are (or transform under) irreducible representations: }"
               r"\gamma(gx)=\pi(g)\gamma(x),\ \pi\text{ irreducible}",
-    kind="property", expect="SUPPORTED",
+    kind="property", expect="REFUTED",
     readings={"B": "hedged (L47, L162): each PE is vec(rho) or equivariant into the space of "
                    "some rep rho, 'often' irreducible",
-              "S": "strong (claim list's reading A, not printed): EVERY Table 1 PE transforms "
-                   "under a single irreducible pi"},
+              "C": "restricted to one block of each popular PE (one sinusoid frequency, RoPE d = "
+                   "2, one spherical-harmonic degree, in the equivariant-vector form of Table 1): "
+                   "that block transforms under an irreducible representation over R"},
 )
 def framework_irreducibility(ctx):
     """Symmetric (real) and complex commutant dimensions of the transformation matrices of each
-    Table 1 PE. Reading A (as printed at L118, "several popular positional encodings as
-    irreducible group representations"; Table 1 writes each PE as a family ``{.}_alpha`` /
-    ``{rho_lambda}_lambda`` of irreps): SUPPORTED when the building blocks of the popular PEs
-    (one sinusoid frequency, RoPE d = 2, one SH degree) are irreducible over R. Reading S
-    (every Table 1 PE under ONE irrep, which the paper does not print: it hedges "(often
-    irreducible)" at L47 and L162 and calls one-hot and Laplacian PEs only "group
-    representations"): REFUTED when some PE is reducible, with the exact witness of the SO(2)
-    vec PE, ``I_2 (x) R(theta) = R (+) R`` (the projector diag(1,1,0,0) commutes); sinusoids
-    with 3 frequencies, T x T, RoPE d = 8 and the SO(3) vec PE are reducible too, and no 2-dim
-    SO(2)/T block is irreducible over C. Reading B ('often'): not checkable as a frequency
-    claim; the table is reported (UNDECIDED)."""
+    Table 1 PE. Reading A (as printed: §2.2 title "Positional Encodings as Irreps", L45; L118
+    "several popular positional encodings as irreducible group representations"; every Table 1
+    PE transforms under an irreducible pi): REFUTED when some PE is reducible, with the exact
+    witness of the SO(2) vec PE, ``I_2 (x) R(theta) = R (+) R`` (the projector diag(1,1,0,0)
+    commutes); sinusoids with 3 frequencies, T x T, RoPE d = 8 and the SO(3) vec PE are
+    reducible too, and no 2-dim SO(2)/T block is irreducible over C. Reading B ('often', L47 and
+    L162): not checkable as a frequency claim; the table is reported (UNDECIDED). Reading C (one
+    block of each popular PE; Table 1 writes each PE as a family ``{.}_alpha`` /
+    ``{rho_lambda}_lambda`` of irreps): SUPPORTED when the one-frequency sinusoid, RoPE d = 2 and
+    one SH degree are irreducible over R."""
     tab = irreducibility_table(ctx)
     irreducible = [k for k, v in tab.items() if v["irreducible_over_R"]]
     reducible = [k for k, v in tab.items()
@@ -126,23 +126,24 @@ def framework_irreducibility(ctx):
     pi = kron_I(rot2(torch.tensor(a, dtype=torch.float64)), "I(x)A")
     projector = torch.diag(torch.tensor([1.0, 1.0, 0.0, 0.0], dtype=torch.float64))
     commutator = float((projector @ pi - pi @ projector).abs().max())
-    blocks_ok = all(tab[k]["irreducible_over_R"] for k in BUILDING_BLOCKS)
-    blocks = Evidence(
-        Verdict.SUPPORTED if blocks_ok else Verdict.UNDECIDED,
-        "A: the building blocks of the popular PEs are irreducible over R (symmetric commutant "
-        f"dim 1): {[(k, tab[k]['sym_commutant']) for k in BUILDING_BLOCKS]}", method="numeric",
-        dtype="float64", numbers={"blocks": {k: tab[k] for k in BUILDING_BLOCKS}})
     witness = None
     if commutator == 0.0:
         witness = {"PE": "gamma(x) = vec(R(x)) (SO(2) / T, one frequency)",
                    "pi(theta)": "I_2 (x) R(theta)", "invariant subspace": "span(e1, e2)",
                    "theta": a, "commutator_max": commutator}
-    strong = judge_check(
+    printed = judge_check(
         not reducible,
-        f"S: reducible Table 1 PEs: {reducible}; smallest: vec PE of SO(2) (Table 1 text row, "
-        "reading B), pi = I_2 (x) R(theta) = R (+) R, projector diag(1,1,0,0) commutes exactly"
-        if reducible else "S: every Table 1 PE tested is irreducible over R",
-        counterexample=witness, reading="S", numbers={"table": tab})
+        f"reducible Table 1 PEs: {reducible}; smallest: vec PE of SO(2) (Table 1 text row, "
+        "vec form), pi = I_2 (x) R(theta) = R (+) R, projector diag(1,1,0,0) commutes exactly"
+        if reducible else "every Table 1 PE tested is irreducible over R",
+        counterexample=witness, numbers={"table": tab})
     hedged = Evidence.informal(f"reading B is hedged ('often irreducible'); irreducible over R: "
                                f"{irreducible}", reading="B", numbers={"table": tab})
-    return [blocks, strong, hedged]
+    reducible_blocks = {k: tab[k] for k in BUILDING_BLOCKS if not tab[k]["irreducible_over_R"]}
+    blocks = judge_check(
+        not reducible_blocks,
+        "C: one block of each popular PE is irreducible over R (symmetric commutant dim 1): "
+        f"{[(k, tab[k]['sym_commutant']) for k in BUILDING_BLOCKS]}",
+        counterexample=reducible_blocks or None, dtype="float64", reading="C",
+        numbers={"blocks": {k: tab[k] for k in BUILDING_BLOCKS}})
+    return [printed, hedged, blocks]

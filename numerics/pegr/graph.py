@@ -43,32 +43,32 @@ def procrustes_error(L: np.ndarray, P: np.ndarray) -> float:
     where="Table 1 row 'Graph / S_|X|' (L34); L51; App. C L309",
     statement=r"x\mapsto\{v_i(x)\}_i\ \text{(Laplacian eigenvectors) is a PE interpreted as a "
               r"group representation of }S_{|\mathcal X|}:\ \mathrm{eig}(PLP^\top)=P\,"
-              r"\mathrm{eig}(L)\,S,\ S\in\textstyle\bigoplus_\lambda O(m_\lambda)",
-    kind="property", expect="SUPPORTED",
-    readings={"B": "function level: the eigensolver output itself is equivariant, eig(PLP^T) = "
-                   "P eig(L) (no S); not printed: A.2 L172-174 / A.3 L190 only claim "
-                   "equivariance into the eigenspace representation",
+              r"\mathrm{eig}(L)",
+    kind="property", expect="REFUTED",
+    readings={"B": "eigenspace level: eig(PLP^T) = P eig(L) S with S in (+)_lambda O(m_lambda) "
+                   "block-orthogonal (the columns of P V are orthonormal eigenvectors of PLP^T; "
+                   "what A.2 L172-174 and A.3 L190 say of Laplacian PEs)",
               "C": "S_n acts on graphs by relabelling (L -> PLP^T)",
               "D": "Aut(G) of a fixed graph acts on node positions (App. A.3); |Aut| per test "
                    "graph"},
 )
 def graph_laplacian_row(ctx):
-    """Reading A (eigenspace level, what the paper says of Laplacian PEs in A.2 L172-174 and A.3
-    L190: equivariant maps into the eigenspace representation, with an orthogonal ``rho(g)``):
-    up to signs (simple eigenvalues) / per-eigenspace Procrustes O(m) (C_n, Petersen, Q_3,
-    G(n, p)), fuzzed over random permutations: SUPPORTED. Reading B (function level, the
-    eigensolver output itself; the paper does not claim it, and the cited Lim et al. 2023 is
-    about exactly this sign and basis ambiguity) is REFUTED by the smallest graph, the path
-    P_2 with ``P`` the swap: ``P L P^T = L`` so ``eig(P L P^T) = eig(L)``, but P maps the
-    lambda = 2 eigenvector ``(1, -1)/sqrt 2`` (unique up to sign) to its negative, so
-    ``eig(PLP^T) != P eig(L)`` whatever sign the solver picks. Reading D: |Aut| per graph."""
+    """Reading A (function level, the eigenvector map of Table 1 itself: ``eig(P L P^T) = P
+    eig(L)``): REFUTED by the smallest graph, the path P_2 with ``P`` the swap: ``P L P^T = L``,
+    so ``eig(P L P^T) = eig(L)``, but P maps the lambda = 2 eigenvector ``(1, -1)/sqrt 2``
+    (unique up to sign) to its negative, so ``eig(PLP^T) != P eig(L)`` whatever sign the solver
+    picks (float64 eigh, error 2/sqrt 2; the reason is exact). This sign and basis ambiguity is
+    the subject of the cited Lim et al. (2023). Reading B (eigenspace level, up to a
+    block-orthogonal S: signs for simple eigenvalues, O(m) by Procrustes per eigenspace), fuzzed
+    over random permutations of C_n, Petersen, Q_3 and G(n, p): SUPPORTED. Both use the
+    relabelling action of reading C. Reading D: |Aut| per graph."""
     L2 = gr.laplacian(np.array([[0.0, 1.0], [1.0, 0.0]]))
     P = perm_matrix((1, 0)).astype(float)
     V = np.linalg.eigh(L2)[1]
     Vp = np.linalg.eigh(P @ L2 @ P.T)[1]
     solver_level = judge_error(
-        float(np.abs(Vp - P @ V).max()), "B: eigh(P L P^T) vs P eigh(L) on P_2 with P = swap",
-        tol=1e-10, fail=0.5, reading="B",
+        float(np.abs(Vp - P @ V).max()), "eigh(P L P^T) vs P eigh(L) on P_2 with P = swap",
+        tol=1e-10, fail=0.5,
         counterexample={"graph": "path P_2", "L": L2.tolist(), "P": "swap (1 0)",
                         "eigh(L)": V.tolist(), "P eigh(L)": (P @ V).tolist(),
                         "eigh(PLP^T)": Vp.tolist(),
@@ -94,8 +94,8 @@ def graph_laplacian_row(ctx):
         prop, {"n": st.integers(3, 30), "p": st.floats(0.1, 0.9),
                "which": st.sampled_from(["cycle", "petersen", "cube", "gnp"])},
         budget=ctx.pick(quick=12, deep=80), batch=3, tol=1.0, seed=ctx.subseed("eigB")
-    ).relabel(reading="A",
-              prefix="eig(PLP^T) = P eig(L) S, S per-eigenspace orthogonal (units of 1e-10)")
+    ).relabel(reading="B",
+              prefix="B: eig(PLP^T) = P eig(L) S, S per-eigenspace orthogonal (units of 1e-10)")
     auts = {"C_6": len(gr.automorphisms(gr.cycle(6))),
             "Q_3": len(gr.automorphisms(gr.hypercube(3))),
             "P_4": len(gr.automorphisms(np.diag(np.ones(3), 1) + np.diag(np.ones(3), -1))),

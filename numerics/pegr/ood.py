@@ -15,9 +15,13 @@ from verify import Evidence
     readings={"B": "the larger range of positions {0..N}, N >= test length"},
 )
 def ood_randomized_pe(ctx):
-    """An interpretive analogy: "larger group" is undefined (for T = Z every range of positions
-    is a subset of the same group), so there is nothing to check."""
-    return Evidence.informal(
-        "not a checkable statement: an interpretive analogy; 'larger group' is undefined "
-        "(positions {0..N} are subsets of one group Z, not groups); reading adopted: B (larger "
-        "position range); a length-generalisation experiment is out of scope")
+    """An interpretive analogy with nothing to check under either reading: "larger group" is not
+    defined (A: a group containing the group of training positions; for T = Z every range of
+    positions lies in the same group Z), and a range of positions {0..N} (B) is no group; a
+    length-generalisation experiment would be needed and is out of scope."""
+    return [
+        Evidence.informal("not a checkable statement: an interpretive analogy; 'larger group' is "
+                          "undefined (for T = Z every range of positions lies in the one group Z)"),
+        Evidence.informal("B: positions {0..N}, N >= test length, are a range, not a group; a "
+                          "length-generalisation experiment is out of scope", reading="B"),
+    ]

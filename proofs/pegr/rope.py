@@ -100,23 +100,37 @@ def decay_and_ranges() -> dict:
     return numbers
 
 
+def roformer_theta(i: sp.Expr, d: sp.Expr) -> sp.Expr:
+    """RoFormer's frequencies, Su et al. (2021) eq. (15): ``theta_i = 10000^{-2(i-1)/d}``."""
+    return sp.Integer(10000) ** (-2 * (i - 1) / d)
+
+
+def printed_alpha(i: sp.Expr, d: sp.Expr) -> sp.Expr:
+    """The frequencies as printed at A.2 L170: ``alpha_i = 10000^{2(i-1)/d}``."""
+    return sp.Integer(10000) ** (2 * (i - 1) / d)
+
+
 @verify.claim(
     "pegr.rope.frequency_formula", paper=PAPER, where="A.2 L170",
     statement=r"\alpha_i=10000^{\frac{2(i-1)}{d}}\ \text{(RoPE, Su et al. 2021)}",
     kind="identity", expect="REFUTED",
-    readings={"B": "only 'the frequencies ... exponentially vary' (L170): alpha_{i+1}/alpha_i "
+    readings={"B": "the frequencies of the cited RoPE (Su et al. 2021, eq. (15)): alpha_i = "
+                   "10000^{-2(i-1)/d}, the printed formula with the sign of the exponent fixed",
+              "C": "only 'the frequencies ... exponentially vary' (L170): alpha_{i+1}/alpha_i "
                    "constant"},
 )
 def rope_frequency_formula(ctx):
-    """Specification check: the printed ``alpha_i = 10000^{+2(i-1)/d}`` (L170) against the cited
-    RoFormer's eq. (15), ``theta_i = 10000^{-2(i-1)/d}``. They differ exactly at d = 4, i = 2
-    (100 vs 1/100): REFUTED as a description of the cited RoPE. With the printed signs the step
-    angles ``alpha_i mod 2 pi`` are scrambled and the long-term decay of ``q^T R(Delta) k / d``
-    (q = k = 1, d = 64) is lost (numbers). Reading B (exponential variation: the ratio
-    ``10000^{+-2/d}`` is constant): PROVED for both signs."""
+    """Specification check: the printed ``alpha_i = 10000^{+2(i-1)/d}`` (L170, reading A)
+    against the cited RoFormer's eq. (15), ``theta_i = 10000^{-2(i-1)/d}``. They differ exactly
+    at d = 4, i = 2 (100 vs 1/100): REFUTED as a description of the cited RoPE. With the printed
+    signs the step angles ``alpha_i mod 2 pi`` are scrambled and the long-term decay of ``q^T
+    R(Delta) k / d`` (q = k = 1, d = 64) is lost (numbers). Reading B (the sign of the exponent
+    fixed): the printed ``alpha_i`` is exactly ``1 / theta_i`` and the corrected formula is
+    RoFormer's, for every i and d (PROVED, symbolic). Reading C (exponential variation: the
+    ratio ``10000^{+-2/d}`` is constant): PROVED for both signs."""
     d = 4
-    printed = [sp.Integer(10000) ** sp.Rational(2 * (i - 1), d) for i in (1, 2)]
-    roformer = [sp.Integer(10000) ** sp.Rational(-2 * (i - 1), d) for i in (1, 2)]
+    printed = [printed_alpha(sp.Integer(i), d) for i in (1, 2)]
+    roformer = [roformer_theta(sp.Integer(i), d) for i in (1, 2)]
     mismatch = refute_exactly(
         "d = 4: printed alpha = (1, 100), RoFormer theta = (1, 1/100)",
         {"d": 4, "i": 2, "printed": [str(v) for v in printed],
@@ -124,6 +138,13 @@ def rope_frequency_formula(ctx):
         lhs=sp.Matrix(printed), rhs=sp.Matrix(roformer), generality="exact, d = 4",
         numbers=decay_and_ranges())
     i, dd = sp.symbols("i d", positive=True)
+    positive = {"i": "positive", "d": "positive"}
+    corrected = prove_cases(
+        [("the printed alpha_i is 1/theta_i", printed_alpha(i, dd) * roformer_theta(i, dd), 1),
+         ("10000^{-2(i-1)/d} = theta_i (RoFormer eq. (15))",
+          sp.Integer(10000) ** (-2 * (i - 1) / dd), roformer_theta(i, dd))],
+        generality="symbolic i, d", scope="general", reading="B", assumptions=positive,
+        summary="B: the sign of the exponent fixed gives RoFormer's frequencies")
 
     def alpha(j, sign):
         return sp.Integer(10000) ** (sign * 2 * (j - 1) / dd)
@@ -132,7 +153,6 @@ def rope_frequency_formula(ctx):
         [(f"alpha_(i+1)/alpha_i = 10000^({'+' if sign > 0 else '-'}2/d)",
           sp.powsimp(alpha(i + 1, sign) / alpha(i, sign)), sp.Integer(10000) ** (sign * 2 / dd))
          for sign in (1, -1)],
-        generality="symbolic i, d", scope="general", reading="B",
-        assumptions={"i": "positive", "d": "positive"},
-        summary="B: exponential variation, both signs")
-    return [mismatch, ratio]
+        generality="symbolic i, d", scope="general", reading="C", assumptions=positive,
+        summary="C: exponential variation, both signs")
+    return [mismatch, corrected, ratio]
