@@ -9,12 +9,16 @@ from numerics.gda.attention_head import closed_form_grads, head_forward
 from numerics.gda.blocked import blocked_head_step
 
 
-def _instance(seed: int, R: int = 3, T: int = 11, d_x: int = 5, d_k: int = 3, d_v: int = 4, C: int = 6):
+def _instance(
+    seed: int, R: int = 3, T: int = 11, d_x: int = 5, d_k: int = 3, d_v: int = 4, C: int = 6
+):
     g = torch.Generator().manual_seed(seed)
     X = torch.randn(R, T, d_x, generator=g, dtype=torch.float64)
     y = torch.randint(0, C, (R, T), generator=g)
-    params = [torch.randn(R, *s, generator=g, dtype=torch.float64)
-              for s in ((d_k, d_x), (d_k, d_x), (d_v, d_x), (C, d_v), (C,))]
+    params = [
+        torch.randn(R, *s, generator=g, dtype=torch.float64)
+        for s in ((d_k, d_x), (d_k, d_x), (d_v, d_x), (C, d_v), (C,))
+    ]
     return X, params, y
 
 
@@ -26,8 +30,12 @@ def test_blocked_step_equals_full_closed_form(causal, reduction, block):
     tr = head_forward(X, *params, y, causal=causal, reduction=reduction)
     cf = closed_form_grads(tr)
     st = blocked_head_step(X, *params, y, causal=causal, reduction=reduction, block=block)
-    for name, got, want in zip(("dW_Q", "dW_K", "dW_V", "dW_O", "db_O"), st.grads(),
-                               (cf.dW_Q, cf.dW_K, cf.dW_V, cf.dW_O, cf.db_O), strict=True):
+    for name, got, want in zip(
+        ("dW_Q", "dW_K", "dW_V", "dW_O", "db_O"),
+        st.grads(),
+        (cf.dW_Q, cf.dW_K, cf.dW_V, cf.dW_O, cf.db_O),
+        strict=True,
+    ):
         assert torch.allclose(got, want, rtol=1e-11, atol=1e-12), name
     assert torch.allclose(st.loss, tr.loss, rtol=1e-12)
     logp = torch.log_softmax(tr.logits, -1)
@@ -52,7 +60,9 @@ def test_forward_only_step_has_no_gradients():
         st.grads()
 
 
-@pytest.mark.parametrize(("kw", "match"), [({"reduction": "none"}, "reduction"), ({"block": 0}, "block")])
+@pytest.mark.parametrize(
+    ("kw", "match"), [({"reduction": "none"}, "reduction"), ({"block": 0}, "block")]
+)
 def test_bad_arguments_are_named(kw, match):
     X, params, y = _instance(3)
     with pytest.raises(ValueError, match=match):

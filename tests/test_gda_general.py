@@ -1,4 +1,5 @@
-"""Symbolic-size proofs of gda's gradient identities (proofs/gda/general.py), with negative controls."""
+"""Symbolic-size proofs of gda's gradient identities (proofs/gda/general.py), with negative
+controls."""
 
 from __future__ import annotations
 
@@ -8,17 +9,20 @@ import sympy as sp
 from proofs.gda import general as g
 from verify import Verdict
 
-GENERAL = [g.softmax_jacobian_general, g.routing_gradient_general, g.value_grad_general, g.alpha_grad_general,
-           g.query_key_grad_general, g.wq_wk_grad_general, g.wv_grad_general]
-
-
-class _Ctx:
-    seed = 0
+GENERAL = [
+    g.softmax_jacobian_symbolic,
+    g.routing_gradient_symbolic,
+    g.value_grad_symbolic,
+    g.alpha_grad_symbolic,
+    g.query_key_grad_symbolic,
+    g.wq_wk_grad_symbolic,
+    g.wv_grad_symbolic,
+]
 
 
 @pytest.mark.parametrize("check", GENERAL, ids=lambda f: f.__name__)
 def test_each_identity_is_proved_for_symbolic_sizes(check) -> None:
-    out = check(_Ctx())
+    out = check()
     for ev in out if isinstance(out, list) else [out]:
         assert ev.verdict is Verdict.PROVED, ev.summary
         assert ev.method == "symbolic" and "sizes symbolic" in ev.summary
@@ -26,13 +30,15 @@ def test_each_identity_is_proved_for_symbolic_sizes(check) -> None:
 
 
 def _row(n):
-    return g._row_softmax(g.i, n)
+    return g.row_softmax(g.i, n)
 
 
 def test_wrong_softmax_jacobian_is_refuted() -> None:
     n, k = g.m + 1 + g.p, g.m + 1
     alpha = _row(n)
-    ev = g.prove_symbolic([("no delta", sp.diff(alpha(g.j), g.s[g.i, k]), -alpha(g.j) * alpha(k))], generality="x")
+    ev = g.prove_symbolic(
+        [("no delta", sp.diff(alpha(g.j), g.s[g.i, k]), -alpha(g.j) * alpha(k))], generality="x"
+    )
     assert ev.verdict is Verdict.REFUTED and ev.counterexample
 
 
@@ -41,26 +47,48 @@ def test_wrong_routing_gradient_is_refuted() -> None:
     alpha = _row(n)
     L = sp.Sum(g.b[g.j] * alpha(g.j), (g.j, 1, n))
     Eb = sp.Sum(alpha(g.j) * g.b[g.j], (g.j, 1, n))
-    ev = g.prove_symbolic([("plus E[b]", sp.diff(L, g.s[g.i, k]), alpha(k) * (g.b[k] + Eb))], generality="x")
+    ev = g.prove_symbolic(
+        [("plus E[b]", sp.diff(L, g.s[g.i, k]), alpha(k) * (g.b[k] + Eb))], generality="x"
+    )
     assert ev.verdict is Verdict.REFUTED
 
 
 def test_query_gradient_without_the_scale_is_refuted() -> None:
     T, n, dk = g.t + 1, g.m + 1 + g.p, g.r + 1 + g.q
-    L = sp.Sum(sp.Sum(g.Q[g.i, g.c] * sp.Sum(g.G[g.i, g.j] * g.K[g.j, g.c], (g.j, 1, n)), (g.c, 1, dk)),
-               (g.i, 1, T)) / sp.sqrt(dk)
-    ev = g.prove_symbolic([("no 1/sqrt(d_k)", sp.diff(L, g.Q[g.t + 1, g.r + 1]),
-                            sp.Sum(g.G[g.t + 1, g.j] * g.K[g.j, g.r + 1], (g.j, 1, n)))], generality="x")
+    L = sp.Sum(
+        sp.Sum(g.Q[g.i, g.c] * sp.Sum(g.G[g.i, g.j] * g.K[g.j, g.c], (g.j, 1, n)), (g.c, 1, dk)),
+        (g.i, 1, T),
+    ) / sp.sqrt(dk)
+    ev = g.prove_symbolic(
+        [
+            (
+                "no 1/sqrt(d_k)",
+                sp.diff(L, g.Q[g.t + 1, g.r + 1]),
+                sp.Sum(g.G[g.t + 1, g.j] * g.K[g.j, g.r + 1], (g.j, 1, n)),
+            )
+        ],
+        generality="x",
+    )
     assert ev.verdict is Verdict.REFUTED
 
 
 def test_transposed_value_gradient_is_refuted() -> None:
     T, dv = g.t + 1, g.r + 1 + g.q
-    L = sp.Sum(sp.Sum(g.u[g.i, g.c] * sp.Sum(g.a[g.i, g.j] * g.v[g.j, g.c], (g.j, 1, T)), (g.c, 1, dv)),
-               (g.i, 1, T))
+    L = sp.Sum(
+        sp.Sum(g.u[g.i, g.c] * sp.Sum(g.a[g.i, g.j] * g.v[g.j, g.c], (g.j, 1, T)), (g.c, 1, dv)),
+        (g.i, 1, T),
+    )
     j0, c0 = g.t + 1, g.r + 1
-    ev = g.prove_symbolic([("A instead of A^T", sp.diff(L, g.v[j0, c0]),
-                            sp.Sum(g.a[j0, g.i] * g.u[g.i, c0], (g.i, 1, T)))], generality="x")
+    ev = g.prove_symbolic(
+        [
+            (
+                "A instead of A^T",
+                sp.diff(L, g.v[j0, c0]),
+                sp.Sum(g.a[j0, g.i] * g.u[g.i, c0], (g.i, 1, T)),
+            )
+        ],
+        generality="x",
+    )
     assert ev.verdict is Verdict.REFUTED
 
 
@@ -70,8 +98,9 @@ def test_a_proof_only_at_concrete_sizes_does_not_count() -> None:
     alpha = _row(n)
     kk = sp.Symbol("kk", integer=True)
     Eb = sp.Sum(alpha(g.j) * g.b[g.j], (g.j, 1, n))
-    ev = g.prove_symbolic([("row sum", sp.Sum(alpha(kk) * (g.b[kk] - Eb), (kk, 1, n)), sp.Integer(0))],
-                          generality="x")
+    ev = g.prove_symbolic(
+        [("row sum", sp.Sum(alpha(kk) * (g.b[kk] - Eb), (kk, 1, n)), sp.Integer(0))], generality="x"
+    )
     assert ev.verdict is Verdict.UNDECIDED and "proved only at" in ev.summary
 
 

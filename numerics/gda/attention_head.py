@@ -1,14 +1,15 @@
 """A single softmax-attention head with output projection and cross-entropy loss.
 
-The model of "Gradient Dynamics of Attention" (Sec. 2, eqs. (1)-(9)), in the row-major
-convention of the claim list (section 0.3): ``X`` is ``(..., T, d_x)`` with row ``j`` equal to
-``x_j^T``; ``Q, K, V, U, G`` likewise; ``A = (alpha_ij)`` is ``(..., T, T)`` with the softmax over
-the key index ``j`` for a fixed query ``i`` (eq. (5)).
+The model of "Gradient Dynamics of Attention" (Sec. 2, eqs. (1)-(9)), row-major: ``X`` is
+``(..., T, d_x)`` with row ``j`` equal to ``x_j^T`` (the paper stacks columns, eq. (32));
+``Q, K, V, U, G`` likewise; ``A = (alpha_ij)`` is ``(..., T, T)`` with the softmax over the key
+index ``j`` for a fixed query ``i`` (eq. (5)).
 
 Every function accepts arbitrary leading batch dimensions, so a batch of independent
 instances (or of independent training runs with their own parameters) is one tensor op.
 
-Two views of the same head (claim list section 0.2):
+Two views of the same head: free per-position variables (the derivations of Secs. 3-4) and
+trainable parameters (the experiments of Sec. 7):
 
 * :class:`AttentionHead` -- view (P): the trainable parameters ``W_Q, W_K, W_V, W_O, b_O``;
 * :func:`free_forward`   -- view (F): free per-position scores ``S`` and values ``V``.
@@ -40,7 +41,7 @@ __all__ = [
 
 
 def causal_mask(T: int, device: torch.device | str | None = None) -> Tensor:
-    """Boolean ``(T, T)`` mask, True where key ``j <= i`` is visible to query ``i`` (Sec. 7.2, L410)."""
+    """Boolean ``(T, T)`` mask, True where key ``j <= i`` is visible to query ``i`` (L410)."""
     return torch.ones(T, T, dtype=torch.bool, device=device).tril()
 
 
@@ -93,9 +94,9 @@ class GradBundle:
     """The closed-form quantities of Secs. 2.2 and 3, for one trace.
 
     ``dlogits`` (13), ``U`` (10)/(14), ``B`` (11), ``Eb`` (12), ``adv`` (L165: ``A_ij = -(b_ij -
-    E[b])``), ``dS`` (23), ``dV`` (16), ``dA`` (17), ``dQ``/``dK`` (28), ``dW_Q``/``dW_K`` (29)-(30),
-    ``dW_V`` (32, row-major ``U^T A X``), ``dW_O``/``db_O`` (not stated in the paper; needed by
-    Sec. 7). ``ubar`` is the column signal (37), equal to ``dV``.
+    E[b])``), ``dS`` (23), ``dV`` (16), ``dA`` (17), ``dQ``/``dK`` (28), ``dW_Q``/``dW_K``
+    (29)-(30), ``dW_V`` (32, row-major ``U^T A X``), ``dW_O``/``db_O`` (not stated in the paper;
+    needed by Sec. 7). ``ubar`` is the column signal (37), equal to ``dV``.
     """
 
     dlogits: Tensor
@@ -121,7 +122,9 @@ def _mT(x: Tensor) -> Tensor:
     return x.transpose(-1, -2)
 
 
-def _tail(S: Tensor, V: Tensor, W_O: Tensor, b_O: Tensor, y: Tensor, mask: Tensor | None, reduction: str):
+def _tail(
+    S: Tensor, V: Tensor, W_O: Tensor, b_O: Tensor, y: Tensor, mask: Tensor | None, reduction: str
+):
     A = masked_softmax(S, mask)  # (5)
     G = A @ V  # (6)
     logits = G @ _mT(W_O) + b_O.unsqueeze(-2)  # (7)
@@ -173,13 +176,15 @@ def free_forward(
 ) -> HeadTrace:
     """Forward pass of eqs. (5)-(9) from free scores ``S`` and values ``V`` (view F)."""
     A, G, logits, P, per, loss = _tail(S, V, W_O, b_O, y, mask, reduction)
-    return HeadTrace(None, None, None, V, S, A, G, logits, P, y, per, loss, W_O, b_O, mask, d_k, reduction)
+    return HeadTrace(
+        None, None, None, V, S, A, G, logits, P, y, per, loss, W_O, b_O, mask, d_k, reduction
+    )
 
 
 def closed_form_grads(tr: HeadTrace) -> GradBundle:
     """The paper's closed-form gradients for a trace, without autograd (eqs. (13)-(32)).
 
-    The row-major forms (claim list section 0.3): ``B = U V^T``; ``dS = A * (B - rowsum(A*B))``;
+    The row-major forms: ``B = U V^T``; ``dS = A * (B - rowsum(A*B))``;
     ``dV = A^T U``; ``dQ = dS K / sqrt(d_k)``; ``dK = dS^T Q / sqrt(d_k)``; ``dW_Q = dQ^T X``;
     ``dW_K = dK^T X``; ``dW_V = U^T A X``; ``dW_O = dlogits^T G``; ``db_O = sum_i dlogits_i``.
     With ``reduction="mean"`` every gradient carries the factor ``1/T``.
@@ -256,7 +261,15 @@ class AttentionHead(nn.Module):
     def forward(self, X: Tensor, y: Tensor, reduction: str = "sum") -> HeadTrace:
         """Run eqs. (1)-(9) on ``X (..., T, d_x)`` with labels ``y (..., T)``."""
         return head_forward(
-            X, self.W_Q, self.W_K, self.W_V, self.W_O, self.b_O, y, causal=self.causal, reduction=reduction
+            X,
+            self.W_Q,
+            self.W_K,
+            self.W_V,
+            self.W_O,
+            self.b_O,
+            y,
+            causal=self.causal,
+            reduction=reduction,
         )
 
     def closed_form(self, X: Tensor, y: Tensor, reduction: str = "sum") -> GradBundle:

@@ -1,26 +1,32 @@
-"""Content-based routing (Sec. 9), conjectures 9.2-9.3, and the remaining informal claims."""
+"""Content-based value routing (Sec. 9, ``gda.crr.*``) and the limitations (Sec. 11, ``gda.lim``).
 
-# B023: the lambdas below are consumed immediately (sp.Matrix builders) inside their loop.
-# B905: zip() over sequences of equal length by construction.
-# ruff: noqa: B023, B905
+Definition 9.1 as a checkable predicate on softmax attention, a Mamba-style selective SSM and
+an unrolled LSTM (:mod:`numerics.gda.routing`), the unrolled SSM identity, and Conjectures
+9.2-9.3 against autograd.
+"""
 
 from __future__ import annotations
 
 import sympy as sp
 import torch
+from torch.func import functional_call, jacrev
 
 import verify
 from verify import Evidence, Verdict
+from verify.symbolic import prove_cases
 
-from ._instances import tolist
+from .instances import tolist
 from .routing import LSTMRouting, SelectiveSSM, SoftmaxRouting, def91_predicate
 
 PAPER = "gda"
 
 
 def _mechs(g, causal=True):
-    return {"softmax": SoftmaxRouting(1, 2, 1, causal=causal, generator=g), "mamba": SelectiveSSM(2, generator=g),
-            "lstm": LSTMRouting(generator=g)}
+    return {
+        "softmax": SoftmaxRouting(1, 2, 1, causal=causal, generator=g),
+        "mamba": SelectiveSSM(2, generator=g),
+        "lstm": LSTMRouting(generator=g),
+    }
 
 
 def _table(ctx, n=None):
@@ -30,60 +36,114 @@ def _table(ctx, n=None):
         x = torch.randn(4, 1, generator=g, dtype=torch.float64)
         for name, m in _mechs(g).items():
             rows.setdefault(name, []).append(def91_predicate(m, x).as_dict())
-    summary = {name: {key: all(r[key] for r in rs) for key in ("entries_in_01", "rows_sum_to_1", "depends_on_xj",
-                                                               "depends_on_xi_and_xj", "joint_nonseparable")}
-               for name, rs in rows.items()}
+    summary = {
+        name: {
+            key: all(r[key] for r in rs)
+            for key in (
+                "entries_in_01",
+                "rows_sum_to_1",
+                "depends_on_xj",
+                "depends_on_xi_and_xj",
+                "joint_nonseparable",
+            )
+        }
+        for name, rs in rows.items()
+    }
     return rows, summary
 
 
 @verify.claim(
-    "gda.crr.definition", paper=PAPER, where="Definition 9.1, L481-493", kind="informal",
-    statement=r"w_{ij}(\theta;x_{1:T})\in[0,1]\text{ depending on the content of positions }i,j,\ \sum_jw_{ij}=1;\ v_j(\phi;x_j);\ o_i=\sum_jw_{ij}v_j;\ \text{excludes gating independent of cross-position relationships (e.g. LSTM gates)}",
+    "gda.crr.definition",
+    paper=PAPER,
+    where="Definition 9.1, L481-493",
+    kind="informal",
+    statement=(
+        r"w_{ij}(\theta;x_{1:T})\in[0,1]\text{ depending on the content of positions }i,j,\ "
+        r"\sum_jw_{ij}=1;\ v_j(\phi;x_j);\ o_i=\sum_jw_{ij}v_j;\ \text{excludes gating independent "
+        r"of cross-position relationships (e.g. LSTM gates)}"
+    ),
 )
 def crr_definition(ctx):
     """A definition: recorded, with a checkable predicate (ranges, row sums, content dependence
     (a) dw_ij/dx_j != 0, (b) also dw_ij/dx_i != 0, (c) log w_ij not separable in (x_i, x_j)) and
     which mechanism passes which formalisation (numbers)."""
     rows, summary = _table(ctx)
-    return Evidence.informal("definition ('depends on content' is not formalised); predicate outcomes: " +
-                             "; ".join(f"{k}: " + ", ".join(f"{a}={b}" for a, b in v.items()) for k, v in summary.items()),
-                             numbers={"summary": summary})
+    return Evidence.informal(
+        "definition ('depends on content' is not formalised); predicate outcomes: "
+        + "; ".join(
+            f"{k}: " + ", ".join(f"{a}={b}" for a, b in v.items()) for k, v in summary.items()
+        ),
+        numbers={"summary": summary},
+    )
 
 
 @verify.claim(
-    "gda.crr.softmax_instance", paper=PAPER, where="eqs. (45)-(47), L497-505", kind="identity",
-    statement=r"w_{ij}=\frac{\exp(q_i^\top k_j/\sqrt d)}{\sum_{j'}\exp(q_i^\top k_{j'}/\sqrt d)},\ v_j=W_Vx_j,\ o_i=\sum_jw_{ij}v_j\ \text{is a content-based routing mechanism}",
+    "gda.crr.softmax_instance",
+    paper=PAPER,
+    where="eqs. (45)-(47), L497-505",
+    kind="identity",
+    statement=(
+        r"w_{ij}=\frac{\exp(q_i^\top k_j/\sqrt d)}{\sum_{j'}\exp(q_i^\top k_{j'}/\sqrt d)},\ "
+        r"v_j=W_Vx_j,\ o_i=\sum_jw_{ij}v_j\ \text{is a content-based routing mechanism}"
+    ),
     expect="PROVED",
 )
 def crr_softmax_instance(ctx):
     """PROVED: (45)-(47) coincide with (4)-(6) (d = d_k) and rows sum to 1 (exact); the Def. 9.1
     predicate holds on random inputs with and without the mask (all formalisations)."""
-    from proofs.gda._model import prove_cases
-
     T, dk = 3, 2
     q = sp.Matrix(T, dk, lambda i, a: sp.Symbol(f"q_{i}{a}", real=True))
     k = sp.Matrix(T, dk, lambda i, a: sp.Symbol(f"k_{i}{a}", real=True))
     v = sp.Matrix(T, 1, lambda i, a: sp.Symbol(f"v_{i}", real=True))
     s = q * k.T / sp.sqrt(dk)
-    w45 = sp.Matrix(T, T, lambda i, j: sp.exp((q[i, :] * k[j, :].T)[0, 0] / sp.sqrt(dk)) /
-                    sum(sp.exp((q[i, :] * k[r, :].T)[0, 0] / sp.sqrt(dk)) for r in range(T)))
+    w45 = sp.Matrix(
+        T,
+        T,
+        lambda i, j: (
+            sp.exp((q[i, :] * k[j, :].T)[0, 0] / sp.sqrt(dk))
+            / sum(sp.exp((q[i, :] * k[r, :].T)[0, 0] / sp.sqrt(dk)) for r in range(T))
+        ),
+    )
     a5 = sp.Matrix(T, T, lambda i, j: sp.exp(s[i, j]) / sum(sp.exp(s[i, r]) for r in range(T)))
-    out = [prove_cases([("(45) = (4)-(5)", w45, a5), ("(47) = (6)", w45 * v, a5 * v),
-                        ("rows sum to 1", w45 * sp.ones(T, 1), sp.ones(T, 1))], generality="T=3, d_k=2")]
+    out = [
+        prove_cases(
+            [
+                ("(45) = (4)-(5)", w45, a5),
+                ("(47) = (6)", w45 * v, a5 * v),
+                ("rows sum to 1", w45 * sp.ones(T, 1), sp.ones(T, 1)),
+            ],
+            generality="T=3, d_k=2",
+        )
+    ]
     g = ctx.torch_generator("sm")
     ok = True
     for causal in (False, True):
         for _ in range(ctx.pick(quick=2, deep=10)):
-            rep = def91_predicate(SoftmaxRouting(1, 2, 1, causal=causal, generator=g), torch.randn(4, 1, generator=g, dtype=torch.float64))
+            rep = def91_predicate(
+                SoftmaxRouting(1, 2, 1, causal=causal, generator=g),
+                torch.randn(4, 1, generator=g, dtype=torch.float64),
+            )
             ok &= rep.entries_in_01 and rep.rows_sum_to_1 and rep.depends_on_xi_and_xj
-    out.append(Evidence(Verdict.SUPPORTED if ok else Verdict.REFUTED, "Def. 9.1 predicate holds (masked and unmasked)",
-                        counterexample=None if ok else {"note": "predicate failed"}))
+    out.append(
+        Evidence(
+            Verdict.SUPPORTED if ok else Verdict.REFUTED,
+            "Def. 9.1 predicate holds (masked and unmasked)",
+            counterexample=None if ok else {"note": "predicate failed"},
+        )
+    )
     return out
 
 
 @verify.claim(
-    "gda.crr.mamba_instance", paper=PAPER, where="eqs. (48)-(50), L507-519", kind="property",
-    statement=r"h_t=\exp(A\Delta_t)h_{t-1}+\Delta_tB_tx_t,\ o_t=C_th_t;\ w^{\rm SSM}_{ij}=C_i\Big(\prod_{k=j+1}^i\exp(A\Delta_k)\Big)\Delta_jB_j\ \text{\dots satisfying the content-based criterion}",
+    "gda.crr.mamba_instance",
+    paper=PAPER,
+    where="eqs. (48)-(50), L507-519",
+    kind="property",
+    statement=(
+        r"h_t=\exp(A\Delta_t)h_{t-1}+\Delta_tB_tx_t,\ o_t=C_th_t;\ w^{\rm SSM}_{ij}=C_i\Big("
+        r"\prod_{k=j+1}^i\exp(A\Delta_k)\Big)\Delta_jB_j\ \text{\dots satisfying the content-based "
+        r"criterion}"
+    ),
     readings={"a": "unrolled identity o_i = sum_{j<=i} w_ij x_j"},
     expect="REFUTED",
 )
@@ -93,8 +153,6 @@ def crr_mamba_instance(ctx):
     far from 1 (instance below). (c) the gates Delta_t, B_t, C_t depend on x_t only; the
     cross-position dependence sits in the product of decays; under formalisation (c) (joint,
     non-separable dependence) w^SSM fails while softmax passes (see gda.crr.definition)."""
-    from proofs.gda._model import prove_cases
-
     out = []
     T, N = 3, 2
     x = sp.symbols("x0:3", real=True)
@@ -107,39 +165,81 @@ def crr_mamba_instance(ctx):
     for t in range(T):
         h = [sp.exp(A[n] * dl[t]) * h[n] + dl[t] * B[t][n] * x[t] for n in range(N)]
         o.append(sum(C[t][n] * h[n] for n in range(N)))
-    w = lambda i, j: sum(C[i][n] * sp.Mul(*[sp.exp(A[n] * dl[k]) for k in range(j + 1, i + 1)]) * dl[j] * B[j][n]  # noqa: E731
-                         for n in range(N))
+
+    def w(i: int, j: int) -> sp.Expr:  # w^SSM_ij of L515-519
+        decay = [sp.Mul(*[sp.exp(A[n] * dl[k]) for k in range(j + 1, i + 1)]) for n in range(N)]
+        return sum(C[i][n] * decay[n] * dl[j] * B[j][n] for n in range(N))
+
     unrolled = [sum(w(i, j) * x[j] for j in range(i + 1)) for i in range(T)]
-    out.append(prove_cases([("o_i = sum_j w_ij x_j", sp.Matrix(o), sp.Matrix(unrolled))], generality="T=3, N=2, h_0=0",
-                           part="(a) unrolled identity", reading="a"))
+    out.append(
+        prove_cases(
+            [("o_i = sum_j w_ij x_j", sp.Matrix(o), sp.Matrix(unrolled))],
+            generality="T=3, N=2, h_0=0",
+            part="(a) unrolled identity",
+            reading="a",
+        )
+    )
     g = ctx.torch_generator("ssm")
     m = SelectiveSSM(4, generator=g)
     xs = torch.randn(ctx.pick(quick=20, deep=50), 1, generator=g, dtype=torch.float64)
     with torch.no_grad():
         err = float((m(xs) - m.weights(xs) @ m.values(xs)).abs().max())
-    out.append(Evidence(Verdict.SUPPORTED if err < 1e-10 else Verdict.REFUTED, f"(a) float64, T={xs.shape[0]}: max error {err:.2e}",
-                        part="(a) unrolled identity", reading="a", counterexample=None if err < 1e-10 else {"err": err}))
+    out.append(
+        Evidence(
+            Verdict.SUPPORTED if err < 1e-10 else Verdict.REFUTED,
+            f"(a) float64, T={xs.shape[0]}: max error {err:.2e}",
+            part="(a) unrolled identity",
+            reading="a",
+            counterexample=None if err < 1e-10 else {"err": err},
+        )
+    )
     x4 = torch.randn(4, 1, generator=g, dtype=torch.float64)
     m2 = SelectiveSSM(2, generator=g)
     rep = def91_predicate(m2, x4)
     bad = not (rep.entries_in_01 and rep.rows_sum_to_1)
-    out.append(Evidence(Verdict.REFUTED if bad else Verdict.SUPPORTED,
-                        f"(b) w^SSM entries in {tuple(round(v, 3) for v in rep.entry_range)}, row sums in "
-                        f"{tuple(round(v, 3) for v in rep.row_sum_range)}: not in [0,1] / not summing to 1 as Def. 9.1 requires",
-                        part="(b) Def. 9.1", counterexample={"x": tolist(x4), "A": tolist(m2.A.detach()), "a": tolist(m2.a.detach()),
-                                                              "c": tolist(m2.c.detach()), "W_B": tolist(m2.W_B.detach()),
-                                                              "W_C": tolist(m2.W_C.detach()), "w": tolist(m2.weights(x4).detach()),
-                                                              "predicate": rep.as_dict()} if bad else None))
-    out.append(Evidence.informal(f"(c) formalisations: dw/dx_j {rep.depends_on_xj}, dw/dx_i and dw/dx_j "
-                                 f"{rep.depends_on_xi_and_xj}, joint non-separable {rep.joint_nonseparable}; gates depend "
-                                 "on x_t only, the cross-position dependence is the product of decays", part="(c) exclusion 3",
-                                 numbers=rep.as_dict()))
+    out.append(
+        Evidence(
+            Verdict.REFUTED if bad else Verdict.SUPPORTED,
+            f"(b) w^SSM entries in {tuple(round(v, 3) for v in rep.entry_range)}, row sums in "
+            f"{tuple(round(v, 3) for v in rep.row_sum_range)}: not in [0,1] / not summing to 1 as "
+            "Def. 9.1 requires",
+            part="(b) Def. 9.1",
+            counterexample={
+                "x": tolist(x4),
+                "A": tolist(m2.A.detach()),
+                "a": tolist(m2.a.detach()),
+                "c": tolist(m2.c.detach()),
+                "W_B": tolist(m2.W_B.detach()),
+                "W_C": tolist(m2.W_C.detach()),
+                "w": tolist(m2.weights(x4).detach()),
+                "predicate": rep.as_dict(),
+            }
+            if bad
+            else None,
+        )
+    )
+    out.append(
+        Evidence.informal(
+            f"(c) formalisations: dw/dx_j {rep.depends_on_xj}, dw/dx_i and dw/dx_j "
+            f"{rep.depends_on_xi_and_xj}, joint non-separable {rep.joint_nonseparable}; gates "
+            "depend on x_t only, the cross-position dependence is the product of decays",
+            part="(c) exclusion 3",
+            numbers=rep.as_dict(),
+        )
+    )
     return out
 
 
 @verify.claim(
-    "gda.crr.lstm_counterexample", paper=PAPER, where="eqs. (51)-(52), L521-527; L608", kind="informal",
-    statement=r"\text{the forget gate }f_t\text{ and input gate }i_t\text{ do not depend on the relationship between the current position's content and other positions' content. The LSTM cannot selectively route based on content similarity across positions}",
+    "gda.crr.lstm_counterexample",
+    paper=PAPER,
+    where="eqs. (51)-(52), L521-527; L608",
+    kind="informal",
+    statement=(
+        r"\text{the forget gate }f_t\text{ and input gate }i_t\text{ do not depend on the "
+        r"relationship between the current position's content and other positions' content. The "
+        r"LSTM cannot selectively route based on content similarity across positions}"
+    ),
 )
 def crr_lstm(ctx):
     """Side by side with softmax and Mamba under the same predicate: the unrolled LSTM weights
@@ -148,9 +248,13 @@ def crr_lstm(ctx):
     tried puts Mamba in and the LSTM out. UNDECIDED ('content' is not formalised in the paper);
     the explanatory sentence is not machine-checkable."""
     rows, summary = _table(ctx)
-    return Evidence.informal("no formalisation of Def. 9.1 tried separates Mamba (in) from the LSTM (out): " +
-                             "; ".join(f"{k}: " + ", ".join(f"{a}={b}" for a, b in v.items()) for k, v in summary.items()),
-                             numbers={"summary": summary, "instances": rows})
+    return Evidence.informal(
+        "no formalisation of Def. 9.1 tried separates Mamba (in) from the LSTM (out): "
+        + "; ".join(
+            f"{k}: " + ", ".join(f"{a}={b}" for a, b in v.items()) for k, v in summary.items()
+        ),
+        numbers={"summary": summary, "instances": rows},
+    )
 
 
 def _ce_loss(o: torch.Tensor, W_O: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
@@ -172,11 +276,9 @@ def _conj_check(mech, theta_names, x, W_O, y, use_scores: bool):
         Eb = (w * b).sum(-1, keepdim=True)
         coef = w * (b - Eb)
 
-    from torch.func import jacrev
-
     def g_fn(*th):
         ps = dict(params)
-        for n, t in zip(theta_names, th):
+        for n, t in zip(theta_names, th, strict=True):
             ps[n] = t
         if use_scores:
             return (x @ ps["W_Q"].T) @ (x @ ps["W_K"].T).T / (ps["W_Q"].shape[0] ** 0.5)
@@ -184,15 +286,15 @@ def _conj_check(mech, theta_names, x, W_O, y, use_scores: bool):
 
     J = jacrev(g_fn, argnums=tuple(range(len(theta))))(*[t.detach() for t in theta])
     # the other parameters in ``params`` still require grad; the Jacobians are data from here on
-    conj = torch.cat([(coef[..., None] * j.detach().reshape(*coef.shape, -1)).sum((0, 1)) for j in J])
+    conj = torch.cat(
+        [(coef[..., None] * j.detach().reshape(*coef.shape, -1)).sum((0, 1)) for j in J]
+    )
     cos = float((conj @ true) / (conj.norm() * true.norm()).clamp_min(1e-300))
     ratio = float((true @ conj) / (conj @ conj).clamp_min(1e-300))
     return abs(cos), ratio
 
 
 def _weights_with(mech, ps, x):
-    from torch.func import functional_call
-
     class _W(torch.nn.Module):
         def __init__(self, m):
             super().__init__()
@@ -205,9 +307,17 @@ def _weights_with(mech, ps, x):
 
 
 @verify.claim(
-    "gda.crr.conj_advantage", paper=PAPER, where="Conjecture 9.2, L529-537; L545", kind="property",
-    statement=r"\frac{\partial L}{\partial\theta}\propto\sum_{i,j}w_{ij}(b_{ij}-\mathbb E_{w_i}[b])\frac{\partial w_{ij}}{\partial\theta}\quad\text{(proved exactly for softmax attention, L545)}",
-    readings={"B": "score form: sum_ij w_ij (b_ij - E[b]) ds_ij/dtheta (as derived in Sec. 4 for softmax)"},
+    "gda.crr.conj_advantage",
+    paper=PAPER,
+    where="Conjecture 9.2, L529-537; L545",
+    kind="property",
+    statement=(
+        r"\frac{\partial L}{\partial\theta}\propto\sum_{i,j}w_{ij}(b_{ij}-\mathbb E_{w_i}[b])\frac{"
+        r"\partial w_{ij}}{\partial\theta}\quad\text{(proved exactly for softmax attention, L545)}"
+    ),
+    readings={
+        "B": "score form: sum_ij w_ij (b_ij - E[b]) ds_ij/dtheta (as derived in Sec. 4 for softmax)"
+    },
     expect="REFUTED",
 )
 def crr_conj_advantage(ctx):
@@ -228,8 +338,17 @@ def crr_conj_advantage(ctx):
         rowsA.append((cA, rA))
         rowsB.append((cB, rB))
         if cA < 1 - 1e-6 and ex is None:
-            ex = {"mechanism": "softmax", "theta": "W_Q", "x": tolist(x), "W_Q": tolist(m.W_Q.detach()), "W_K": tolist(m.W_K.detach()),
-                  "W_V": tolist(m.W_V.detach()), "W_O": tolist(W_O), "y": tolist(y), "abs_cos": cA}
+            ex = {
+                "mechanism": "softmax",
+                "theta": "W_Q",
+                "x": tolist(x),
+                "W_Q": tolist(m.W_Q.detach()),
+                "W_K": tolist(m.W_K.detach()),
+                "W_V": tolist(m.W_V.detach()),
+                "W_O": tolist(W_O),
+                "y": tolist(y),
+                "abs_cos": cA,
+            }
     mam = []
     for _ in range(ctx.pick(quick=2, deep=10)):
         mm = SelectiveSSM(2, generator=g)
@@ -239,27 +358,49 @@ def crr_conj_advantage(ctx):
         mam.append(_conj_check(mm, ["a", "c", "W_B", "W_C"], x, W_O, y, use_scores=False))
     minA = min(c for c, _ in rowsA)
     okB = all(abs(c - 1) < 1e-10 and abs(r - 1) < 1e-8 for c, r in rowsB)
-    out = [Evidence(Verdict.REFUTED if ex else Verdict.SUPPORTED,
-                    f"softmax, Reading A: |cos(true, conjectured)| min {minA:.4f}; ratios {[round(r, 3) for _, r in rowsA]}",
-                    counterexample=ex, numbers={"softmax_A": rowsA, "mamba_A": mam}),
-           Evidence(Verdict.SUPPORTED if okB else Verdict.REFUTED,
-                    f"softmax, Reading B (score form): |cos| = 1 and ratio 1 on all {len(rowsB)} instances" if okB else
-                    "Reading B failed", reading="B", numbers={"softmax_B": rowsB},
-                    counterexample=None if okB else {"rows": rowsB}),
-           Evidence.informal(f"Mamba, Reading A: |cos| {[round(c, 3) for c, _ in mam]}", part="mamba", reading="mamba")]
+    out = [
+        Evidence(
+            Verdict.REFUTED if ex else Verdict.SUPPORTED,
+            f"softmax, Reading A: |cos(true, conjectured)| min {minA:.4f}; ratios "
+            f"{[round(r, 3) for _, r in rowsA]}",
+            counterexample=ex,
+            numbers={"softmax_A": rowsA, "mamba_A": mam},
+        ),
+        Evidence(
+            Verdict.SUPPORTED if okB else Verdict.REFUTED,
+            f"softmax, Reading B (score form): |cos| = 1 and ratio 1 on all {len(rowsB)} instances"
+            if okB
+            else "Reading B failed",
+            reading="B",
+            numbers={"softmax_B": rowsB},
+            counterexample=None if okB else {"rows": rowsB},
+        ),
+        Evidence.informal(
+            f"Mamba, Reading A: |cos| {[round(c, 3) for c, _ in mam]}",
+            part="mamba",
+            reading="mamba",
+        ),
+    ]
     return out
 
 
 @verify.claim(
-    "gda.crr.conj_value", paper=PAPER, where="Conjecture 9.3, L539-545", kind="property",
-    statement=r"\frac{\partial L}{\partial\phi}\propto\sum_{i,j}w_{ij}\,u_i\cdot\frac{\partial v_j}{\partial\phi}",
+    "gda.crr.conj_value",
+    paper=PAPER,
+    where="Conjecture 9.3, L539-545",
+    kind="property",
+    statement=(
+        r"\frac{\partial L}{\partial\phi}\propto\sum_{i,j}w_{ij}\,u_i\cdot\frac{\partial v_j}{"
+        r"\partial\phi}"
+    ),
     readings={"B": "shared parameters: phi also enters w (tied W_V = W_K)"},
     expect="SUPPORTED",
 )
 def crr_conj_value(ctx):
     """Reading A (phi enters only v): exact chain rule, ratio 1 (float64 on softmax, theta = W_V).
     Reading B (tied W_V = W_K): the routing path adds a term, so the formula is not proportional:
-    REFUTED for B (instance). The gloss 'pulled toward the queries that route to them' is not tested."""
+    REFUTED for B (instance). The gloss 'pulled toward the queries that route to them' is not
+    tested."""
     g = ctx.torch_generator("cv")
     cosA, ex = [], None
     cosB = []
@@ -271,63 +412,97 @@ def crr_conj_value(ctx):
         for tied in (False, True):
             W_V = m.W_V.detach().clone().requires_grad_(True)
             W_K = W_V if tied else m.W_K.detach()
-            s = (x @ m.W_Q.detach().T) @ (x @ W_K.T).T / 2 ** 0.5
+            s = (x @ m.W_Q.detach().T) @ (x @ W_K.T).T / 2**0.5
             w = torch.softmax(s, -1)
             o = w @ (x @ W_V.T)
             o_leaf = o.detach().requires_grad_(True)
             (u,) = torch.autograd.grad(_ce_loss(o_leaf, W_O, y), o_leaf)
             (true,) = torch.autograd.grad(_ce_loss(o, W_O, y), W_V)
-            formula = (u.T @ w.detach() @ x)  # sum_ij w_ij u_i x_j^T
+            formula = u.T @ w.detach() @ x  # sum_ij w_ij u_i x_j^T
             c = float((true * formula).sum() / (true.norm() * formula.norm()))
             (cosB if tied else cosA).append(c)
             if tied and abs(c) < 1 - 1e-6 and ex is None:
-                ex = {"tied": "W_V = W_K", "x": tolist(x), "W_Q": tolist(m.W_Q.detach()), "W_V": tolist(W_V.detach()),
-                      "W_O": tolist(W_O), "y": tolist(y), "cos": c}
+                ex = {
+                    "tied": "W_V = W_K",
+                    "x": tolist(x),
+                    "W_Q": tolist(m.W_Q.detach()),
+                    "W_V": tolist(W_V.detach()),
+                    "W_O": tolist(W_O),
+                    "y": tolist(y),
+                    "cos": c,
+                }
     okA = all(abs(c - 1) < 1e-10 for c in cosA)
-    return [Evidence(Verdict.SUPPORTED if okA else Verdict.REFUTED, f"Reading A (separable): cos = 1 on {len(cosA)} instances",
-                     numbers={"cos": cosA}, counterexample=None if okA else {"cos": cosA}),
-            Evidence(Verdict.REFUTED if ex else Verdict.SUPPORTED, f"Reading B (tied W_V = W_K): cos {[round(c, 3) for c in cosB]}",
-                     reading="B", counterexample=ex)]
+    return [
+        Evidence(
+            Verdict.SUPPORTED if okA else Verdict.REFUTED,
+            f"Reading A (separable): cos = 1 on {len(cosA)} instances",
+            numbers={"cos": cosA},
+            counterexample=None if okA else {"cos": cosA},
+        ),
+        Evidence(
+            Verdict.REFUTED if ex else Verdict.SUPPORTED,
+            f"Reading B (tied W_V = W_K): cos {[round(c, 3) for c in cosB]}",
+            reading="B",
+            counterexample=ex,
+        ),
+    ]
 
 
 @verify.claim(
-    "gda.crr.implications", paper=PAPER, where="Sec. 9.4 L547-556; L600-608; L31", kind="informal",
-    statement=r"\text{If Conjectures 9.2 and 9.3 hold generally, they explain why both attention and selective SSMs develop Bayesian geometry \dots\ (0.049 and 0.031 bits MAE) while LSTMs fail (0.416 bits)}",
+    "gda.crr.implications",
+    paper=PAPER,
+    where="Sec. 9.4 L547-556; L600-608; L31",
+    kind="informal",
+    statement=(
+        r"\text{If Conjectures 9.2 and 9.3 hold generally, they explain why both attention and "
+        r"selective SSMs develop Bayesian geometry \dots\ (0.049 and 0.031 bits MAE) while LSTMs "
+        r"fail (0.416 bits)}"
+    ),
 )
 def crr_implications(ctx):
     """Conditional and external: Paper I numbers recorded; the text calls this paper 'Lemma 2
     (Mechanism)' (L31, L608) but contains no statement or proof labelled Lemma 2. Items (1)-(4):
     gda.dyn.alpha_reallocation (refuted as a weight law), gda.crr.conj_value gloss,
     gda.manifold.low_dim_values, gda.em.*."""
-    return Evidence.informal("conditional on the conjectures and citing Paper I (0.049 / 0.031 / 0.416 bits MAE): not "
-                             "checkable here; 'Lemma 2' is named (L31, L608) but no lemma is stated or proved",
-                             numbers={"paper1_MAE_bits": {"transformer": 0.049, "mamba": 0.031, "lstm": 0.416}})
+    return Evidence.informal(
+        "conditional on the conjectures and citing Paper I (0.049 / 0.031 / 0.416 bits MAE): not "
+        "checkable here; 'Lemma 2' is named (L31, L608) but no lemma is stated or proved",
+        numbers={"paper1_MAE_bits": {"transformer": 0.049, "mamba": 0.031, "lstm": 0.416}},
+    )
 
 
 @verify.claim(
-    "gda.interp.primitives", paper=PAPER, where="L21; Sec. 1.1(4); L602-604; L608", kind="informal",
-    statement=r"\text{belief accumulation emerges from responsibility-weighted value updates; belief transport from content-dependent routing; binding from query--key matching; architectures without content-based routing cannot implement the E-step}",
-)
-def interp_primitives(ctx):
-    """Interpretive; rests on gda.routing_gradient, gda.value_grad, gda.dyn.*, gda.em.*."""
-    return Evidence.informal("interpretive narrative, not a checkable statement; prerequisites: gda.routing_gradient, "
-                             "gda.value_grad (proved), gda.dyn.* and gda.em.e_step (refuted as sign laws for alpha)")
-
-
-@verify.claim(
-    "gda.crr.ssm_future_work", paper=PAPER, where="Sec. 9.5 L558-566", kind="informal",
-    statement=r"\text{the empirical success of Mamba on Bayesian tasks strongly suggests that similar dynamics emerge}",
+    "gda.crr.ssm_future_work",
+    paper=PAPER,
+    where="Sec. 9.5 L558-566",
+    kind="informal",
+    statement=(
+        r"\text{the empirical success of Mamba on Bayesian tasks strongly suggests that similar "
+        r"dynamics emerge}"
+    ),
 )
 def crr_ssm_future_work(ctx):
-    return Evidence.informal("future work; the numeric Mamba checks are in gda.crr.mamba_instance and gda.crr.conj_advantage")
+    """Future work (Sec. 9.5, L558-566): recorded only."""
+    return Evidence.informal(
+        "future work; the numeric Mamba checks are in gda.crr.mamba_instance and "
+        "gda.crr.conj_advantage"
+    )
 
 
 @verify.claim(
-    "gda.lim", paper=PAPER, where="Sec. 11 L584-596", kind="informal",
-    statement=r"\text{First-order approximation. We work in a first-order regime, assuming small learning rates \dots}",
+    "gda.lim",
+    paper=PAPER,
+    where="Sec. 11 L584-596",
+    kind="informal",
+    statement=(
+        r"\text{First-order approximation. We work in a first-order regime, assuming small "
+        r"learning rates \dots}"
+    ),
 )
 def lim(ctx):
     """Limitations; where the Sec. 7 rates sit relative to the first-order regime is measured in
     gda.reg.small_lr_first_order (r(0.01), r(0.1) on a random head)."""
-    return Evidence.informal("limitations section; the first-order accuracy at the Sec. 7 learning rates is measured in "
-                             "gda.reg.small_lr_first_order")
+    return Evidence.informal(
+        "limitations section; the first-order accuracy at the Sec. 7 learning rates is measured in "
+        "gda.reg.small_lr_first_order"
+    )

@@ -1,4 +1,4 @@
-"""Gradient-descent dynamics of the head, in both parameterisations (claim list section 0.2).
+"""Gradient-descent dynamics of the head, in both parameterisations (free variables, params).
 
 * View (F), free per-position variables: ``S`` and ``V`` are the variables and gradient
   descent acts on them directly, eqs. (33)-(34): ``Delta v_j = -eta dL/dv_j``,
@@ -10,10 +10,6 @@ For each view this module gives the exact first-order change (a Jacobian-vector 
 the exact finite-``eta`` change (a recomputed forward pass), so a one-step claim can be tested
 both ways. All functions are batched over leading dimensions.
 """
-
-# B023: the lambdas below are consumed immediately (sp.Matrix builders) inside their loop.
-# B905: zip() over sequences of equal length by construction.
-# ruff: noqa: B023, B905
 
 from __future__ import annotations
 
@@ -53,7 +49,9 @@ class FreeState:
     reduction: str = "sum"
 
     def trace(self) -> HeadTrace:
-        return free_forward(self.S, self.V, self.W_O, self.b_O, self.y, mask=self.mask, reduction=self.reduction)
+        return free_forward(
+            self.S, self.V, self.W_O, self.b_O, self.y, mask=self.mask, reduction=self.reduction
+        )
 
 
 @dataclass
@@ -98,13 +96,18 @@ def free_step(st: FreeState, eta: float, update: Sequence[str] = ("S", "V")) -> 
 
 
 def param_grads(
-    params: Mapping[str, Tensor], X: Tensor, y: Tensor, *, causal: bool = False, reduction: str = "sum"
+    params: Mapping[str, Tensor],
+    X: Tensor,
+    y: Tensor,
+    *,
+    causal: bool = False,
+    reduction: str = "sum",
 ) -> dict[str, Tensor]:
     """``grad_W L`` for every parameter by torch autograd (summed over the batch's instances)."""
     leaves = {k: v.detach().clone().requires_grad_(True) for k, v in params.items()}
     tr = head_forward(X, *(leaves[k] for k in PARAM_NAMES), y, causal=causal, reduction=reduction)
     grads = torch.autograd.grad(tr.loss.sum(), [leaves[k] for k in PARAM_NAMES])
-    return dict(zip(PARAM_NAMES, grads))
+    return dict(zip(PARAM_NAMES, grads, strict=True))
 
 
 def param_step(
@@ -118,7 +121,9 @@ def param_step(
     return out
 
 
-def _fwd(params: Mapping[str, Tensor], X: Tensor, y: Tensor, causal: bool, reduction: str) -> HeadTrace:
+def _fwd(
+    params: Mapping[str, Tensor], X: Tensor, y: Tensor, causal: bool, reduction: str
+) -> HeadTrace:
     return head_forward(X, *(params[k] for k in PARAM_NAMES), y, causal=causal, reduction=reduction)
 
 
@@ -139,7 +144,7 @@ def param_first_order(
     names = list(PARAM_NAMES)
 
     def f(*ps: Tensor):
-        t = _fwd(dict(zip(names, ps)), X, y, causal, reduction)
+        t = _fwd(dict(zip(names, ps, strict=True)), X, y, causal, reduction)
         return t.S, t.A, t.V, t.Q, t.K, t.per_position
 
     prim = tuple(params[k] for k in names)
@@ -165,6 +170,10 @@ def param_finite(
     S0 = t0.S if t0.mask is None else t0.S.masked_fill(~t0.mask, 0.0)
     S1 = t1.S if t1.mask is None else t1.S.masked_fill(~t1.mask, 0.0)
     return Changes(
-        S=S1 - S0, A=t1.A - t0.A, V=t1.V - t0.V, per_position=t1.per_position - t0.per_position,
-        Q=t1.Q - t0.Q, K=t1.K - t0.K,
+        S=S1 - S0,
+        A=t1.A - t0.A,
+        V=t1.V - t0.V,
+        per_position=t1.per_position - t0.per_position,
+        Q=t1.Q - t0.Q,
+        K=t1.K - t0.K,
     )

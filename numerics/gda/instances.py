@@ -1,8 +1,9 @@
-"""Random instances of the head for property tests (claim list section 0.5 defaults).
+"""Random instances of the head of Sec. 2 for the property tests of ``numerics/gda``.
 
-Private helpers (no claims). Every draw comes from a ``numpy.random.Generator`` (sizes,
-scales) and a ``torch.Generator`` (entries) handed in by the caller, so a check's instances
-flow from its context's seed.
+Sizes ``T in [2, 12]``, ``d_x, d_k, d_v in [1, 5]``, ``C in [2, 6]``, parameter and input
+scales log-uniform in ``[0.1, 5]``, random labels, causal mask on or off. Every draw comes
+from a ``numpy.random.Generator`` (sizes, scales) and a ``torch.Generator`` (entries) handed
+in by the caller, so a check's instances flow from its context's seed.
 """
 
 from __future__ import annotations
@@ -29,19 +30,21 @@ class Sizes:
     x_scale: float  # input scale
     causal: bool
 
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
-
 
 def log_uniform(rng: np.random.Generator, lo: float, hi: float) -> float:
     return float(math.exp(rng.uniform(math.log(lo), math.log(hi))))
 
 
 def draw_sizes(
-    rng: np.random.Generator, *, T: tuple[int, int] = (2, 12), d: tuple[int, int] = (1, 5),
-    C: tuple[int, int] = (2, 6), scale: tuple[float, float] = (0.1, 5.0), causal: bool | None = None,
+    rng: np.random.Generator,
+    *,
+    T: tuple[int, int] = (2, 12),
+    d: tuple[int, int] = (1, 5),
+    C: tuple[int, int] = (2, 6),
+    scale: tuple[float, float] = (0.1, 5.0),
+    causal: bool | None = None,
 ) -> Sizes:
-    """Section 0.5: T in [2,12], d in [1,5], C in [2,6], log-uniform scales in [0.1, 5]."""
+    """Random sizes: T in [2,12], d in [1,5], C in [2,6], log-uniform scales in [0.1, 5]."""
     return Sizes(
         T=int(rng.integers(T[0], T[1] + 1)),
         d_x=int(rng.integers(d[0], d[1] + 1)),
@@ -54,7 +57,9 @@ def draw_sizes(
     )
 
 
-def random_params(g: torch.Generator, n: int, s: Sizes, dtype=torch.float64) -> tuple[dict[str, Tensor], Tensor, Tensor]:
+def random_params(
+    g: torch.Generator, n: int, s: Sizes, dtype=torch.float64
+) -> tuple[dict[str, Tensor], Tensor, Tensor]:
     """``n`` independent (params, X, y) instances of sizes ``s`` (view P)."""
 
     def r(*shape: int) -> Tensor:
@@ -87,14 +92,6 @@ def random_free(g: torch.Generator, n: int, s: Sizes, dtype=torch.float64) -> Fr
         y=torch.randint(0, s.C, (n, s.T), generator=g),
         mask=mask,
     )
-
-
-def rel_err(a: Tensor, b: Tensor) -> Tensor:
-    """Per-instance relative error ``max|a-b| / max(|a|,|b|, tiny)`` over all but the first dim."""
-    n = a.shape[0]
-    diff = (a - b).reshape(n, -1).abs().amax(-1)
-    mag = torch.maximum(a.reshape(n, -1).abs().amax(-1), b.reshape(n, -1).abs().amax(-1))
-    return diff / mag.clamp_min(1e-300)
 
 
 def tolist(x) -> list:

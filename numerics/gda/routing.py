@@ -12,12 +12,8 @@ with output ``o_i = sum_j w_ij v_j``:
   ``c_i = sum_{j<=i} (prod_{k=j+1}^i f_k) i_j c~_j`` (per channel).
 
 :func:`def91_predicate` evaluates Def. 9.1 under the candidate formalisations of "depends on
-the content of positions i and j" listed in the claim list (gda.crr.definition).
+the content of positions i and j" (Def. 9.1, L481-493; gda.crr.definition).
 """
-
-# B023: the lambdas below are consumed immediately (sp.Matrix builders) inside their loop.
-# B905: zip() over sequences of equal length by construction.
-# ruff: noqa: B023, B905
 
 from __future__ import annotations
 
@@ -31,7 +27,16 @@ from torch import Tensor, nn
 class SoftmaxRouting(nn.Module):
     """Softmax attention as a routing mechanism, eqs. (45)-(47) (d read as d_k)."""
 
-    def __init__(self, d: int, d_k: int, d_v: int, *, causal: bool = False, generator=None, dtype=torch.float64):
+    def __init__(
+        self,
+        d: int,
+        d_k: int,
+        d_v: int,
+        *,
+        causal: bool = False,
+        generator=None,
+        dtype=torch.float64,
+    ):
         super().__init__()
         self.W_Q = nn.Parameter(torch.randn(d_k, d, generator=generator, dtype=dtype))
         self.W_K = nn.Parameter(torch.randn(d_k, d, generator=generator, dtype=dtype))
@@ -54,8 +59,9 @@ class SoftmaxRouting(nn.Module):
 class SelectiveSSM(nn.Module):
     """Mamba-style selective SSM on a scalar channel, eqs. (48)-(50).
 
-    ``x (T, 1)``; ``Delta_t = softplus(a x_t + c)``, ``B_t = W_B x_t``, ``C_t = W_C x_t`` (``N``-dim);
-    ``h_t = exp(A Delta_t) h_{t-1} + Delta_t B_t x_t`` (49), ``o_t = C_t . h_t`` (50), ``h_0 = 0``.
+    ``x (T, 1)``; ``Delta_t = softplus(a x_t + c)``, ``B_t = W_B x_t``, ``C_t = W_C x_t``
+    (``N``-dim); ``h_t = exp(A Delta_t) h_{t-1} + Delta_t B_t x_t`` (49), ``o_t = C_t . h_t``
+    (50), ``h_0 = 0``.
     """
 
     def __init__(self, N: int = 2, *, generator=None, dtype=torch.float64):
@@ -117,7 +123,12 @@ class LSTMRouting(nn.Module):
         c = torch.zeros(1, H, dtype=x.dtype)
         fs, is_, cts = [], [], []
         for t in range(x.shape[0]):
-            gates = x[t:t + 1] @ self.cell.weight_ih.T + self.cell.bias_ih + h @ self.cell.weight_hh.T + self.cell.bias_hh
+            gates = (
+                x[t : t + 1] @ self.cell.weight_ih.T
+                + self.cell.bias_ih
+                + h @ self.cell.weight_hh.T
+                + self.cell.bias_hh
+            )
             i, f, g, o = gates.chunk(4, 1)
             i, f, g, o = torch.sigmoid(i), torch.sigmoid(f), torch.tanh(g), torch.sigmoid(o)
             c = f * c + i * g
@@ -133,7 +144,7 @@ class LSTMRouting(nn.Module):
         w = torch.zeros(T, T, dtype=x.dtype)
         for a in range(T):
             for b in range(a + 1):
-                w[a, b] = torch.prod(f[b + 1:a + 1]) * i[b]
+                w[a, b] = torch.prod(f[b + 1 : a + 1]) * i[b]
         return w
 
     def values(self, x: Tensor) -> Tensor:
@@ -168,7 +179,11 @@ def def91_predicate(mech, x: Tensor, *, tol: float = 1e-9) -> Def91Report:
     rs = w.sum(-1)
     J = torch.autograd.functional.jacobian(mech.weights, x)  # (T, T, T, d)
     dep_j = any(J[i, j, j].abs().max() > tol for i in range(T) for j in range(i))
-    dep_ij = any(J[i, j, j].abs().max() > tol and J[i, j, i].abs().max() > tol for i in range(T) for j in range(i))
+    dep_ij = any(
+        J[i, j, j].abs().max() > tol and J[i, j, i].abs().max() > tol
+        for i in range(T)
+        for j in range(i)
+    )
 
     def logw(xx: Tensor, i: int, j: int) -> float:
         return float(torch.log(mech.weights(xx)[i, j].abs().clamp_min(1e-300)))
@@ -183,8 +198,16 @@ def def91_predicate(mech, x: Tensor, *, tol: float = 1e-9) -> Def91Report:
         ej = torch.zeros_like(x)
         ei[i, 0], ej[j, 0] = h, h
         with torch.no_grad():
-            m2 = (logw(x + ei + ej, i, j) - logw(x + ei, i, j) - logw(x + ej, i, j) + logw(x, i, j)) / h**2
+            m2 = (
+                logw(x + ei + ej, i, j) - logw(x + ei, i, j) - logw(x + ej, i, j) + logw(x, i, j)
+            ) / h**2
         mixed |= abs(m2) > 1e-4
-    return Def91Report(bool((vis >= -tol).all() and (vis <= 1 + tol).all()), bool(((rs - 1).abs() < 1e-9).all()),
-                       (float(rs.min()), float(rs.max())), (float(vis.min()), float(vis.max())), bool(dep_j), bool(dep_ij),
-                       bool(mixed))
+    return Def91Report(
+        bool((vis >= -tol).all() and (vis <= 1 + tol).all()),
+        bool(((rs - 1).abs() < 1e-9).all()),
+        (float(rs.min()), float(rs.max())),
+        (float(vis.min()), float(vis.max())),
+        bool(dep_j),
+        bool(dep_ij),
+        bool(mixed),
+    )

@@ -5,7 +5,7 @@ states by circular distance ``d in {1,2,3,4}`` on Z_8; ``x_t = mu_{y_{t-1}} + ep
 ``mu_y in R^20``, ``eps_t ~ N(0, I)``; predict ``y_t`` from ``x_{1:t}`` with one causal head
 (``d_x=20, d_k=10, d_v=15, C=8``, output bias), 1000 steps.
 
-The paper leaves open (claim list, gda.exp.sticky.task) the transition weights (Reading A:
+The paper leaves open the transition weights (Reading A:
 ``propto d`` as printed; B: ``propto 1/d``, the "nearby symbol gets higher probability" gloss;
 C: uniform), the embedding scale, init, data per step, loss reduction and evaluation. The
 defaults here, each a parameter of :class:`StickyConfig`: ``mu ~ N(0, I_20)``, init
@@ -15,10 +15,6 @@ fresh sequence per seed, ``b_O`` at the routing rate, ``y_0`` drawn from the sta
 Every protocol of a comparison runs in one batched tensor program (runs on the leading
 dimension), with the same data and init per seed across protocols (paired seeds).
 """
-
-# B023: the lambdas below are consumed immediately (sp.Matrix builders) inside their loop.
-# B905: zip() over sequences of equal length by construction.
-# ruff: noqa: B023, B905
 
 from __future__ import annotations
 
@@ -42,7 +38,9 @@ def circ_dist(n: int = 8) -> np.ndarray:
     return np.minimum(d, n - d)
 
 
-def transition_matrix(reading: str = "A", n: int = 8, stay: float = 0.3, param: float | None = None) -> np.ndarray:
+def transition_matrix(
+    reading: str = "A", n: int = 8, stay: float = 0.3, param: float | None = None
+) -> np.ndarray:
     """Row-stochastic circulant P of the sticky chain under a reading of L395.
 
     ``A``: off-diagonal weights ``propto d`` (as printed); ``B``: ``propto 1/d``; ``B2``:
@@ -122,9 +120,11 @@ class StickyData:
     P: Tensor  # (C, C)
 
 
-def sample_sequences(g: torch.Generator, P: Tensor, mu: Tensor, T: int, dtype, n_batches: int | None = None
-                     ) -> tuple[Tensor, Tensor, Tensor]:
-    """Sequences per seed: labels ``y (..., S, T)``, previous symbols, inputs ``X (..., S, T, d_x)``.
+def sample_sequences(
+    g: torch.Generator, P: Tensor, mu: Tensor, T: int, dtype, n_batches: int | None = None
+) -> tuple[Tensor, Tensor, Tensor]:
+    """Sequences per seed: labels ``y (..., S, T)``, previous symbols, inputs
+    ``X (..., S, T, d_x)``.
 
     With ``n_batches`` a leading dimension of that many independent draws is added (one per
     training step), sampled in one loop over ``t``.
@@ -132,15 +132,21 @@ def sample_sequences(g: torch.Generator, P: Tensor, mu: Tensor, T: int, dtype, n
     S, C, d_x = mu.shape
     lead = (n_batches,) if n_batches else ()
     y = torch.empty(*lead, S, T + 1, dtype=torch.long)
-    y[..., 0] = torch.randint(0, C, (*lead, S), generator=g)  # y_0 from the stationary (uniform) law
+    y[..., 0] = torch.randint(
+        0, C, (*lead, S), generator=g
+    )  # y_0 from the stationary (uniform) law
     cum = P.cumsum(-1)
     u = torch.rand(*lead, S, T, 1, generator=g, dtype=torch.float64)
     for t in range(T):
         rows = cum[y[..., t]].contiguous()
-        y[..., t + 1] = torch.searchsorted(rows, u[..., t, :].contiguous()).squeeze(-1).clamp_max(C - 1)
+        y[..., t + 1] = (
+            torch.searchsorted(rows, u[..., t, :].contiguous()).squeeze(-1).clamp_max(C - 1)
+        )
     prev = y[..., :-1]
     idx = prev.unsqueeze(-1).expand(*prev.shape, d_x)
-    X = mu.expand(*lead, S, C, d_x).gather(-2, idx) + torch.randn(*lead, S, T, d_x, generator=g, dtype=torch.float64)
+    X = mu.expand(*lead, S, C, d_x).gather(-2, idx) + torch.randn(
+        *lead, S, T, d_x, generator=g, dtype=torch.float64
+    )
     return y[..., 1:], prev, X.to(dtype)
 
 
@@ -169,17 +175,33 @@ class RunLog:
 
 def _init_params(g: torch.Generator, n_seeds: int, cfg: StickyConfig, dtype) -> dict[str, Tensor]:
     def r(*shape):
-        return (torch.randn(n_seeds, *shape, generator=g, dtype=torch.float64) * cfg.init_std).to(dtype)
+        return (torch.randn(n_seeds, *shape, generator=g, dtype=torch.float64) * cfg.init_std).to(
+            dtype
+        )
 
-    return {"W_Q": r(cfg.d_k, cfg.d_x), "W_K": r(cfg.d_k, cfg.d_x), "W_V": r(cfg.d_v, cfg.d_x),
-            "W_O": r(cfg.C, cfg.d_v), "b_O": torch.zeros(n_seeds, cfg.C, dtype=dtype)}
+    return {
+        "W_Q": r(cfg.d_k, cfg.d_x),
+        "W_K": r(cfg.d_k, cfg.d_x),
+        "W_V": r(cfg.d_v, cfg.d_x),
+        "W_O": r(cfg.C, cfg.d_v),
+        "b_O": torch.zeros(n_seeds, cfg.C, dtype=dtype),
+    }
 
 
-def evaluate(params: dict[str, Tensor], X: Tensor, y: Tensor, block: int = 64) -> tuple[Tensor, Tensor, Tensor]:
+def evaluate(
+    params: dict[str, Tensor], X: Tensor, y: Tensor, block: int = 64
+) -> tuple[Tensor, Tensor, Tensor]:
     """Held-out mean CE (nats), accuracy and mean predictive entropy (nats) of the causal head."""
     with torch.no_grad():
-        ev = blocked_head_step(X, *(params[k] for k in PARAM_NAMES), y, causal=True, reduction="mean",
-                               grads=False, block=block)
+        ev = blocked_head_step(
+            X,
+            *(params[k] for k in PARAM_NAMES),
+            y,
+            causal=True,
+            reduction="mean",
+            grads=False,
+            block=block,
+        )
     return ev.loss, ev.acc, ev.entropy
 
 
@@ -194,7 +216,10 @@ def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
     ey, eprev, eX = sample_sequences(g, P, mu, cfg.T, dtype)
     names = [p for p in cfg.protocols for _ in range(n)]
     R = len(names)
-    rep = lambda x: x.repeat(len(cfg.protocols), *([1] * (x.dim() - 1)))  # noqa: E731
+
+    def rep(x: Tensor) -> Tensor:  # one copy per protocol, runs on the leading dimension
+        return x.repeat(len(cfg.protocols), *([1] * (x.dim() - 1)))
+
     params = {k: rep(v).to(device) for k, v in init.items()}
     eXr, eyr = rep(eX).to(device), rep(ey).to(device)
     lrs = []
@@ -207,14 +232,19 @@ def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
         else:
             adam.append(None)
             lrs.append(spec)
-    lr_t = {k: torch.tensor([0.0 if lr is None else lr[k] for lr in lrs], dtype=dtype, device=device) for k in PARAM_NAMES}
+    lr_t = {
+        k: torch.tensor([0.0 if lr is None else lr[k] for lr in lrs], dtype=dtype, device=device)
+        for k in PARAM_NAMES
+    }
     ad_t = torch.tensor([0.0 if a is None else a for a in adam], dtype=dtype, device=device)
     is_adam = torch.tensor([a is not None for a in adam], device=device)
     m = {k: torch.zeros_like(v) for k, v in params.items()}
     v2 = {k: torch.zeros_like(v) for k, v in params.items()}
     steps, L, A_, E_ = [], [], [], []
     gn = {k: [] for k in PARAM_NAMES}
-    chunk = max(1, min(cfg.steps, 2_000_000 // max(1, n * cfg.T)))  # training sequences drawn per chunk
+    chunk = max(
+        1, min(cfg.steps, 2_000_000 // max(1, n * cfg.T))
+    )  # training sequences drawn per chunk
     for step in range(cfg.steps + 1):
         if step % cfg.eval_every == 0 or step == cfg.steps:
             lo, ac, en = evaluate(params, eXr, eyr, cfg.block)
@@ -225,16 +255,24 @@ def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
         if step == cfg.steps:
             break
         if step % chunk == 0:
-            cy, _, cX = sample_sequences(g, P, mu, cfg.T, dtype, n_batches=min(chunk, cfg.steps - step))
+            cy, _, cX = sample_sequences(
+                g, P, mu, cfg.T, dtype, n_batches=min(chunk, cfg.steps - step)
+            )
         y, X = cy[step % chunk], cX[step % chunk]
         X, y = rep(X).to(device), rep(y).to(device)
         with torch.no_grad():
-            # the paper's closed-form gradients (13)-(32) (checked against autograd in gda.* identities),
-            # computed by query blocks (numerics/gda/blocked.py; equal to closed_form_grads)
-            grads = blocked_head_step(X, *(params[k] for k in PARAM_NAMES), y, causal=True,
-                                      reduction=cfg.reduction, block=cfg.block).grads()
+            # the paper's closed-form gradients (13)-(32) (checked against autograd in the gda
+            # identities), computed by query blocks (blocked.py; equal to closed_form_grads)
+            grads = blocked_head_step(
+                X,
+                *(params[k] for k in PARAM_NAMES),
+                y,
+                causal=True,
+                reduction=cfg.reduction,
+                block=cfg.block,
+            ).grads()
             t = step + 1
-            for k, gk in zip(PARAM_NAMES, grads):
+            for k, gk in zip(PARAM_NAMES, grads, strict=True):
                 if step < 100 or step % 10 == 0:
                     gn[k].append(gk.reshape(R, -1).norm(dim=-1).double().cpu().numpy())
                 shp = (R,) + (1,) * (gk.dim() - 1)
@@ -247,9 +285,22 @@ def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
                     params[k] = torch.where(is_adam.reshape(shp), ad, sgd)
                 else:
                     params[k] = sgd
-    return RunLog(names, list(range(n)) * len(cfg.protocols), steps, np.stack(L, 1), np.stack(A_, 1),
-                  np.stack(E_, 1), {k: v.cpu() for k, v in params.items()}, {k: v.cpu() for k, v in init.items()},
-                  eX, ey, eprev, mu, {k: np.stack(v, 1) for k, v in gn.items()}, cfg)
+    return RunLog(
+        names,
+        list(range(n)) * len(cfg.protocols),
+        steps,
+        np.stack(L, 1),
+        np.stack(A_, 1),
+        np.stack(E_, 1),
+        {k: v.cpu() for k, v in params.items()},
+        {k: v.cpu() for k, v in init.items()},
+        eX,
+        ey,
+        eprev,
+        mu,
+        {k: np.stack(v, 1) for k, v in gn.items()},
+        cfg,
+    )
 
 
 @lru_cache(maxsize=8)
@@ -259,12 +310,24 @@ def cached_train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
 
 
 def profile_config(profile: str, **over) -> StickyConfig:
-    """The paper's settings in ``deep``; a reduced sequence length in ``quick`` (stated in reports)."""
+    """The paper's settings in ``deep``; a reduced sequence length in ``quick`` (T=100, stated
+    in every report)."""
     if profile == "quick":
         base = StickyConfig(T=100, steps=1000, eval_every=20)
     else:
         base = StickyConfig()
     return replace(base, **over)
+
+
+def trained(profile: str, seed: int, device: str = "cpu", **over) -> tuple[StickyConfig, RunLog]:
+    """The profile's configuration (with ``over`` replaced) and its memoised training."""
+    cfg = profile_config(profile, **over)
+    return cfg, cached_train(cfg, seed, device)
+
+
+def scale_note(cfg: StickyConfig) -> str:
+    """The sequence length a result was measured at, against the paper's T=2000 (L395)."""
+    return f"T={cfg.T}" + (" (quick profile; the paper uses T=2000)" if cfg.T != 2000 else "")
 
 
 def steps_to_level(curve: np.ndarray, steps: list[int], level: float) -> float:

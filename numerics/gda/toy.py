@@ -2,9 +2,10 @@
 
 The paper leaves open the init std, learning rate, whether the updates act on free values
 (view F) or on W_V (view P), whether "EM steps" alternate (Sec. 5.3) or are simultaneous,
-and the loss reduction (claim list gda.exp.toy.setup). :func:`run_toy` runs one setting of
-that grid for many seeds at once (seeds on the leading dimension), with the paper's
-closed-form gradients, and logs per step: loss, mean row entropy and max of alpha, values.
+and the loss reduction (L374-383, L404). :func:`run_toy` runs one setting of the
+:func:`grid` over those choices for many seeds at once (seeds on the leading dimension), with
+the paper's closed-form gradients, and logs per step: loss, mean row entropy and max of alpha,
+values.
 
 * view F: the variables are free scores ``S``, values ``V`` (initialised from the head) and
   the head ``W_O, b_O``;
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import torch
@@ -60,9 +62,13 @@ def run_toy(st: ToySetting, n_seeds: int, seed: int) -> ToyLog:
     def r(*shape):
         return torch.randn(n, *shape, generator=g, dtype=torch.float64)
 
-    p = {"W_Q": r(st.d_k, st.d_x) * st.init_std, "W_K": r(st.d_k, st.d_x) * st.init_std,
-         "W_V": r(st.d_v, st.d_x) * st.init_std, "W_O": r(st.C, st.d_v) * st.init_std,
-         "b_O": torch.zeros(n, st.C, dtype=torch.float64)}
+    p = {
+        "W_Q": r(st.d_k, st.d_x) * st.init_std,
+        "W_K": r(st.d_k, st.d_x) * st.init_std,
+        "W_V": r(st.d_v, st.d_x) * st.init_std,
+        "W_O": r(st.C, st.d_v) * st.init_std,
+        "b_O": torch.zeros(n, st.C, dtype=torch.float64),
+    }
     X = r(st.T, st.d_x)
     y = torch.randint(0, st.C, (n, st.T), generator=g)
     tr0 = head_forward(X, *(p[k] for k in PARAM_NAMES), y, reduction=st.reduction)
@@ -112,21 +118,49 @@ def run_toy(st: ToySetting, n_seeds: int, seed: int) -> ToyLog:
                 p["b_O"] = p["b_O"] - lr * cf.db_O
     loss = torch.stack(L, 1).numpy()
     div = ~np.isfinite(loss).all(1)
-    return ToyLog(loss, torch.stack(H, 1).numpy(), torch.stack(M, 1).numpy(), torch.stack(Vs, 1).numpy(),
-                  torch.stack(As, 1).numpy(), div)
+    return ToyLog(
+        loss,
+        torch.stack(H, 1).numpy(),
+        torch.stack(M, 1).numpy(),
+        torch.stack(Vs, 1).numpy(),
+        torch.stack(As, 1).numpy(),
+        div,
+    )
 
 
 def grid() -> list[ToySetting]:
-    """The claim list's grid (gda.exp.toy.setup): the paper leaves init std, learning rate, view,
-    schedule and reduction open. The same 128 settings in every profile (seconds on CPU), so a
-    verdict over the grid cannot change with the profile."""
-    return [ToySetting(init_std=s, lr=lr, view=v, schedule=sc, reduction=red)
-            for s in (0.01, 0.1, 0.3, 1.0) for lr in (0.01, 0.1, 0.5, 1.0) for v in ("F", "P")
-            for sc in ("sim", "alt") for red in ("sum", "mean")]
+    """Every combination of the choices the paper leaves open (L374-383): init std, learning
+    rate, view, schedule and reduction. The same 128 settings in every profile (seconds on
+    CPU), so a verdict over the grid cannot change with the profile."""
+    return [
+        ToySetting(init_std=s, lr=lr, view=v, schedule=sc, reduction=red)
+        for s in (0.01, 0.1, 0.3, 1.0)
+        for lr in (0.01, 0.1, 0.5, 1.0)
+        for v in ("F", "P")
+        for sc in ("sim", "alt")
+        for red in ("sum", "mean")
+    ]
 
 
 def label(st: ToySetting) -> str:
+    """A setting's name in reports: ``std=..,lr=..,view,schedule,reduction``."""
     return f"std={st.init_std},lr={st.lr},{st.view},{st.schedule},{st.reduction}"
+
+
+@lru_cache(maxsize=512)
+def cached_toy(st: ToySetting, n_seeds: int, seed: int) -> ToyLog:
+    """:func:`run_toy`, memoised within one worker process (claims of one run share it)."""
+    return run_toy(st, n_seeds, seed)
+
+
+def grid_logs(seed: int, n_seeds: int = 20) -> list[tuple[ToySetting, ToyLog]]:
+    """Every setting of :func:`grid` with its runs (``n_seeds`` seeds from ``seed``)."""
+    return [(st, cached_toy(st, n_seeds, seed)) for st in grid()]
+
+
+def diverged(lg: ToyLog) -> np.ndarray:
+    """Per seed: the run diverged (non-finite) or ended at more than 10x its initial loss."""
+    return lg.diverged | ~(lg.loss[:, -1] < 10 * lg.loss[:, 0])
 
 
 LN5 = math.log(5)

@@ -1,0 +1,179 @@
+"""The diagnostics of Sec. 8.1 (``gda.diag.*``): what the advantage and column usage predict."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from hypothesis import strategies as st
+
+import verify
+from proofs.gda.first_order import exact_alpha_counterexample
+from verify import Evidence, Verdict
+from verify.numeric import falsify
+
+from .attention_head import closed_form_grads
+from .identities import SIZES
+from .instances import draw_sizes
+from .onestep import (
+    ETA,
+    P_READINGS,
+    VIEWS,
+    free_batch,
+    sign_tallies,
+    tally_evidence,
+    view_f,
+    view_reading,
+)
+
+PAPER = "gda"
+
+
+def spearman(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Spearman rank correlation along the last dimension (no tie correction)."""
+    rx = x.argsort(-1).argsort(-1).double()
+    ry = y.argsort(-1).argsort(-1).double()
+    rx, ry = rx - rx.mean(-1, keepdim=True), ry - ry.mean(-1, keepdim=True)
+    return (rx * ry).sum(-1) / (rx.norm(dim=-1) * ry.norm(dim=-1)).clamp_min(1e-300)
+
+
+@verify.claim(
+    "gda.diag.advantage_predicts_attention",
+    paper=PAPER,
+    where="Sec. 8.1 L460-461",
+    kind="property",
+    statement=(
+        r"A^{\rm adv}=(b_{ij}-\mathbb E_{\alpha_i}[b]).\ \text{The sign and magnitude predict "
+        r"where attention will strengthen or weaken.}"
+    ),
+    readings={
+        "B": "scores: sign(Delta s_ij) = -sign(A^adv_ij), |Delta s_ij| increasing in |A^adv_ij|",
+        "magnitude": "rank correlation of |A^adv| with |Delta alpha|, |Delta s| (no "
+        "criterion in the text)",
+        **P_READINGS,
+    },
+    expect="REFUTED",
+)
+def advantage_predicts_attention(ctx):
+    """Reading A (attention = weights alpha, view F; sign read deterministically:
+    sign(Delta alpha_ij) = -sign(A^adv_ij)): REFUTED by the exact first-order row of
+    gda.dyn.alpha_reallocation and in random CE instances (about 4% of pairs in view F, so as
+    a statistical predictor the sign agrees on ~96% of pairs; the text gives no accuracy
+    criterion, so that reading is only reported). Magnitude: per-row Spearman correlation
+    between |A^adv| (and alpha |A^adv|) and |Delta alpha| / |Delta s| is reported (view F).
+    View-(P) tests are separate readings."""
+    tall = sign_tallies(ctx, {"a": ("A", None), "s": ("S", None)}, name="diag")
+    ex = exact_alpha_counterexample()
+    out = [
+        Evidence(
+            Verdict.REFUTED if ex["violates"] else Verdict.UNDECIDED,
+            "exact T=3 row (view F): A^adv_ij = -1 < 0 (predicts strengthening) but first-order "
+            f"Delta alpha_ij = {ex['first_order_dalpha_j_over_eta']}*eta < 0",
+            method="symbolic",
+            part="view F",
+            counterexample=ex,
+        )
+    ]
+    for v in VIEWS:
+        out.append(
+            tally_evidence(
+                tall[(v, "a")],
+                f"view {v}: sign(Delta alpha) = -sign(A^adv)",
+                part=f"view {v}",
+                reading=view_reading("A", v),
+            )
+        )
+        out.append(
+            tally_evidence(
+                tall[(v, "s")],
+                f"view {v}: sign(Delta s) = -sign(A^adv)",
+                part=f"view {v}",
+                reading=view_reading("B", v),
+            )
+        )
+    out.append(_magnitude(ctx))
+    return out
+
+
+def _magnitude(ctx) -> Evidence:
+    """The magnitude half, view F: per-row Spearman correlations of |A^adv| and alpha |A^adv|
+    with |Delta alpha| and |Delta s| (reported; the text gives no criterion)."""
+    g, rng = ctx.torch_generator("mag"), ctx.numpy_rng("mag")
+    rho = {"|A|~|dalpha|": [], "alpha|A|~|dalpha|": [], "|A|~|ds|": [], "alpha|A|~|ds|": []}
+    for _ in range(ctx.pick(quick=3, deep=30)):
+        s = draw_sizes(rng, T=(4, 12), causal=False)
+        sd = view_f(free_batch(g, 16, s), ETA)
+        a, w = sd.adv.abs(), sd.alpha * sd.adv.abs()
+        da, ds = sd.first["A"].abs(), sd.first["S"].abs()
+        pairs = {
+            "|A|~|dalpha|": (a, da),
+            "alpha|A|~|dalpha|": (w, da),
+            "|A|~|ds|": (a, ds),
+            "alpha|A|~|ds|": (w, ds),
+        }
+        for key, (x, yv) in pairs.items():
+            rho[key].extend(spearman(x, yv).reshape(-1).tolist())
+    nums = {k: {"median": float(np.median(v)), "mean": float(np.mean(v))} for k, v in rho.items()}
+    medians = ", ".join(f"{k} median {v['median']:.2f}" for k, v in nums.items())
+    return Evidence.undecided(
+        f"magnitude (view F, per-row Spearman): {medians}",
+        method="numeric",
+        part="magnitude",
+        reading="magnitude",
+        numbers=nums,
+        seed=ctx.seed,
+    )
+
+
+@verify.claim(
+    "gda.diag.column_usage_value_norms",
+    paper=PAPER,
+    where="Sec. 8.1 L462-463",
+    kind="informal",
+    statement=(
+        r"\text{Column usage }\sum_i\alpha_{ij}\text{: low column sums identify underused or "
+        r"dead values. Value norms }\|v_j\|\text{ flag instability}"
+    ),
+    readings={"bound": r"\|\bar u_j\|\le(\sum_i\alpha_{ij})\max_i\|u_i\|"},
+)
+def column_usage(ctx):
+    """Informal monitoring advice; the testable proxy (a column with low usage gets a small
+    update) ||ubar_j|| <= (sum_i alpha_ij) max_i ||u_i|| is fuzzed (triangle inequality;
+    SUPPORTED)."""
+
+    def prop(
+        *,
+        generator,
+        batch,
+        dtype,
+        device,
+        T,
+        d_x,
+        d_k,
+        d_v,
+        C,
+        log_scale,
+        log_xscale,
+        causal,
+        reduction,
+    ):
+        seed = int(torch.randint(0, 2**31, (1,), generator=generator))
+        s = draw_sizes(np.random.default_rng(seed), T=(T, T))
+        s.causal = causal
+        state = free_batch(generator, batch, s)
+        tr = state.trace()
+        cf = closed_form_grads(tr)
+        lhs = cf.dV.norm(dim=-1)
+        rhs = tr.A.sum(-2) * cf.U.norm(dim=-1).amax(-1, keepdim=True)
+        return ((lhs - rhs) / rhs.clamp_min(1e-300)).clamp_min(0).amax(-1)
+
+    ev = falsify(
+        prop,
+        SIZES | {"T": st.integers(2, 12)},
+        budget=ctx.pick(quick=5, deep=100),
+        batch=16,
+        seed=ctx.seed,
+    )
+    return [
+        Evidence.informal("monitoring suggestion, not a checkable statement"),
+        ev.relabel(reading="bound"),
+    ]

@@ -1,0 +1,100 @@
+"""Exact first-order changes of one gradient step in view F (Sec. 4), and exact rows.
+
+View F (free scores and values, eqs. (33)-(34)): a step ``Delta s = -eta dL/ds`` moves the
+attention weights through the softmax Jacobian (18). The functions here give the exact
+first-order formulas the sign claims of Secs. 3.4, 4.1, 4.4, 5.1 and 8.1 rest on, and the
+exact rational rows on which those claims fail; ``numerics/gda`` uses them beside its random
+float64 instances.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from verify import Evidence
+from verify.symbolic import prove_cases
+
+from .model import sym_head
+
+__all__ = ["alpha_first_order_proof", "exact_alpha_counterexample", "feedback_link_proof"]
+
+
+def alpha_first_order_proof() -> Evidence:
+    """SymPy: first-order Delta alpha_ij (view F) = eta alpha_ij (alpha_ij A_ij - sum_k
+    alpha_ik^2 A_ik), from (18) and (34) with A_ij = -(b_ij - E[b]) (L165)."""
+    h = sym_head(3, 1)
+    B = h.b()
+    eta = sp.Symbol("eta", positive=True)
+    adv = [[-(B[i, j] - h.Eb(i)) for j in range(3)] for i in range(3)]
+    dS = [[-eta * h.d_ds(h.L, i, k) for k in range(3)] for i in range(3)]
+    cases = []
+    for i in range(3):
+        for j in range(3):
+            lhs = sum(h.d_ds(h.alpha[i, j], i, k) * dS[i][k] for k in range(3))
+            spread = sum(h.alpha[i, k] ** 2 * adv[i][k] for k in range(3))
+            rhs = eta * h.alpha[i, j] * (h.alpha[i, j] * adv[i][j] - spread)
+            cases.append((f"Delta alpha_{i}{j}", lhs, rhs))
+    return prove_cases(
+        cases,
+        generality="T=3, d_v=1 surrogate",
+        part="first-order formula",
+        summary="Delta alpha_ij = eta alpha_ij (alpha_ij A_ij - sum_k alpha_ik^2 A_ik) (view F)",
+    )
+
+
+def exact_alpha_counterexample(mirror: bool = False, argmax: bool = False) -> dict:
+    """Exact T=3 row: alpha = (1/10, 8/10, 1/10), A = (1, 1, -9) (centred: sum alpha A = 0).
+
+    First-order Delta alpha_1 = eta alpha_1 (alpha_1 A_1 - sum alpha_k^2 A_k) = -0.046 eta < 0
+    although A_1 = 1 > 0. (T = 2 cannot violate: Delta alpha_1 = 2 eta alpha_1^2 alpha_2 A_1.)
+    ``mirror``: A -> -A (b_ij above the mean, yet Delta alpha_1 = +0.046 eta > 0).
+    ``argmax``: A = (11/10, 1, -91/10), so position 1 is the row's strict argmax of A (the most
+    helpful value), yet Delta alpha_1 = -0.045 eta < 0.
+    """
+    al = [sp.Rational(1, 10), sp.Rational(8, 10), sp.Rational(1, 10)]
+    A = [sp.Integer(1), sp.Integer(1), sp.Integer(-9)]
+    if argmax:
+        A = [sp.Rational(11, 10), sp.Integer(1), sp.Rational(-91, 10)]
+    if mirror:
+        A = [-x for x in A]
+    if sum(x * y for x, y in zip(al, A, strict=True)) != 0:
+        raise ValueError("the advantages of a row are centred: sum_j alpha_ij A_ij = 0")
+    # (J (alpha * A))_0 with the softmax Jacobian J = diag(alpha) - alpha alpha^T, (18) and (34)
+    d = al[0] * (al[0] * A[0] - sum(x**2 * y for x, y in zip(al, A, strict=True)))
+    return {
+        "T": 3,
+        "alpha_row": [str(x) for x in al],
+        "A_row": [str(x) for x in A],
+        "j": 0,
+        "first_order_dalpha_j_over_eta": str(d),
+        "exact": True,
+        "violates": bool(sp.sign(d) == -sp.sign(A[0])),
+        "A_j_is_row_argmax": bool(A[0] > max(A[1:])),
+        "realisation": "any b_i with b_ij = c - A_ij (e.g. u_i = 1, v_j = -A_ij in d_v = 1)",
+    }
+
+
+def feedback_link_proof() -> Evidence:
+    """SymPy: with only v_j moved by (38) (alpha, u fixed, row i stochastic),
+    Delta A_ij = eta (1 - alpha_ij) u_i^T ubar_j."""
+    T = 3
+    a = [[sp.Symbol(f"a_{i}{j}", positive=True) for j in range(T)] for i in range(T)]
+    U = [sp.Symbol(f"u_{i}", real=True) for i in range(T)]
+    V = [sp.Symbol(f"v_{j}", real=True) for j in range(T)]
+    eta = sp.Symbol("eta", positive=True)
+    i, j = 0, 1
+    a[i][2] = 1 - a[i][0] - a[i][1]  # row i stochastic
+    ubar = sum(a[r][j] * U[r] for r in range(T))
+    Vn = [V[k] - (eta * ubar if k == j else 0) for k in range(T)]
+
+    def adv(Vv: list[sp.Expr]) -> sp.Expr:
+        b = [U[i] * Vv[k] for k in range(T)]
+        return -(b[j] - sum(a[i][k] * b[k] for k in range(T)))
+
+    return prove_cases(
+        [("Delta A_ij", adv(Vn) - adv(V), eta * (1 - a[i][j]) * U[i] * ubar)],
+        generality="T=3, d_v=1, row i stochastic",
+        part="Delta A formula",
+        reading="B",
+        summary="Delta A_ij = eta (1 - alpha_ij) u_i ubar_j: its sign is that of u_i.ubar_j",
+    )
