@@ -16,16 +16,24 @@ def _run(claim_id: str, tmp_path):
     return res
 
 
-def test_rate_headline_one_piece_per_reading_with_centring_in_reading_a(tmp_path):
+def test_rate_headline_reading_a_is_the_printed_gap_with_and_without_centring(tmp_path):
     res = _run("nfa.ag.softmax_rate_headline", tmp_path)
-    by_reading = {e.reading: e for e in res.evidence}
-    assert sorted(by_reading) == ["A", "B", "C", "D", "E"]
-    assert len(res.evidence) == 5
-    assert by_reading["A"].verdict == verify.Verdict.SUPPORTED  # raw gap, centred: slope -2
-    for rd in "BCDE":
-        assert by_reading[rd].verdict == verify.Verdict.REFUTED
-    fig = by_reading["A"].figures[0]
+    pieces = {(e.reading, e.part): e.verdict for e in res.evidence}
+    assert pieces[("A", "raw gap, centred residuals")] is Verdict.SUPPORTED  # slope -2
+    assert pieces[("A", "raw gap, uncentred residuals")] is Verdict.REFUTED  # slope 0
+    assert res.verdict is Verdict.REFUTED
+    assert {e.reading for e in res.evidence} == {"A", "B", "C", "F"}
+    assert all(v is Verdict.REFUTED for (rd, _), v in pieces.items() if rd in "BC")
+    assert res.readings["F"]["verdict"] == "SUPPORTED"  # the centred repair
+    assert res.severity == "overstated"
+    fig = next(e for e in res.evidence if e.reading == "F").figures[0]
     assert fig["kind"] == "curve" and fig["logx"] and fig["logy"] and len(fig["series"]) == 3
+
+
+def test_remainder_bound_printed_hypotheses_refuted_centring_supported(tmp_path):
+    res = _run("nfa.ag.softmax_remainder_bound", tmp_path)
+    assert res.verdict is Verdict.REFUTED
+    assert res.readings["B"]["verdict"] == "SUPPORTED"
 
 
 def test_thm16_constant_witness_is_taken_at_large_tau(tmp_path):
@@ -34,6 +42,15 @@ def test_thm16_constant_witness_is_taken_at_large_tau(tmp_path):
     vals = ce["tau2_norm_R_at_tau_1e3_float64"]
     assert abs(vals[4] / vals[1] - 2.0) < 1e-8  # sqrt(H) growth at tau = 1e3
     assert abs(vals[1] - 1 / 9) < 1e-3
+
+
+def test_thm14_literal_q_refuted_q_as_g_proved_in_general(tmp_path):
+    res = _run("nfa.appd.thm14_multihead_identity", tmp_path)
+    assert res.verdict is Verdict.REFUTED
+    first = next(e for e in res.evidence if e.part.startswith("first equality"))
+    assert first.verdict is Verdict.PROVED and first.scope == "general"
+    assert res.readings["B"]["verdict"] == "PROVED"
+    assert res.severity == "erratum"
 
 
 def test_thm9_hedge_refuted_by_a_plane_in_three_dimensions(tmp_path):

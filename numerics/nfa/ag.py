@@ -291,7 +291,7 @@ def _rho(s: np.ndarray, r: np.ndarray, tau: float) -> float:
     return tau**2 * err / (B**2 * R)
 
 
-def _uncentred_witness() -> Evidence:
+def _uncentred_witness(reading: str) -> Evidence:
     """N = 2, s = (1, -1), r = (1, 1): O(tau) = 1 for every tau but sum s r = 0 (mpmath)."""
     mpmath.mp.dps = 50
     rows = []
@@ -312,7 +312,7 @@ def _uncentred_witness() -> Evidence:
         "without the centring hypothesis: N=2, s=(1,-1), r=(1,1), B=R=1 gives O(tau)=1 "
         "exactly but (1/(N tau)) sum s r = 0, so tau^2 err/(B^2 R) = tau^2 -> infinity "
         "(mpmath, 50 digits); no C(N) exists",
-        reading="B",
+        reading=reading,
         part="main",
         counterexample={"N": 2, "s": [1, -1], "r": [1, 1], "B": 1, "R_max": 1, "rows": rows},
         steps=[
@@ -325,7 +325,7 @@ def _uncentred_witness() -> Evidence:
     )
 
 
-def _centred_sup_search(ctx: verify.Context) -> Evidence:
+def _centred_sup_search(ctx: verify.Context, reading: str) -> Evidence:
     """sup of ``tau^2 err / (B^2 R)`` with sum r = 0, per N: Nelder-Mead over
     (tanh-parametrised s, projected r, log tau) plus two-level structured candidates."""
     rng = ctx.numpy_rng("rhoB")
@@ -361,7 +361,7 @@ def _centred_sup_search(ctx: verify.Context) -> Evidence:
         + ", ".join(f"N={k}: {v:.3f}" for k, v in sups.items())
         + f"; ratio approaches a constant as tau grows ({tail[0]:.4f}, {tail[1]:.4f}, "
         f"{tail[2]:.4f} at tau = 1e2..1e4)",
-        reading="A",
+        reading=reading,
         numbers={"sup_by_N": sups, "tail": tail},
         generality=f"N in {Ns}, log10 tau in [-1, 3]",
         dtype="float64",
@@ -377,22 +377,24 @@ def _centred_sup_search(ctx: verify.Context) -> Evidence:
     r"\Big|O_k(\tau)-\frac1{N\tau}\sum_is_{ki}r_i\Big|\le\frac{C(N)B^2R_{\max}}{\tau^2}",
     kind="property",
     readings={
-        "B": r"the bound with only |s_{ki}|\le B,\ |r_i|\le R_{\max} assumed (no centring of "
-        r"the residuals)"
+        "B": r"the bound with the added hypothesis \sum_ir_i=0 (residuals mean-centred: the "
+        r"condition introduced at L448 and assumed by Thm 16, L754)"
     },
-    expect="SUPPORTED",
+    repairs={"B": "overstated"},
+    expect="REFUTED",
 )
 def softmax_remainder_bound(ctx: verify.Context) -> list[Evidence]:
-    """Reading A (the bound with residuals mean-centred, sum r = 0, the condition A.4.1
-    imposes at L448-452 and Thm 16 assumes at L754): SUPPORTED; sup of the ratio
-    tau^2 err / (B^2 R) estimated per N: ~0.27, independent of N.
+    """Reading A, as printed at L456-458 (only |s| <= B and |r| <= R_max assumed): REFUTED.
+    Minimal exact witness N = 2, s = (1, -1), r = (1, 1): the softmax weights sum to 1 so
+    O(tau) = 1 for every tau, while sum s r = 0; the ratio tau^2 err / (B^2 R) = tau^2 is
+    unbounded (mpmath, 50 digits). expect REFUTED.
 
-    Reading B (only |s| <= B, |r| <= R): REFUTED. Minimal exact witness N = 2, s = (1, -1),
-    r = (1, 1): the softmax weights sum to 1 so O(tau) = 1 for every tau, while sum s r = 0;
-    the ratio tau^2 err / (B^2 R) = tau^2 is unbounded (mpmath, 50 digits).
-    expect SUPPORTED.
+    Reading B (the statement plus sum r = 0, the centring of L448 that Thm 16 assumes):
+    SUPPORTED; the sup of tau^2 err / (B^2 R) estimated per N by Nelder-Mead over
+    (tanh-parametrised s, projected r, log tau) plus two-level structured candidates is
+    ~0.27, independent of N. So the printed bound is overstated: it needs the centring.
     """
-    return [_uncentred_witness(), _centred_sup_search(ctx)]
+    return [_uncentred_witness("A"), _centred_sup_search(ctx, "B")]
 
 
 # ---------------------------------------------------------------------------------------
@@ -530,89 +532,56 @@ def _merged_rate_piece(
     r"\text{ at rate } O(\tau^{-2}) \text{ in the high-temperature limit}",
     kind="rate",
     readings={
-        "B": r"rescaled (learning rate absorbed), centred residuals: "
-        r"\|N\tau\,O(\tau)-g\|/\|g\|=O(\tau^{-2})",
-        "C": r"raw gap without the centring hypothesis: \max_k|O_k(\tau)-g_k/(N\tau)|"
-        r"=O(\tau^{-2}) for any residuals",
-        "D": r"rescaled, without the centring hypothesis: \|N\tau\,O(\tau)-g\|/\|g\|"
-        r"=O(\tau^{-2}) for any residuals",
-        "E": r"direction, centred residuals: \angle(O(\tau),g)=O(\tau^{-2})",
+        "B": r"rescaled (learning rate absorbed): \|N\tau\,O(\tau)-g\|/\|g\|=O(\tau^{-2}), "
+        r"with and without centred residuals",
+        "C": r"direction: \angle(O(\tau),g)=O(\tau^{-2}) (1-\mathrm{corr}=O(\tau^{-4})), with "
+        r"and without centred residuals",
+        "F": r"as A with the added hypothesis \sum_ir_i=0 (residuals mean-centred, the condition "
+        r"of A.4.1 L448 and Thm 16 L754, stated nowhere in the headline): "
+        r"\max_k|O_k(\tau)-g_k/(N\tau)|=O(\tau^{-2})",
     },
-    expect="SUPPORTED",
+    repairs={"F": "overstated"},
+    expect="REFUTED",
 )
 def softmax_rate_headline(ctx: verify.Context) -> list[Evidence]:
-    """Reading A: the raw gap max_k |O_k(tau) - (1/(N tau)) sum_i s_ki r_i| = O(tau^-2),
-    under centred residuals (A.4.1 L448-452, Thm 16 L754). The uncentred cases are readings
-    C, D, the rescaled gap B and the direction E.
+    """Reading A, as printed: the absolute gap max_k |O_k(tau) - (1/(N tau)) sum_i s_ki r_i|
+    is O(tau^-2); the headline (L7, L32) states no centring, so it is checked with centred
+    and with uncentred residuals (one part each). expect REFUTED: with uncentred residuals
+    O(tau) -> mean(r), slope 0. Reading F, the same gap under centred residuals (A.4.1 L448,
+    Thm 16 L754): SUPPORTED, slope -2.00 for both logit scales -- the headline is
+    overstated, true under a hypothesis it does not state.
 
-    One Evidence per reading; each fits logit scales kappa in {1, 30} (tau >= 10 kappa, tau
-    up to 1e5, median of 10 seeds, N=100, K=50, d=2) and keeps the weaker fit, with one
-    log-log curve figure per reading. expect SUPPORTED (A: slope -2.00 for both kappa).
-    Beside it: B REFUTED (slope -1: the leading term is O(1/tau), so the relative error is
-    O(1/tau)); C REFUTED (slope 0: O(tau) -> mean(r)); D REFUTED (slope +1); E REFUTED
-    (angle ~ 1/tau; 1 - corr ~ tau^-2, recorded in numbers).
+    B (rescaled gap) REFUTED: slope -1 centred (the leading term is O(1/tau), so the relative
+    error is O(1/tau)) and +1 uncentred. C (direction) REFUTED: the angle decays like 1/tau
+    centred (1 - corr ~ tau^-2, recorded) and tends to a constant uncentred.
+
+    Each piece fits logit scales kappa in {1, 30} (tau >= 10 kappa, tau up to 1e5, median of
+    10 seeds, N=100, K=50, d=2) and keeps the weaker fit, with one log-log curve figure.
     """
     m = {(kp, c): _sweep(ctx, kp, c, _TAUS) for kp in (1.0, 30.0) for c in (True, False)}
 
-    def ser(metric: str, centred: bool) -> dict[str, tuple[np.ndarray, float]]:
-        return {f"kappa={kp:g}": (m[(kp, centred)][metric], kp) for kp in (1.0, 30.0)}
-
-    def extra(metric: str, centred: bool) -> dict[str, np.ndarray]:
-        return {f"{metric}, kappa={kp:g}": m[(kp, centred)][metric] for kp in (1.0, 30.0)}
+    def piece(name: str, metric: str, extra_metric: str, reading: str, what: str,
+              centred: bool) -> Evidence:
+        series = {f"kappa={kp:g}": (m[(kp, centred)][metric], kp) for kp in (1.0, 30.0)}
+        extra = {f"{extra_metric}, kappa={kp:g}": m[(kp, centred)][extra_metric]
+                 for kp in (1.0, 30.0)}
+        residuals = "centred residuals" if centred else "uncentred residuals"
+        return _merged_rate_piece(name, _TAUS, series, -2, reading=reading,
+                                  part=f"{what}, {residuals}", ctx=ctx, extra=extra)
 
     gap = "max_k|O_k - (1/(N tau)) sum_i s_ki r_i|"
     resc = "||N tau O - g|| / ||g||"
+    gap_centred = piece(gap, "E1", "E2", "A", "raw gap", True)
     return [
-        _merged_rate_piece(
-            gap,
-            _TAUS,
-            ser("E1", True),
-            -2,
-            reading="A",
-            part="raw gap, centred residuals",
-            ctx=ctx,
-            extra=extra("E2", True),
-        ),
-        _merged_rate_piece(
-            resc,
-            _TAUS,
-            ser("E3", True),
-            -2,
-            reading="B",
-            part="rescaled by N tau, centred residuals",
-            ctx=ctx,
-            extra=extra("E4", True),
-        ),
-        _merged_rate_piece(
-            gap,
-            _TAUS,
-            ser("E1", False),
-            -2,
-            reading="C",
-            part="raw gap, uncentred residuals",
-            ctx=ctx,
-            extra=extra("E2", False),
-        ),
-        _merged_rate_piece(
-            resc,
-            _TAUS,
-            ser("E3", False),
-            -2,
-            reading="D",
-            part="rescaled by N tau, uncentred residuals",
-            ctx=ctx,
-            extra=extra("E4", False),
-        ),
-        _merged_rate_piece(
-            "angle(O, g)",
-            _TAUS,
-            ser("angle", True),
-            -2,
-            reading="E",
-            part="direction, centred residuals",
-            ctx=ctx,
-            extra=extra("E5", True) | extra("angle", False),
-        ),
+        gap_centred,
+        piece(gap, "E1", "E2", "A", "raw gap", False),
+        piece(resc, "E3", "E4", "B", "rescaled by N tau", True),
+        piece(resc, "E3", "E4", "B", "rescaled by N tau", False),
+        piece("angle(O, g)", "angle", "E5", "C", "direction", True),
+        piece("angle(O, g)", "angle", "E5", "C", "direction", False),
+        replace(gap_centred, reading="F", figures=[
+            {**fig, "title": f"Reading F: {gap_centred.part}"} for fig in gap_centred.figures
+        ]),
     ]
 
 

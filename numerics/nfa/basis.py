@@ -53,14 +53,21 @@ def _admissible(ws: list[sp.Matrix], a: sp.Rational) -> bool:
         "O(g_a S) = pi(g_a) O(S) for all a > 0",
         "C": "proof intuition (L148): membership of sin(a w_k^T x) in F <=> a w_k in span{w_l}",
     },
-    expect="SUPPORTED",
+    repairs={"B": "overstated"},
+    expect="REFUTED",
 )
 def lemma2_scaling_impossibility(ctx: verify.Context) -> list[Evidence]:
-    """A/B SUPPORTED: for random, lattice and degenerate frequency sets (d = 1, 2) and a near
-    1, rational and random, sin(a w_1^T x) has residual >> round-off against F (certified not
-    in F), except where a w_1 in {+-w_l} (a = 1 control). B excludes the zero operator
-    explicitly. C REFUTED: with w = {(1,0), (0,1)} the span of the frequencies is R^2, so
-    a w_1 is in it for every a, yet sin(2 x_1) is not in F (residual ~ 1).
+    """Reading A, as printed ("no linear operator"): REFUTED by the zero operator O(S) = 0,
+    which is linear, takes values in F (0 is in the span) and satisfies
+    O(g_a S) = 0 = pi(g_a) O(S) for every a > 0 (exact, symbolic a). expect REFUTED; every
+    nonzero operator fails (the certificate below, also recorded under A as its own part).
+
+    Reading B, the statement with the hypothesis the formalisation adds (O nonzero):
+    SUPPORTED -- for random, lattice and degenerate frequency sets (d = 1, 2) and a near 1,
+    rational and random, sin(a w_1^T x) has residual >> round-off against F (certified not
+    in F), except where a w_1 in {+-w_l} (a = 1 control). So the lemma is overstated: true
+    for nonzero operators. C REFUTED: with w = {(1,0), (0,1)} the span of the frequencies is
+    R^2, so a w_1 is in it for every a, yet sin(2 x_1) is not in F (residual ~ 1).
     """
     rng = ctx.numpy_rng("l2")
     pts = rng.uniform(-60, 60, size=(ctx.pick(3000, 20000), 2))
@@ -79,21 +86,15 @@ def lemma2_scaling_impossibility(ctx: verify.Context) -> list[Evidence]:
             if (member and res > IN_SPAN) or (not member and res < OUT_SPAN):
                 bad.append(rows[-1])
     ok = not bad
-    ev = Evidence(
-        Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
+    certificate = (
         f"{len(rows)} (set, a) pairs: residual ~0 exactly when a w_1 in {{+-w_l}} (a = 1 "
-        f"control), else >= {OUT_SPAN:g}"
-        + ("" if ok else f"; unexpected: {bad[:2]}"),
-        numbers={"rows": rows},
-        dtype="float64",
+        f"control), else >= {OUT_SPAN:g}" + ("" if ok else f"; unexpected: {bad[:2]}")
     )
-    evB = Evidence(
-        ev.verdict,
-        ev.summary + " (zero operator excluded)",
-        reading="B",
-        numbers={"rows": rows},
-        dtype="float64",
-    )
+    verdict = Verdict.SUPPORTED if ok else Verdict.UNDECIDED
+    nonzero = Evidence(verdict, certificate, part="nonzero operators", numbers={"rows": rows},
+                       dtype="float64")
+    evB = Evidence(verdict, certificate + " (zero operator excluded)", reading="B",
+                   numbers={"rows": rows}, dtype="float64")
     om = np.array([[1.0, 0.0], [0.0, 1.0]])
     res = _sin_residual(om, np.zeros(2), 2 * om[0], 0.0, pts)
     evC = Evidence(
@@ -105,7 +106,32 @@ def lemma2_scaling_impossibility(ctx: verify.Context) -> list[Evidence]:
         counterexample={"omega": om.tolist(), "a": 2, "residual": res},
         dtype="float64",
     )
-    return [ev, evB, evC]
+    return [_zero_operator(), nonzero, evB, evC]
+
+
+def _zero_operator() -> Evidence:
+    """The zero operator against Lemma 2 as printed: linear, valued in F, equivariant.
+
+    Its field is f = 0, so O(g_a S)(x) = 0 and (pi(g_a) O(S))(x) = O(S)(x / a) = 0 for symbolic
+    a > 0 and x; the difference is checked to be exactly zero.
+    """
+    a, x = sp.Symbol("a", positive=True), sp.Symbol("x", real=True)
+    zero_field = sp.Lambda(x, sp.Integer(0))
+    lhs, rhs = zero_field(x), zero_field(x / a)
+    equivariant = sp.simplify(lhs - rhs) == 0
+    summary = ("the zero operator O(S) = 0 is linear, takes values in F = span{sin(w_k^T x)} "
+               "and satisfies O(g_a S) = 0 = pi(g_a) O(S) for every a > 0 (exact, symbolic a)")
+    if not equivariant:
+        return Evidence.undecided(f"zero-operator check failed: {summary}", method="symbolic",
+                                  part="zero operator")
+    return Evidence(
+        Verdict.REFUTED, summary, method="symbolic", part="zero operator",
+        counterexample={"operator": "O(S) = 0 for every sample set S", "field": "f = 0",
+                        "check": "O(g_a S)(x) - O(S)(x/a) = 0 for symbolic a > 0, x"},
+        steps=["O(alpha S + beta S') = 0 = alpha O(S) + beta O(S'): linear",
+               "0 = sum_k 0 * phi_k lies in F", f"O(g_a S)(x) - (pi(g_a) O(S))(x) = {lhs - rhs}"],
+        generality="exact, symbolic a > 0",
+    )
 
 
 @verify.claim(
@@ -400,21 +426,24 @@ def thm9_continuum_subgroup(ctx: verify.Context) -> list[Evidence]:
     r"frequencies are reparameterised}",
     kind="property",
     readings={
-        "B": r"\text{literal, including the degenerate frequency set } \{0\} \text{ (the constant "
-        r"basis), which Thm 9 itself exempts as closed under } A^{\top} \text{ (L530) and trivial "
-        r"one-point (L540)}"
+        "C": r"\text{as A, with the added hypothesis that the basis has a nonzero frequency (the "
+        r"constant basis } \{0\} \text{ excluded, which Thm 9 exempts as closed under } A^\top"
+        r"\text{, L530)}"
     },
-    expect="SUPPORTED",
+    repairs={"C": "overstated"},
+    expect="REFUTED",
 )
 def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
-    """Reading A (the corollary of Thm 9 it is stated as, "This rules out ..."; Thm 9 exempts
-    frequency sets closed under A^T, and for Diag(>0) the only closed finite set is {0}):
-    SUPPORTED -- a nonzero omega with omega_j != 0 has the infinite orbit {lambda_j omega_j}
-    under positive diagonals, so no finite set containing it is closed; checked exactly on 20
-    random integer sets (n = 2, 3) against random rational positive diagonals.
-    Reading B (literal, {0} admitted): REFUTED -- {0} is closed under every positive diagonal
-    (symbolic lambda1, lambda2), so the constant-field architecture is exactly equivariant
-    with neither M(S) nor frequency outputs. expect SUPPORTED.
+    """Reading A, as printed ("any architecture that uses only a fixed finite Fourier /
+    sinusoidal basis"): REFUTED by the degenerate set {0} -- it is closed under every positive
+    diagonal (symbolic lambda1, lambda2), so the constant-field architecture is exactly
+    equivariant with neither M(S) nor frequency outputs. expect REFUTED.
+
+    Reading C (a basis with a nonzero frequency): SUPPORTED -- a nonzero omega with
+    omega_j != 0 has the infinite orbit {lambda_j omega_j} under positive diagonals, so no
+    finite set containing it is closed; checked exactly on 20 random integer sets (n = 2, 3)
+    against random rational positive diagonals. The same check is A's part "nondegenerate
+    sets". So the corollary is overstated: it fails only for the constant basis.
     """
     rng = ctx.numpy_rng("c10")
     fails = 0
@@ -445,11 +474,11 @@ def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
         "degenerate set {0}: closed under every positive diagonal (symbolic lambda1, lambda2), "
         "so a fixed finite basis (the constant) is exactly equivariant with neither M(S) nor "
         "frequency outputs",
-        reading="B",
+        part="degenerate set {0}",
         counterexample={"frequency_set": [[0, 0]], "group": "Diag(>0)", "T_A": "identity"},
         method="symbolic",
     )
-    return [e1, e2]
+    return [e1, e2, replace(e1, reading="C", part="main")]
 
 
 @verify.claim(
