@@ -38,10 +38,11 @@ def test_remainder_bound_printed_hypotheses_refuted_centring_supported(tmp_path)
 
 def test_thm16_constant_witness_is_taken_at_large_tau(tmp_path):
     res = _run("nfa.appd.thm16_multihead_softmax", tmp_path)
-    ce = next(e for e in res.evidence if e.part == "constant").counterexample
+    ce = next(e for e in res.evidence if e.part == "constant" and e.reading == "A").counterexample
     vals = ce["tau2_norm_R_at_tau_1e3_float64"]
     assert abs(vals[4] / vals[1] - 2.0) < 1e-8  # sqrt(H) growth at tau = 1e3
     assert abs(vals[1] - 1 / 9) < 1e-3
+    assert res.readings["C"]["verdict"] == "SUPPORTED"  # the constant with sqrt(H)
 
 
 def test_thm14_literal_q_refuted_q_as_g_proved_in_general(tmp_path):

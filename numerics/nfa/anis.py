@@ -60,7 +60,10 @@ def _thm7_prop(*, generator, batch, dtype, device, N, statistic, group):
     r"\Rightarrow \mathcal O \text{ equivariant to } G_{\mathcal S},\ "
     r"\rho(g_{A,b})(\tilde\theta,\mu,M)=(\tilde\theta,A\mu+b,AM)",
     kind="property",
-    readings={"B": r"as A, with the added hypothesis \mu(g S)=A\mu(S)+b,\ M(gS)=AM(S) for A in S"},
+    readings={
+        "B": r"as A, with the added hypothesis \mu(g S)=A\mu(S)+b,\ M(gS)=AM(S) for A in S"
+    },
+    repairs={"B": "overstated"},
     expect="REFUTED",
 )
 def thm7_matrix_normalization(ctx: verify.Context) -> list[Evidence]:
@@ -69,7 +72,8 @@ def thm7_matrix_normalization(ctx: verify.Context) -> list[Evidence]:
     M(AS) = sqrtm(A C A) != A sqrtm(C), so the operator is not Diag(>0)-equivariant (falsify
     finds it in float64). Per pair, recorded: chol works for diagonal and lower-triangular
     groups; diag_std for Diag(>0); rms only for scalars.
-    Reading B (covariance assumed): SUPPORTED with chol on lower-triangular groups.
+    Reading B (covariance of the statistics assumed, which the hypotheses do not state):
+    SUPPORTED with chol on lower-triangular groups, so the theorem is overstated.
     """
     sizes = {"N": st.integers(4, 24)}
     sqrtm = falsify(

@@ -217,8 +217,13 @@ def _contfreq_prop(
     r"f_{\mathcal O(gS)}(x)=f_{\mathcal O(S)}(g^{-1}x)\ \forall g\in G_{ST}",
     kind="property",
     readings={
-        "B": "some operator with frequency outputs satisfying A1 and A2 is G_ST-equivariant ('can')"
+        "B": "some operator with frequency outputs satisfying A1 and A2 is G_ST-equivariant "
+        "('can')",
+        "C": "as A with the added hypothesis that the operator also computes the anchor mu(S) "
+        "and scale s(S) and emits w = w~/s, phase = phase~ - w^T mu from normalised "
+        "coordinates (the 'anchors' proof (B) invokes, L337; A3b does not state them)",
     },
+    repairs={"C": "overstated"},
     expect="REFUTED",
 )
 def thm1_contfreq(ctx: verify.Context) -> list[Evidence]:
@@ -229,9 +234,11 @@ def thm1_contfreq(ctx: verify.Context) -> list[Evidence]:
     w' = w/a under scaling. A3b as printed (L120) speaks only of x -> a x; the conclusion
     covers translations too.
 
-    Reading B SUPPORTED: the anchored variant (w = w~/s, phase = phase~ - w^T mu from an inner
-    map on normalised coordinates) passes; its "anchors" are the sample statistics mu(S),
-    s(S), i.e. it borrows A3a's normalisation.
+    Readings B and C SUPPORTED: the anchored variant (w = w~/s, phase = phase~ - w^T mu from
+    an inner map on normalised coordinates) passes for every random inner map tried; its
+    "anchors" are the sample statistics mu(S), s(S), i.e. it borrows A3a's normalisation.
+    B needs one such operator; C is the universal statement under that hypothesis, so A is
+    overstated: true once the anchors are assumed.
     """
     params = dict(_CLOUD, **_GROUP)
     raw, anchored = (
@@ -246,12 +253,14 @@ def thm1_contfreq(ctx: verify.Context) -> list[Evidence]:
         )
         for a in (False, True)
     )
+    anchored = anchored.relabel(
+        reading="B",
+        prefix="anchored frequency-output operator (w = w~/s, phase = phase~ - w.mu)",
+    )
     return [
         raw.relabel(prefix="unanchored frequency-output relative-PE operator"),
-        anchored.relabel(
-            reading="B",
-            prefix="anchored frequency-output operator (w = w~/s, phase = phase~ - w.mu)",
-        ),
+        anchored,
+        replace(anchored, reading="C"),
     ]
 
 
@@ -269,8 +278,9 @@ def _order_dependent_prop(*, generator, batch, dtype, device, N, d, cloud, log_a
     r"\iff A1\wedge A2\wedge(A3a\vee A3b)",
     kind="property",
     readings={
-        "B": "Remark L122: without A3a/A3b, exact equivariance to all a > 0 cannot hold for "
-        "operators whose fields lie in a fixed finite sinusoidal basis on raw coordinates"
+        "B": "Remark L122: without A3a/A3b, exact equivariance to all a > 0 'cannot be "
+        "guaranteed' for operators whose fields lie in a fixed finite sinusoidal basis on raw "
+        "coordinates"
     },
     expect="REFUTED",
 )
@@ -281,9 +291,10 @@ def iff_necessity(ctx: verify.Context) -> list[Evidence]:
     x~(gS) = x~(S). Also recorded: the zero operator and nearest-neighbour interpolation are
     equivariant with no A3 at all.
 
-    Reading B SUPPORTED up to the zero operator: a nonzero fixed-basis field f has f(./a)
-    outside the span for sampled a (see nfa.basis.lemma2_scaling_impossibility), so
-    O(aS) = pi(g_a) O(S) fails.
+    Reading B SUPPORTED: a nonzero fixed-basis field f has f(./a) outside the span for sampled
+    a (see nfa.basis.lemma2_scaling_impossibility), so O(aS) = pi(g_a) O(S) fails for every
+    operator with a nonzero output; only the zero operator escapes, so equivariance cannot be
+    guaranteed, as the Remark says.
     """
     gen = ctx.torch_generator("perm")
     op = _normalized_op(gen, F64, 2, pool="first")
@@ -378,16 +389,19 @@ def _relpe_prop(*, generator, batch, dtype, device, N, d, cloud, sigma_b, check,
     r"f_{\mathcal O(S+b)}(x)=f_{\mathcal O(S)}(x-b)",
     kind="property",
     readings={
-        "B": "anchor-only variant f = f~_theta(x - mu(S)): translation equivariant",
+        "B": "as A with the added hypothesis that the operator stores an anchor mu(S) "
+        "(anchor-only variant f = f~_theta(x - mu(S))): translation equivariant",
         "C": "field invariance instead of equivariance: f_{O(S+b)}(x) = f_{O(S)}(x) (recorded)",
     },
+    repairs={"B": "overstated"},
     expect="REFUTED",
 )
 def relative_pe_translation(ctx: verify.Context) -> list[Evidence]:
     """Relative-PE operator on raw coordinates, no anchor. Part "theta invariance" (1)
     SUPPORTED; part "field equivariance" (2) REFUTED: theta does not change, so the field does
     not move; (3) field *invariance* holds instead (reading C, recorded). Reading B
-    (anchor mu(S) stored): SUPPORTED.
+    (anchor mu(S) stored, a hypothesis A2 does not give): SUPPORTED, so the chain of L140 is
+    overstated.
     expect REFUTED: the second implication of the chain needs an anchor, which A2 does not
     give.
     """

@@ -146,6 +146,7 @@ def linear_identity(ctx: verify.Context) -> list[Evidence]:
         r"with \mathcal L=\frac12\sum_i(y_i-f(x_i))^2",
         "C": r"as printed, with \mathcal L=\sum_i(y_i-f(x_i))^2 (no 1/2)",
     },
+    repairs={"B": "erratum"},
     expect="REFUTED",
 )
 def intuition_gradient_sign(ctx: verify.Context) -> list[Evidence]:
