@@ -9,12 +9,15 @@ claims of one run share them; the evidence is still computed in the run.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import torch
 from scipy import stats
+from scipy.optimize import brentq
 
 import verify
 from verify import Evidence, Verdict
@@ -342,12 +345,13 @@ def sticky_table1(ctx):
     expect="NOT_REPRODUCED",
 )
 def sticky_min_entropy(ctx):
-    """The entropy rate H = sum_y pi_y H(P_y.) for every transition reading: none gives 1.829 in
-    bits (reading A, as printed) or nats (reading B): NOT_REPRODUCED for readings A and B of the
-    chain. The one-parameter families propto d^-a and e^-bd are solved for 1.829 (nats, bits);
-    the Bayes loss with input noise (forward filter, Monte Carlo) is compared with H."""
-    from scipy.optimize import brentq
-
+    """The entropy rate H = sum_y pi_y H(P_y.) for every transition reading: none of the named
+    readings (propto d as printed, 1/d, 1/d^2, e^-d, uniform) gives 1.829 in bits (reading A,
+    L434) or nats (reading B): NOT_REPRODUCED for readings A and B of the chain. The
+    one-parameter families propto d^-a and e^-bd are searched for 1.829 (nats, bits) by sign
+    changes on a grid (:func:`family_roots`); a fitted parameter reproduces nothing, so that
+    piece is reported only. The Bayes loss with input noise (forward filter, Monte Carlo) is
+    compared with H (L421: "actual minimum is slightly higher due to input noise")."""
     out = []
     H = {rd: entropy_rate(transition_matrix(rd)) for rd in TRANSITION_READINGS}
     for rd, unit, scale in (("A", "bits", LN2), ("B", "nats", 1.0)):
@@ -369,27 +373,7 @@ def sticky_min_entropy(ctx):
                 },
             )
         )
-    fam = {}
-    for name, reading in (("d^-a", "pow"), ("e^-bd", "exp")):
-        for unit, sc in (("nats", 1.0), ("bits", LN2)):
-
-            def f(a, reading=reading, sc=sc):
-                return entropy_rate(transition_matrix(reading, param=a)) / sc - MIN_ENTROPY
-
-            lo, hi = -5.0, 30.0
-            fam[f"{name} {unit}"] = float(brentq(f, lo, hi)) if f(lo) * f(hi) < 0 else None
-    H_bits_min = entropy_rate(transition_matrix("exp", param=50.0)) / LN2
-    out.append(
-        Evidence(
-            Verdict.UNDECIDED,
-            "parameter that gives 1.829 in each family: "
-            + ", ".join(f"{k}: {v if v is None else round(v, 3)}" for k, v in fam.items())
-            + f"; in bits no chain with stay 0.3 goes below {H_bits_min:.3f}",
-            reading="families",
-            part="families",
-            numbers={"solutions": fam, "min_bits_any_family": H_bits_min},
-        )
-    )
+    out.append(_families_giving_min_entropy())
     g = ctx.torch_generator("bayes")
     P = transition_matrix("A")
     mu = torch.randn(1, 8, 20, generator=g, dtype=torch.float64)
@@ -411,6 +395,144 @@ def sticky_min_entropy(ctx):
     return out
 
 
+#: The parameter range searched in the one-parameter transition families (both signs: a < 0
+#: puts the mass on distant states, a > 0 on the two neighbours).
+FAMILY_RANGE = (-30.0, 30.0)
+
+
+def family_roots(f: Callable[[float], float], lo: float, hi: float, n: int = 601) -> list[float]:
+    """Every root of ``f`` in ``[lo, hi]`` that a grid of ``n`` points brackets.
+
+    A root is bracketed where ``f`` changes sign between two neighbouring grid points (or is
+    exactly 0 at one), and each bracket is refined by ``brentq``; so two roots of a function
+    that has the same sign at both ends are both found, and an empty list means that no sign
+    change exists on the grid (roots closer together than the grid step can be missed).
+    """
+    xs = np.linspace(lo, hi, n)
+    fs = [f(float(x)) for x in xs]
+    roots: list[float] = []
+    for k in range(n - 1):
+        a, b, fa, fb = float(xs[k]), float(xs[k + 1]), fs[k], fs[k + 1]
+        if fa == 0:
+            roots.append(a)
+        elif fa * fb < 0:
+            roots.append(float(brentq(f, a, b)))
+    if fs[-1] == 0:
+        roots.append(float(xs[-1]))
+    return roots
+
+
+def _families_giving_min_entropy() -> Evidence:
+    """Which members of the families propto d^-a and e^-bd have entropy rate 1.829 (nats and
+    bits), and the range of entropy rates each family spans over :data:`FAMILY_RANGE`."""
+    lo, hi = FAMILY_RANGE
+    roots, spans = {}, {}
+    for name, reading in (("d^-a", "pow"), ("e^-bd", "exp")):
+        grid = np.linspace(lo, hi, 601)
+        rates = [entropy_rate(transition_matrix(reading, param=float(a))) for a in grid]
+        for unit, sc in (("nats", 1.0), ("bits", LN2)):
+
+            def f(a, reading=reading, sc=sc):
+                return entropy_rate(transition_matrix(reading, param=a)) / sc - MIN_ENTROPY
+
+            roots[f"{name} {unit}"] = family_roots(f, lo, hi)
+            spans[f"{name} {unit}"] = [min(rates) / sc, max(rates) / sc]
+
+    def show(key: str) -> str:
+        if roots[key]:
+            return f"{key}: " + ", ".join(f"{r:.3f}" for r in roots[key])
+        low, high = spans[key]
+        return f"{key}: none (H spans [{low:.3f}, {high:.3f}])"
+
+    return Evidence.undecided(
+        f"parameters giving 1.829 (sign changes on a grid over [{lo:g}, {hi:g}]): "
+        + "; ".join(show(k) for k in roots)
+        + "; a parameter fitted to 1.829 reproduces nothing, so these are reported only",
+        method="experiment",
+        reading="families",
+        part="families",
+        numbers={"solutions": roots, "entropy_rate_span": spans, "searched": [lo, hi]},
+    )
+
+
+#: Table 1's EM loss and its spread (L425), and the paper's gap to its minimum (L428, L434):
+#: the table is in nats (gda.exp.sticky.table1, reading "consistency").
+EM_LOSS, EM_LOSS_SD = TABLE1["final loss"]["EM"]
+PAPER_GAP = EM_LOSS - MIN_ENTROPY
+
+
+def capacity_evidence(
+    construction_gaps: Sequence[float],
+    *,
+    paper_gap: float = PAPER_GAP,
+    paper_sd: float = EM_LOSS_SD,
+    summary: str = "",
+    **evidence_kw: Any,
+) -> Evidence:
+    """The verdict on "the residual gap reflects the limited capacity of a single head" from
+    the gaps (nats) between a single-head construction's held-out loss and the Bayes loss,
+    one per test batch (the same batches for both).
+
+    With ``g`` their mean and ``tol = 2 sqrt(paper_sd^2 + sd(gaps)^2)`` (Table 1's rule):
+
+    - REFUTED when ``g <= tol``: a single head reaches the minimum achievable with input noise,
+      so a gap of the paper's size is not a capacity limit;
+    - SUPPORTED when ``g >= paper_gap - tol``: the single heads tried stay as far from the
+      minimum as the paper's EM model did (within the tolerance), as a capacity limit predicts;
+    - UNDECIDED in between: the single head closes part of the paper's gap, so capacity
+      explains at most the rest.
+    """
+    gaps = np.asarray(construction_gaps, dtype=float)
+    if gaps.size == 0 or not np.all(np.isfinite(gaps)):
+        return Evidence.undecided(
+            f"{summary}: no finite gap measured", method="experiment", **evidence_kw
+        )
+    g = float(gaps.mean())
+    sd = float(gaps.std(ddof=1)) if gaps.size > 1 else 0.0
+    tol = 2 * math.sqrt(paper_sd**2 + sd**2)
+    numbers = dict(evidence_kw.pop("numbers", {}))
+    numbers.update(
+        {
+            "construction_gap": g,
+            "construction_gap_sd": sd,
+            "tolerance": tol,
+            "paper_gap": paper_gap,
+            "n_batches": int(gaps.size),
+        }
+    )
+    counterexample = evidence_kw.pop("counterexample", None)
+    lead = f"{summary}; " if summary else ""
+    gap = f"single-head gap to the Bayes loss {g:.4f} +- {sd:.4f} nats"
+    if g <= tol:
+        return Evidence(
+            Verdict.REFUTED,
+            f"{lead}{gap} <= tolerance {tol:.3f}: a single head reaches the minimum, so the "
+            f"paper's gap {paper_gap:.3f} is not a capacity limit",
+            method="experiment",
+            numbers=numbers,
+            counterexample={**(counterexample or {}), "construction_gap": g, "tolerance": tol},
+            **evidence_kw,
+        )
+    if g >= paper_gap - tol:
+        return Evidence(
+            Verdict.SUPPORTED,
+            f"{lead}{gap} >= paper's gap {paper_gap:.3f} - tolerance {tol:.3f}: the single heads "
+            "tried stay as far from the minimum as the paper's EM model, within Table 1's "
+            "tolerance, as a capacity limit predicts",
+            method="experiment",
+            numbers=numbers,
+            **evidence_kw,
+        )
+    return Evidence(
+        Verdict.UNDECIDED,
+        f"{lead}{gap}, between the tolerance {tol:.3f} and the paper's gap {paper_gap:.3f} - "
+        f"{tol:.3f}: a single head closes part of the gap, capacity explains at most the rest",
+        method="experiment",
+        numbers=numbers,
+        **evidence_kw,
+    )
+
+
 @verify.claim(
     "gda.exp.sticky.capacity_gap",
     paper=PAPER,
@@ -423,14 +545,14 @@ def sticky_min_entropy(ctx):
     timeout={"quick": 120, "deep": 3600},
 )
 def sticky_capacity_gap(ctx):
-    """An explicit single-head construction (q = k = c x projected onto span(mu): sharp self /
-    same-symbol attention; W_V onto span(mu); W_O, b_O by convex multinomial regression on
-    training sequences) is evaluated against the entropy rate and the Bayes loss with input
-    noise. UNDECIDED: the construction beats the trained EM model and closes most of its gap, but
-    a linear read-out keeps a residual gap to the Bayes loss, so capacity is partly limiting."""
-    out = []
+    """A counterexample to the capacity explanation (L434) is a single head of the paper's
+    architecture that reaches the minimum achievable loss. Explicit single-head constructions
+    (q = k = c x projected onto span(mu), so that attention is sharp on the positions whose
+    input encodes the same previous symbol; W_V onto span(mu); W_O, b_O by convex multinomial
+    regression on training sequences; the sharpness c chosen by training loss) are evaluated
+    on held-out sequences against the Bayes loss with input noise (forward filter, the same
+    sequences), and :func:`capacity_evidence` decides."""
     H = entropy_rate(transition_matrix("A"))
-    gaps = {"entropy 1.998-1.829": 1.998 - MIN_ENTROPY, "loss 1.970-1.829": 1.970 - MIN_ENTROPY}
     g = ctx.torch_generator("cap")
     P = torch.tensor(transition_matrix("A"), dtype=torch.float64)
     mu = torch.randn(1, 8, 20, generator=g, dtype=torch.float64)
@@ -439,27 +561,56 @@ def sticky_capacity_gap(ctx):
         g, P, mu, T, torch.float64, n_batches=ctx.pick(quick=10, deep=20)
     )
     yte, _, Xte = sample_sequences(g, P, mu, T, torch.float64, n_batches=ctx.pick(quick=3, deep=5))
-    Qb, _ = torch.linalg.qr(mu[0].T)  # (20, 8) orthonormal basis of span(mu)
-    c = 6.0
+    fits = {c: single_head_fit(mu[0], c, Xtr, ytr, Xte, yte) for c in (2.0, 4.0, 6.0, 10.0)}
+    best = min(fits, key=lambda c: fits[c]["train_loss"])
+    test = fits[best]["test_losses"]
+    Pn = transition_matrix("A")
+    bayes = [
+        bayes_filter_loss(Pn, mu[0].numpy(), Xte[k, 0].numpy(), yte[k, 0].numpy())
+        for k in range(Xte.shape[0])
+    ]
+    gaps = [t - b for t, b in zip(test, bayes, strict=True)]
+    summary = (
+        f"single-head construction (c = {best:g}): held-out loss {np.mean(test):.4f} nats vs "
+        f"Bayes loss with noise {np.mean(bayes):.4f} and entropy rate {H:.4f} (printed chain, "
+        f"nats, T={T})"
+    )
+    return capacity_evidence(
+        gaps,
+        summary=summary,
+        seed=ctx.seed,
+        numbers={
+            "construction_test_loss": float(np.mean(test)),
+            "bayes_loss": float(np.mean(bayes)),
+            "entropy_rate": H,
+            "T": T,
+            "by_sharpness": {str(c): f for c, f in fits.items()},
+        },
+        counterexample={
+            "construction": f"W_Q = W_K = {best:g} Q^T, W_V = Q^T (Q: orthonormal basis "
+            "of span(mu), zero-padded), W_O, b_O fitted",
+            "sharpness": best,
+            "seed": ctx.seed,
+            "rerun": ctx.rerun_command(),
+        },
+    )
+
+
+def single_head_fit(mu: torch.Tensor, c: float, Xtr, ytr, Xte, yte) -> dict:
+    """A single causal head (d_x=20, d_k=10, d_v=15, C=8) with W_Q = W_K = c Q^T and W_V = Q^T
+    for an orthonormal basis Q of span(mu), and W_O, b_O fitted by multinomial regression on
+    the training sequences; its training loss and held-out loss per test batch (nats)."""
+    Qb, _ = torch.linalg.qr(mu.T)  # (20, 8) orthonormal basis of span(mu)
     W_Q = torch.zeros(10, 20, dtype=torch.float64)
     W_Q[:8] = c * Qb.T
     W_V = torch.zeros(15, 20, dtype=torch.float64)
     W_V[:8] = Qb.T
+    zeros_O, zeros_b = torch.zeros(8, 15, dtype=torch.float64), torch.zeros(8, dtype=torch.float64)
 
     def contexts(X, y):
-        tr = head_forward(
-            X,
-            W_Q,
-            W_Q,
-            W_V,
-            torch.zeros(8, 15, dtype=torch.float64),
-            torch.zeros(8, dtype=torch.float64),
-            y,
-            causal=True,
-        )
-        return tr.G
+        return head_forward(X, W_Q, W_Q, W_V, zeros_O, zeros_b, y, causal=True).G
 
-    Gtr, Gte = contexts(Xtr, ytr).reshape(-1, 15), contexts(Xte, yte).reshape(-1, 15)
+    Gtr, Gte = contexts(Xtr, ytr).reshape(-1, 15), contexts(Xte, yte)
     W = torch.zeros(8, 15, dtype=torch.float64, requires_grad=True)
     b = torch.zeros(8, dtype=torch.float64, requires_grad=True)
     opt = torch.optim.LBFGS([W, b], max_iter=200, line_search_fn="strong_wolfe")
@@ -473,38 +624,12 @@ def sticky_capacity_gap(ctx):
 
     opt.step(closure)
     with torch.no_grad():
-        test = float(torch.nn.functional.cross_entropy(Gte @ W.T + b, yte.reshape(-1)))
-    Pn = transition_matrix("A")
-    bl = float(
-        np.mean(
-            [
-                bayes_filter_loss(Pn, mu[0].numpy(), Xte[k, 0].numpy(), yte[k, 0].numpy())
-                for k in range(Xte.shape[0])
-            ]
-        )
-    )
-    closed = (1.970 - test) / (1.970 - H)
-    out.append(
-        Evidence(
-            Verdict.UNDECIDED,
-            f"single-head construction: held-out loss {test:.4f} nats vs Bayes loss with noise "
-            f"{bl:.4f} and entropy rate {H:.4f} (printed chain, nats); it closes "
-            f"{100 * closed:.0f}% of the gap between EM's 1.970 and the entropy rate; the paper's "
-            "gaps: "
-            + ", ".join(f"{k} = {v:.3f}" for k, v in gaps.items())
-            + "; 'likely reflects limited capacity' is hedged: the numbers bound it, not decide it",
-            numbers={
-                "construction_test_loss": test,
-                "bayes_loss": bl,
-                "entropy_rate": H,
-                "gaps": gaps,
-                "T": T,
-                "share_of_EM_gap_closed": closed,
-            },
-            seed=ctx.seed,
-        )
-    )
-    return out
+        train = float(torch.nn.functional.cross_entropy(Gtr @ W.T + b, ylab))
+        test = [
+            float(torch.nn.functional.cross_entropy(Gte[k, 0] @ W.T + b, yte[k, 0]))
+            for k in range(Gte.shape[0])
+        ]
+    return {"train_loss": train, "test_losses": test}
 
 
 @verify.claim(
