@@ -105,6 +105,7 @@ def irreducibility_table(ctx) -> dict[str, dict]:
               "C": "restricted to one block of each popular PE (one sinusoid frequency, RoPE d = "
                    "2, one spherical-harmonic degree, in the equivariant-vector form of Table 1): "
                    "that block transforms under an irreducible representation over R"},
+    repairs={"C": "overstated"},
 )
 def framework_irreducibility(ctx):
     """Symmetric (real) and complex commutant dimensions of the transformation matrices of each
@@ -117,7 +118,8 @@ def framework_irreducibility(ctx):
     L162): not checkable as a frequency claim; the table is reported (UNDECIDED). Reading C (one
     block of each popular PE; Table 1 writes each PE as a family ``{.}_alpha`` /
     ``{rho_lambda}_lambda`` of irreps): SUPPORTED when the one-frequency sinusoid, RoPE d = 2 and
-    one SH degree are irreducible over R."""
+    one SH degree are irreducible over R. Reading C is the printed
+    statement under a hypothesis the paper does not state (one block per PE)."""
     tab = irreducibility_table(ctx)
     irreducible = [k for k, v in tab.items() if v["irreducible_over_R"]]
     reducible = [k for k, v in tab.items()

@@ -51,6 +51,7 @@ def procrustes_error(L: np.ndarray, P: np.ndarray) -> float:
               "C": "S_n acts on graphs by relabelling (L -> PLP^T)",
               "D": "Aut(G) of a fixed graph acts on node positions (App. A.3); |Aut| per test "
                    "graph"},
+    repairs={"B": "erratum"},
 )
 def graph_laplacian_row(ctx):
     """Reading A (function level, the eigenvector map of Table 1 itself: ``eig(P L P^T) = P
@@ -61,7 +62,8 @@ def graph_laplacian_row(ctx):
     the subject of the cited Lim et al. (2023). Reading B (eigenspace level, up to a
     block-orthogonal S: signs for simple eigenvalues, O(m) by Procrustes per eigenspace), fuzzed
     over random permutations of C_n, Petersen, Q_3 and G(n, p): SUPPORTED. Both use the
-    relabelling action of reading C. Reading D: |Aut| per graph."""
+    relabelling action of reading C. Reading D: |Aut| per graph. Reading B (up to S) is
+    the corrected formula."""
     L2 = gr.laplacian(np.array([[0.0, 1.0], [1.0, 0.0]]))
     P = perm_matrix((1, 0)).astype(float)
     V = np.linalg.eigh(L2)[1]

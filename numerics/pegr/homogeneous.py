@@ -28,6 +28,7 @@ from .groups import haar_so3, rot_z
     kind="property", expect="REFUTED",
     readings={"B": "fixed vector: gamma(x) = rho_lambda(g_x) v with v fixed by rho_lambda(H)",
               "C": "set-valued: gamma(x) = {vec rho_lambda(g) : g in x^G}"},
+    repairs={"B": "erratum"},
 )
 def homogeneous_lift_pe(ctx):
     """Reading A (L77, "we define positional encodings by vec(rho_lambda(x^G))", with any
@@ -37,7 +38,8 @@ def homogeneous_lift_pe(ctx):
     representation; l = 2 Wigner D^2 numerically): REFUTED, not well defined. Reading B (v =
     e_z for l = 1, the m = 0 column for l = 2): lift-independent and equivariant, ``gamma(g x) =
     rho(g) gamma(x)`` (float64 fuzz). For T acting on itself and SO(2) on a circle H is trivial
-    and reading A is well defined. Reading C is well defined by construction (informal)."""
+    and reading A is well defined. Reading C is well defined by construction (informal). Reading B
+    (an H-fixed vector) is the corrected definition."""
     g = torch.Generator().manual_seed(ctx.subseed("lift"))
     Rs = haar_so3(8, g).numpy()
     pts = sphere_points(60, np.random.default_rng(ctx.subseed("liftpts")))

@@ -88,6 +88,7 @@ def eq7_errors(Phi: np.ndarray, s: tuple[int, ...]) -> dict[str, float]:
     readings={"B": "gamma(gx) = rho(g^{-1}) gamma(x) with the rho of L190",
               "C": "existence only: for each g some sigma(g) in O(k) with gamma(gx) = sigma(g) "
                    "gamma(x)"},
+    repairs={"B": "erratum"},
 )
 def pe_equivariance_eq7(ctx):
     """With ``(g . phi)(x) = phi(g^{-1} x)`` (L186) and ``g . Phi = rho(g) Phi`` (L190),
@@ -96,7 +97,8 @@ def pe_equivariance_eq7(ctx):
     with the rotation x -> x + 1; also C_7 and Petersen. Reflections (involutions) satisfy it.
     Readings B (``rho(g^{-1})``) and C (some orthogonal sigma(g)) hold on all automorphisms
     (float64, 1e-11). Reading 2 of the first equality (``g . phi_i(x) = phi_i(gx)``) makes the
-    first equality trivial and moves the same failure to the second."""
+    first equality trivial and moves the same failure to the second. Reading B
+    (rho(g^-1)) is the corrected formula."""
     tab = {}
     for name, (A, G) in claim_graphs().items():
         es = gr.eigenspaces(gr.laplacian(A))
@@ -145,6 +147,7 @@ def pe_equivariance_eq7(ctx):
               r"=\rho(g)\rho(h)[\phi_i]\Rightarrow\rho(gh)=\rho(g)\rho(h)",
     kind="property", expect="REFUTED",
     readings={"B": "matrix of g in the basis phi (columns): g . phi_j = sum_i rho(g)_ij phi_i"},
+    repairs={"B": "erratum"},
 )
 def rho_is_homomorphism(ctx):
     """Reading A (rows, as printed: ``g . Phi = rho(g) Phi``): the action is linear in the
@@ -152,7 +155,8 @@ def rho_is_homomorphism(ctx):
     anti-homomorphism. Step (10), ``g . (h . Phi) = rho(g)(h . Phi)``, is the false step; (8),
     (9), (11) hold. REFUTED on the smallest non-abelian case, D_3 acting on the 2-dim
     eigenspace of C_3 (also D_7 on C_7, S_5 on Petersen). Reading B (columns, the transpose): a
-    homomorphism (all pairs, float64)."""
+    homomorphism (all pairs, float64). Reading B
+    (the transpose) is the corrected convention."""
     tab = {}
     for name in ("C_3", "C_7", "Petersen"):
         A, G = claim_graphs()[name]

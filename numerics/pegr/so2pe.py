@@ -52,16 +52,17 @@ def grid_separation(n: int, configs: list[tuple[float, int]], ctx) -> tuple[dict
               "D": "related, not claimed: continuity of gamma at the origin, per m"},
 )
 def so2pe_lossless(ctx):
-    """Reading A (one feature ``J_m(c r) e^{i k theta}`` is injective): REFUTED by a witness of
-    the multiplication the footnote calls lossless, with k = 1 and m = 0 as in the experiments:
-    every point of the circle r0 = j_{0,1}/c maps to 0 (mpmath, 50 digits). Separately (its own
-    part), with k = 2: p = (1/2, 0) and -p give ``J_0(c/2) e^{0} = J_0(c/2) e^{2 pi i}`` exactly,
-    a property of ``e^{2 i theta}``, not of the product. Reading B (``(s, u) -> s u``):
-    REFUTED, (1, 1) and (-1, -1) both give 1. Reading C: the 32-dim encoding separates all grid
-    pixels (cKDTree nearest-neighbour distance per (C, K); quick: 128^2 grid, C = 25; deep:
-    256^2, the full (C, K) grid): SUPPORTED with the smallest distance and the local
-    inverse-Lipschitz ratio. Continuity at the origin (not claimed): ``|gamma(eps e1) - gamma(eps
-    e2)|_inf`` stays O(1) for m = 0 and tends to 0 for m >= 1 (numbers)."""
+    """Reading A (one feature ``J_m(c r) e^{i k theta}`` is injective): REFUTED by a witness of the
+    multiplication the footnote calls lossless, with k = 1 and m = 0 as in the experiments: every
+    point of the circle r0 = j_{0,1}/c maps to 0 (mpmath, 50 digits). Separately (its own part),
+    with k = 2: p = (1/2, 0) and -p give ``J_0(c/2) e^{0} = J_0(c/2) e^{2 pi i}`` exactly, a
+    property of ``e^{2 i theta}``, not of the product. Reading B (``(s, u) -> s u``): REFUTED, (1,
+    1) and (-1, -1) both give 1. Reading C: the 32-dim encoding separates all grid pixels (cKDTree
+    nearest-neighbour distance per (C, K); quick: 128^2 grid, C = 25; deep: 256^2, the full (C, K)
+    grid): SUPPORTED with the smallest distance and the local inverse-Lipschitz ratio. Continuity at
+    the origin (not claimed): ``|gamma(eps e1) - gamma(eps e2)|_inf`` stays O(1) for m = 0 and tends
+    to 0 for m >= 1 (numbers). No reading repairs A: the product map itself (B) is not injective,
+    and the 16-feature encoding (C) is a different map from the one footnote 2 calls lossless."""
     out = []
     j01_float = float(special.jn_zeros(0, 1)[0])
     zero_circle = {"zero_circle_radius_c5": j01_float / 5,

@@ -60,15 +60,17 @@ def data_radial_symmetry(ctx):
     readings={"B": "local: the error tends to 0 as phi -> 0"},
 )
 def data_spiral_approx(ctx):
-    """Exact residuals in polar form (``a(r) = 30 sqrt(r/10)``, so ``u = a + theta`` is uniform
-    on each circle): the relative L2 error is ``eps_2(phi)^2 = 4 sin^2(phi/2)`` for the signed
-    image and for the VF (PROVED by exact integration; the same on every circle, so on any
+    """Exact residuals in polar form (``a(r) = 30 sqrt(r/10)``, so ``u = a + theta`` is uniform on
+    each circle): the relative L2 error is ``eps_2(phi)^2 = 4 sin^2(phi/2)`` for the signed image
+    and for the VF (PROVED by exact integration; the same on every circle, so on any
     rotation-invariant domain). Reading A (global, "for all g", L43; the metrics of
-    ``pegr.rep.equivariance_def``): REFUTED: at phi = pi the Spiral image is exactly
-    anti-invariant, ``I_sp(R_pi p) = -I_sp(p)``, eps_2 = 2, larger than the sqrt(2) of an
-    independent-pixel random image; the Spiral VF has ``v(R_pi p) - R_pi v(p) = 2 v(p)``;
-    witness p = (1/40, 0) (a = 3/2). Reading B (local): ``eps_2 = 2|sin(phi/2)| -> 0`` linearly
-    (PROVED). The magnitude reading of the image and grid numbers: ``numerics/pegr/data.py``."""
+    ``pegr.rep.equivariance_def``): REFUTED: at phi = pi the Spiral image is exactly anti-invariant,
+    ``I_sp(R_pi p) = -I_sp(p)``, eps_2 = 2, larger than the sqrt(2) of an independent-pixel random
+    image; the Spiral VF has ``v(R_pi p) - R_pi v(p) = 2 v(p)``; witness p = (1/40, 0) (a = 3/2).
+    Reading B (local): ``eps_2 = 2|sin(phi/2)| -> 0`` linearly (PROVED). The magnitude reading of
+    the image and grid numbers: ``numerics/pegr/data.py``. No reading repairs A: the local reading B
+    holds for every continuous image, so it does not say what L89 and L114 claim of the Spiral
+    targets."""
     th, ph = sp.symbols("theta phi", real=True)
     u = sp.Symbol("u", real=True)
     num = sp.integrate(sp.expand_trig((sp.sin(u + ph) - sp.sin(u)) ** 2), (u, 0, 2 * sp.pi))

@@ -21,6 +21,7 @@ from .model import PAPER, R
               r"(b) the group irreps are }e^{i\alpha x}\text{ and }e^{i(\alpha_1x+\alpha_2y)}",
     kind="identity", expect="REFUTED",
     readings={"B": "(b) restricted to unitary irreps"},
+    repairs={"B": "overstated"},
 )
 def abelian_irreps_1d(ctx):
     """(a) The 2-dim real representation ``R(alpha t)`` of T splits over C: ``(1, -i)`` and
@@ -32,7 +33,8 @@ def abelian_irreps_1d(ctx):
     ``|chi_z| = 1`` forces ``Re z = 0`` and the unitary ``chi_z`` are exactly the ``e^{i alpha
     x}`` (PROVED within the family chi_z; that every continuous character is some chi_z is the
     classical Cauchy-equation result, not re-proved here). With complex alpha allowed,
-    ``e^{zx} = e^{i(-iz)x}`` and (b) would hold within the family."""
+    ``e^{zx} = e^{i(-iz)x}`` and (b) would hold within the family. Reading B is the
+    printed (b) under the unstated hypothesis 'unitary'."""
     a, b, t, x, y = sp.symbols("alpha beta t x y", real=True)
     z = sp.Symbol("z")
     split = prove_cases(
@@ -72,6 +74,7 @@ def abelian_irreps_1d(ctx):
               r"rep. keep property (1)}",
     kind="identity", expect="REFUTED",
     readings={"B": "rho takes values in the vector space End(V) (not: rho(G) is a vector space)"},
+    repairs={"B": "erratum"},
 )
 def equivariant_maps_vs_reps(ctx):
     """(a) ``rho(gh) = rho(g) rho(h)`` is equivariance of rho from left multiplication to ``A ->
@@ -81,7 +84,8 @@ def equivariant_maps_vs_reps(ctx):
     is a vector space and ``A -> rho(g) A`` is linear, in symbolic size): PROVED. (c) the
     generalised Lemma A.1 of L176: for an orthogonal ``rho_V``, ``<rho u, rho v> = <u, v>`` (PROVED
     for ``R(k phi)``, symbolic u, v). (d) RoPE and the SO(2)-Bessel PE are equivariant vectors:
-    ``pegr.rope.representation`` and ``pegr.so2pe.equivariance``."""
+    ``pegr.rope.representation`` and ``pegr.so2pe.equivariance``. Reading B is the corrected reason
+    of (b): rho takes values in the vector space End(V)."""
     s, t, th, ph, c = sp.symbols("s t theta phi c", real=True)
     k = sp.Symbol("k", integer=True)
     hom = prove_equal(R(k * (s + t)), R(k * s) * R(k * t), assumptions="real",

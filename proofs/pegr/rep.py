@@ -32,17 +32,19 @@ def unipotent(u: sp.Expr) -> sp.Matrix:
     readings={"B": "compact (or finite) G, finite-dim. continuous rho: rho = (+) irreps "
                    "(Maschke / Peter-Weyl), L69",
               "C": "connective 'direct product' read as a tensor product of irreps"},
+    repairs={"B": "overstated"},
 )
 def complete_reducibility(ctx):
-    """Reading A (L23 + L41, every group of the paper, T included): REFUTED exactly by the
-    unipotent representation ``rho(t) = [[1, t], [0, 1]]`` of T = (R, +): it is a homomorphism
-    and ``span(e1)`` is invariant (PROVED, symbolic), and SymPy's exact solution of
-    ``rho(1) v = lam v`` shows that ``span(e1)`` is the only invariant line, so it has no
-    invariant complement. Reading B (L69, compact groups): PROVED on instances: SO(2)
-    ``R(theta) (+) R(2 theta)`` (the block projector commutes) and the S_3 permutation
-    representation (trivial (+) standard: the projector onto (1,1,1) commutes with all six
-    permutation matrices). Reading C (tensor product): the 3-dim permutation representation of
-    S_3 is no tensor product of S_3 irreps, whose dimensions 1, 1, 2 multiply to powers of 2."""
+    """Reading A (L23 + L41, every group of the paper, T included): REFUTED exactly by the unipotent
+    representation ``rho(t) = [[1, t], [0, 1]]`` of T = (R, +): it is a homomorphism and
+    ``span(e1)`` is invariant (PROVED, symbolic), and SymPy's exact solution of ``rho(1) v = lam v``
+    shows that ``span(e1)`` is the only invariant line, so it has no invariant complement. Reading B
+    (L69, compact groups): PROVED on instances: SO(2) ``R(theta) (+) R(2 theta)`` (the block
+    projector commutes) and the S_3 permutation representation (trivial (+) standard: the projector
+    onto (1,1,1) commutes with all six permutation matrices). Reading C (tensor product): the 3-dim
+    permutation representation of S_3 is no tensor product of S_3 irreps, whose dimensions 1, 1, 2
+    multiply to powers of 2. Reading B is the printed statement under the hypothesis the paper
+    states only at L69 (compact G)."""
     t, s, th = sp.symbols("t s theta", real=True)
     e1 = sp.Matrix([1, 0])
     is_rep = prove_cases(

@@ -118,6 +118,7 @@ def printed_alpha(i: sp.Expr, d: sp.Expr) -> sp.Expr:
                    "10000^{-2(i-1)/d}, the printed formula with the sign of the exponent fixed",
               "C": "only 'the frequencies ... exponentially vary' (L170): alpha_{i+1}/alpha_i "
                    "constant"},
+    repairs={"B": "erratum"},
 )
 def rope_frequency_formula(ctx):
     """Specification check: the printed ``alpha_i = 10000^{+2(i-1)/d}`` (L170, reading A)

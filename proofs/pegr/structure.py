@@ -39,6 +39,7 @@ def s3_irreps() -> tuple[list[tuple[int, int]], list[sp.Matrix]]:
     kind="identity", expect="REFUTED",
     readings={"B": "the scaled entries sqrt(d_lambda) rho_ij form an orthonormal basis "
                    "(Peter-Weyl, compact G)"},
+    repairs={"B": "erratum"},
 )
 def peter_weyl(ctx):
     """Exact Schur orthogonality on S_3 (trivial, sign, standard in an orthonormal basis) with
@@ -48,7 +49,8 @@ def peter_weyl(ctx):
     with the ``sqrt(d_lambda)`` scaling it is I (reading B PROVED), and ``1 + 1 + 2^2 = |S_3|``
     (completeness count). SO(2) characters are orthonormal (exact integrals, |k|, |l| <= 2).
     Scope: T = Z, R and T x T are not compact (L71 uses them; ``numbers``). Monte-Carlo Haar
-    check on SO(3): ``numerics/pegr/structure.py``."""
+    check on SO(3): ``numerics/pegr/structure.py``. Reading B, the
+    sqrt(d_lambda) scaling, is the corrected formula."""
     elems, standard = s3_irreps()
     sign = [sp.Integer(-1) ** f for _, f in elems]
     funcs = [[sp.Integer(1)] * 6, sign] + [[M[i, j] for M in standard]
