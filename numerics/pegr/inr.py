@@ -1,9 +1,10 @@
 """Implicit neural representations of §5 / App. D: targets (eqs. (30)-(31), L317-325), grid, split,
 model and training protocol (D.2, L329-337).
 
-Unspecified choices are parameters (claims/pegr.md, ``pegr.exp.protocol``): coordinates default to
-``linspace(-1, 1, n)`` on each axis (origin not a grid point), intensities are signed
-(``magnitude=True`` takes ``|.|``), the vector-field MSE is the mean over components.
+The choices D.1-D.2 leave open are parameters (see ``pegr.exp.protocol``): coordinates default
+to ``linspace(-1, 1, n)`` on each axis (the origin is not a grid point), intensities are signed
+(``magnitude=True`` takes ``|.|``, the "magnitude of the vector" of L325), and the vector-field
+MSE is the mean over the two components.
 """
 
 from __future__ import annotations
