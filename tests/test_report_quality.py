@@ -174,3 +174,16 @@ def test_the_claims_rerun_command_runs_as_written():
     assert ctx.rerun_command() == "verify fuzz claims.py --claim p.x --seed 3"
     ctx = Context("p.x", run_seed=3, profile="deep")
     assert ctx.rerun_command() == "verify run --claim p.x --seed 3 --profile deep"
+
+
+def test_a_property_in_a_claims_file_is_rerun_by_the_files_command(tmp_path):
+    from verify.discovery import import_file
+    from verify.numeric.falsify import importable
+
+    (tmp_path / "own_claims.py").write_text(textwrap.dedent(PROPERTY), encoding="utf-8")
+    mod = import_file(tmp_path / "own_claims.py")
+    try:
+        # its module name is private to verify: no Python snippet could import it
+        assert importable(mod.corner) is None
+    finally:
+        sys.modules.pop(mod.__name__, None)

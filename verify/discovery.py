@@ -30,8 +30,11 @@ BUILTIN_PACKAGES: tuple[str, ...] = ("proofs", "numerics")
 #: The entry-point group through which another package contributes claims.
 ENTRY_POINT_GROUP = "verify.claims"
 
-#: How a file appears in a list of modules to discover (``file:/abs/path/claims.py``).
+#: How a file appears in a list of modules to discover (``file:path/to/claims.py``).
 FILE_PREFIX = "file:"
+
+#: The start of the private module name a claims file is imported under.
+FILE_MODULE_PREFIX = "verify_file_"
 
 _INSTALL_ROOT = Path(__file__).resolve().parent.parent
 
@@ -142,7 +145,7 @@ def file_module_name(path: str | Path) -> str:
     p = Path(path).resolve()
     tag = hashlib.sha1(str(p).encode("utf-8")).hexdigest()[:8]
     stem = "".join(ch if ch.isalnum() else "_" for ch in p.stem)
-    return f"verify_file_{stem}_{tag}"
+    return f"{FILE_MODULE_PREFIX}{stem}_{tag}"
 
 
 def import_file(path: str | Path) -> ModuleType:

@@ -125,10 +125,15 @@ class _State:
 def importable(prop: Any) -> tuple[str, str] | None:
     """``(module, name)`` when ``from module import name`` gives ``prop`` back in a fresh
     interpreter (a module-level function of an importable module), else ``None`` (a closure,
-    a lambda, a function of ``__main__``)."""
+    a lambda, a function of ``__main__`` or of a claims file run as ``verify run FILE``, whose
+    module name is private to verify)."""
     module = getattr(prop, "__module__", None)
     qualname = getattr(prop, "__qualname__", None)
-    if not module or not qualname or module == "__main__" or not qualname.isidentifier():
+    if not module or not qualname or not qualname.isidentifier():
+        return None
+    from ..discovery import FILE_MODULE_PREFIX
+
+    if module == "__main__" or module.startswith(FILE_MODULE_PREFIX):
         return None
     try:
         import importlib
