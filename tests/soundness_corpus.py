@@ -1,6 +1,9 @@
 """Soundness corpus of the symbolic engine: true identities that need real work, and false
 ones that are close to true (a flipped sign, a missing transpose, a factor of 2, a dropped
-term, true only for N = 1).
+term, true only for N = 1). Near-identities (sides that differ by ``exp(-100)``, a phase of
+``10**-45``, far below what 50 digits resolve) must be REFUTED too, and true identities whose
+floating evaluation cancels catastrophically (``sin(10**30 x)**2 + cos(10**30 x)**2``, a square
+root on its branch cut reached through such a cancellation) must never be.
 
 Each case builds ``lhs``, ``rhs`` and the keyword arguments of ``prove_equal`` lazily, so that
 importing this module is cheap. ``tests/test_symbolic_corpus.py`` runs them: every TRUE case
@@ -137,6 +140,19 @@ def _c(lhs: Any, rhs: Any, **kw: Any) -> Callable[[], tuple[Any, Any, dict[str, 
     return lambda: (lhs, rhs, kw)
 
 
+def _li2_inversion(shift: Any = 0) -> tuple[sp.Expr, sp.Expr]:
+    # Li2(-w) + Li2(-1/w) = -pi^2/6 - log(w)^2/2 for w > 0: no rung proves it, and at a point
+    # both sides agree only up to the roundoff of the evaluation
+    w = u + shift
+    return sp.polylog(2, -w) + sp.polylog(2, -1 / w), -sp.pi ** 2 / 6 - sp.log(w) ** 2 / 2
+
+
+#: sin^2 x + cos^2 x: exactly 1, evaluated as 1 +- roundoff
+PYTH = sp.sin(x) ** 2 + sp.cos(x) ** 2
+
+#: pi to 50 decimals, as an exact rational
+PI_50 = sp.Rational("3.14159265358979323846264338327950288419716939937510")
+
 
 TRUE_CASES: list[Case] = [
     # trigonometry
@@ -218,6 +234,33 @@ TRUE_CASES: list[Case] = [
     Case("trace of 2I is 2n", _c(sp.Trace(2 * I_n), 2 * n)),
     Case("(AB)^T = B^T A^T, symbolic", _c((A * B).T, B.T * A.T)),
     Case("noncommutative (X+Y)^2 expanded in order", _c((Xn + Yn) ** 2, Xn ** 2 + Xn * Yn + Yn * Xn + Yn ** 2)),
+    # catastrophic cancellation: exact zeros whose floating evaluation is roundoff-sized
+    Case("(x + 10^40) - 10^40 = x", _c((x + 10 ** 40) - 10 ** 40, x)),
+    Case("sqrt((u + 10^40)^2) - 10^40 = u", _c(sp.sqrt((u + 10 ** 40) ** 2) - 10 ** 40, u)),
+    Case("pythagoras at 10^30 x", _c(sp.sin(10 ** 30 * x) ** 2 + sp.cos(10 ** 30 * x) ** 2, 1)),
+    Case("cosh - sinh = exp(-x) at x + 60", _c(sp.cosh(x + 60) - sp.sinh(x + 60), sp.exp(-x - 60))),
+    Case("logsumexp shift, both sides ~1e-44",
+         _c(sp.log(sp.exp(x) + sp.exp(x + 100)) - x - 100, sp.log(1 + sp.exp(-100)))),
+    Case("Li2 inversion (u > 0)", lambda: (*_li2_inversion(), {}), may_be_undecided=True),
+    Case("Li2 inversion at 10^30 + u", lambda: (*_li2_inversion(10 ** 30), {}),
+         may_be_undecided=True),
+    Case("Li2 reflection at 1/(1 + u)",
+         _c(sp.polylog(2, 1 / (1 + u)) + sp.polylog(2, u / (1 + u)),
+            sp.pi ** 2 / 6 - sp.log(1 / (1 + u)) * sp.log(u / (1 + u))), may_be_undecided=True),
+    Case("Hurwitz zeta(s, 2) = zeta(s) - 1", _c(sp.zeta(u + 2, 2), sp.zeta(u + 2) - 1),
+         may_be_undecided=True),
+    # ... and on a jump or a branch cut, where roundoff can pick the same wrong side at every
+    # precision (sin^2 + cos^2 - 1 at x = 1/2 evaluates to a tiny negative number at 50 and at
+    # 100 digits): a numeric witness gave REFUTED for each of these five
+    Case("sign(sin^2 x + cos^2 x - 1) = 0", _c(sp.sign(PYTH - 1), 0)),
+    Case("sqrt on its cut: sqrt(-p + i(p - 1)) = i, p = sin^2 + cos^2",
+         _c(sp.sqrt(-PYTH + sp.I * (PYTH - 1)), sp.I)),
+    Case("log on its cut: log(-p + i(p - 1)) = i pi",
+         _c(sp.log(-PYTH + sp.I * (PYTH - 1)), sp.I * sp.pi)),
+    Case("cube root on its cut: (-p + i(p - 1))^(1/3) = (-1)^(1/3)",
+         _c((-PYTH + sp.I * (PYTH - 1)) ** sp.Rational(1, 3), (-1) ** sp.Rational(1, 3))),
+    Case("atan on its cut: atan(2ip + p - 1) = atan(2i)",
+         _c(sp.atan(2 * sp.I * PYTH + PYTH - 1), sp.atan(2 * sp.I))),
 ]
 
 FALSE_CASES: list[Case] = [
@@ -296,4 +339,21 @@ FALSE_CASES: list[Case] = [
     Case("noncommutative XY = YX", _c(Xn * Yn, Yn * Xn)),
     Case("noncommutative exp(X)exp(Y) = exp(X+Y) is not proved", _c(sp.exp(Xn) * sp.exp(Yn), sp.exp(Xn + Yn)), may_be_undecided=True),
     Case("noncommutative sin(X)cos(Y) = cos(Y)sin(X) is not proved", _c(sp.sin(Xn) * sp.cos(Yn), sp.cos(Yn) * sp.sin(Xn)), may_be_undecided=True),
+    # near-identities: the sides differ by far less than 50-digit arithmetic resolves
+    Case("exp(x) + e^-100 = exp(x)", _c(sp.exp(x) + sp.exp(-100), sp.exp(x))),
+    Case("exp(x) + e^-1000 = exp(x)", _c(sp.exp(x) + sp.exp(-1000), sp.exp(x))),
+    Case("phase shifted by 10^-45",
+         _c(sp.exp(sp.I * (x + sp.Rational(1, 10 ** 45))), sp.exp(sp.I * x))),
+    Case("complex exp(z + 10^-45 i) = exp(z)", _c(sp.exp(zc + sp.I / 10 ** 45), sp.exp(zc))),
+    Case("sin(pi 10^-50 x) = 0", _c(sp.sin(sp.pi * x / 10 ** 50), 0)),
+    Case("sin(x)(1 + 10^-40) = sin x", _c(sp.sin(x) * (1 + sp.Rational(1, 10 ** 40)), sp.sin(x))),
+    Case("sigmoid saturates: sigma(u + 100) = 1", _c(sigma(u + 100), 1)),
+    Case("tanh saturates: tanh(u + 60) = 1", _c(sp.tanh(u + 60), 1)),
+    Case("logsumexp dropping an e^-120 term", _c(sp.log(sp.exp(x) + sp.exp(x - 120)), x)),
+    Case("pi equals its 50-digit decimal", _c(sp.pi, PI_50)),
+    Case("Gamma recursion off by e^-150", _c(sp.gamma(u + 1), u * sp.gamma(u) + sp.exp(-150))),
+    Case("sqrt(u^2 + 10^-60) = u", _c(sp.sqrt(u ** 2 + sp.Rational(1, 10 ** 60)), u)),
+    Case("pythagoras off by 10^-40 x^2", _c(PYTH, 1 + x ** 2 / 10 ** 40)),
+    Case("pythagoras off by 10^-100 (u > 0)",
+         _c(sp.sin(u) ** 2 + sp.cos(u) ** 2, 1 + sp.Rational(1, 10 ** 100))),
 ]

@@ -252,7 +252,81 @@ def test_witness_values_meet_every_assumption() -> None:
 
 
 def test_tiny_differences_are_never_proved() -> None:
-    # below the 1e-30 relative resolution of the numeric comparison: UNDECIDED, not PROVED
+    # below the 1e-30 relative resolution of the cheap comparison: never PROVED; the
+    # adaptive-precision witness refutes it
     ev = prove_equal(sp.sin(xr) * (1 + sp.Rational(1, 10 ** 40)), sp.sin(xr), timeout=10)
-    assert ev.verdict is not Verdict.PROVED
+    assert ev.verdict is Verdict.REFUTED, ev.summary
     assert prove_equal(xr + sp.Rational(1, 10 ** 40), xr).verdict is Verdict.REFUTED  # exact
+
+
+# -- adaptive precision: near-identities refuted, roundoff never taken for a difference ------
+
+HALF = sp.Rational(1, 2)
+PYTH_HALF = sp.sin(HALF) ** 2 + sp.cos(HALF) ** 2  # exactly 1, roundoff-sized error when evaluated
+
+
+def _li2_zero(w: sp.Expr = HALF) -> sp.Expr:
+    """Li2(-w) + Li2(-1/w) + pi^2/6 + log(w)^2/2: exactly 0 for w > 0, and SymPy cannot tell."""
+    return sp.polylog(2, -w) + sp.polylog(2, -1 / w) + sp.pi ** 2 / 6 + sp.log(w) ** 2 / 2
+
+
+@pytest.mark.parametrize(("lhs", "rhs", "route"), [
+    (sp.sec(HALF) ** 2 - sp.tan(HALF) ** 2, 1 + sp.Rational(1, 10 ** 100), "exact"),  # no iv
+    (sp.exp(HALF) + sp.exp(-1000), sp.exp(HALF), "interval"),        # the exact term exp(-1000)
+    (sp.exp(sp.I * (HALF + sp.Rational(1, 10 ** 45))), sp.exp(sp.I * HALF), "interval"),
+    (sp.polylog(2, -HALF - sp.Rational(1, 10 ** 50)), sp.polylog(2, -HALF), "mpmath"),  # no iv
+])
+def test_adaptive_precision_refutes_near_identities(lhs, rhs, route) -> None:
+    from verify.symbolic.witness import compare_adaptive
+    assert compare(lhs, rhs)[0] != "differ"  # below the cheap comparison's resolution
+    status, info = compare_adaptive(lhs, rhs)
+    assert status == "differ" and info["check"].startswith(route), info
+    assert sp.sympify(info["difference"]) != 0
+
+
+@pytest.mark.parametrize(("lhs", "rhs"), [
+    (_li2_zero(), 0),
+    (sp.sign(_li2_zero()), 0),                                        # sign of roundoff: -1 twice
+    (sp.sign(PYTH_HALF - 1), 0),
+    (sp.log(-PYTH_HALF + sp.I * (PYTH_HALF - 1)), sp.I * sp.pi),      # log on its cut
+    (sp.floor(PYTH_HALF), 1),
+    (sp.sin(sp.Integer(10) ** 30) ** 2 + sp.cos(sp.Integer(10) ** 30) ** 2, 1),
+    (sp.polylog(2, -sp.Integer(10) ** 30) + sp.polylog(2, -sp.Integer(10) ** -30),
+     -sp.pi ** 2 / 6 - sp.log(sp.Integer(10) ** 30) ** 2 / 2),
+])
+def test_adaptive_precision_never_refutes_roundoff(lhs, rhs) -> None:
+    from verify.symbolic.witness import compare_adaptive
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    assert compare(lhs, rhs)[0] != "differ"
+    assert compare_adaptive(lhs, rhs)[0] != "differ"
+
+
+def test_continuity_guard_sees_jumps_and_cuts() -> None:
+    from verify.symbolic.witness import continuous_at
+    levels = (50, 100)
+    assert continuous_at(sp.log(2 + sp.sin(HALF)) + sp.gamma(sp.pi), levels)
+    assert continuous_at(sp.sqrt(-2 + sp.I * sp.sin(HALF)), levels)        # far from the cut
+    assert continuous_at(sp.log(-2) + sp.floor(HALF), levels)               # exact arguments
+    assert not continuous_at(sp.sign(PYTH_HALF - 1), levels)
+    assert not continuous_at(sp.sqrt(-PYTH_HALF + sp.I * (PYTH_HALF - 1)), levels)
+    assert not continuous_at(sp.ceiling(2 * PYTH_HALF, evaluate=False), levels)
+    assert not continuous_at(sp.atan(2 * sp.I * PYTH_HALF + PYTH_HALF - 1), levels)
+    assert not continuous_at(sp.besselj(HALF, PYTH_HALF), levels)           # not known continuous
+
+
+def test_adaptive_check_runs_only_after_the_cheap_search() -> None:
+    # identities decided by the ladder or by the cheap search never reach the high precision
+    for lhs, rhs in [(sp.sin(2 * xr), 2 * sp.sin(xr) * sp.cos(xr)), (sp.exp(xr + 1), sp.exp(xr))]:
+        ev = prove_equal(lhs, rhs, timeout=10)
+        assert ev.verdict in (Verdict.PROVED, Verdict.REFUTED)
+        assert not any("re-checked" in s for s in ev.steps), ev.steps
+    ev = prove_equal(sp.exp(xr) + sp.exp(-100), sp.exp(xr), timeout=10)
+    assert ev.verdict is Verdict.REFUTED and "interval" in ev.counterexample["check"]
+
+
+def test_adaptive_check_keeps_the_timeout() -> None:
+    u = sp.Symbol("u", positive=True)
+    t0 = time.perf_counter()
+    ev = prove_equal(sp.sign(_li2_zero(u)), 0, timeout=3)
+    assert time.perf_counter() - t0 < 3 + 1.5
+    assert ev.verdict is not Verdict.REFUTED

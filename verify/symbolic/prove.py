@@ -10,13 +10,18 @@ The flow for ``prove_equal(lhs, rhs)``:
 3. a short witness search (:mod:`.witness`); a confirmed nonzero difference is REFUTED;
 4. the remaining rungs (doit, sum linearity, exp/log rewriting, trig, simplify), each under a
    time guard;
-5. a longer witness search;
+5. a longer witness search, then the adaptive-precision check (exact difference at the point,
+   interval enclosure, 50/100/400 digits) of a few points where the sides agreed only
+   numerically: near-identities (a term ``exp(-100)``, a phase ``10**-45``) are found here,
+   after everything cheap, so identities proved earlier pay nothing for it;
 6. for identities in a symbolic dimension (matrix shapes, summation limits) that no rung
    closed, the same at concrete sizes (default 1..4 for each dimension symbol): PROVED there
    says so in ``generality``, a witness at a concrete size is REFUTED with the size.
 
 PROVED needs a structural zero (:func:`.ladder.is_zero`); REFUTED needs a witness confirmed
-exactly or at 100 digits; everything else, timeouts included, is UNDECIDED with the reason.
+exactly, by a rigorous interval enclosure, or by a difference stable across two precisions and
+far above their error bounds (the rule is in :mod:`.witness`); everything else, timeouts
+included, is UNDECIDED with the reason.
 """
 
 from __future__ import annotations
@@ -320,7 +325,7 @@ def _prove_equal(lhs: Any, rhs: Any, *, assumptions: assume.Assumptions, total: 
         if deadline.expired():
             return ev(Verdict.UNDECIDED, f"timeout after {time.perf_counter() - t0:.1f} s: no rung gave an exact zero and no witness was found")
         if not ladder.symbolic_matrix:
-            found = _witness(L, R, seed + 1, points, deadline, steps)
+            found = _witness(L, R, seed + 1, points, deadline, steps, adaptive=True)
             if found is not None:
                 return _refuted(ev, found)
 
@@ -333,16 +338,20 @@ def _prove_equal(lhs: Any, rhs: Any, *, assumptions: assume.Assumptions, total: 
 
 
 def _witness(L: Any, R: Any, seed: int, points: int, deadline: Deadline, steps: list[str],
-             extra: dict[str, Any] | None = None) -> dict[str, Any] | None:
-    res = search(L, R, seed=seed, points=points, deadline=deadline, extra=extra)
+             extra: dict[str, Any] | None = None, adaptive: bool = False) -> dict[str, Any] | None:
+    """Witness search; ``adaptive`` (the last search, after every rung) adds the
+    adaptive-precision check of :func:`.witness.search`."""
+    res = search(L, R, seed=seed, points=points, deadline=deadline, extra=extra,
+                 adaptive=adaptive)
     if res.counterexample is not None:
         pt = ", ".join(f"{k}={v}" for k, v in res.counterexample["point"].items())
         steps.append(f"witness search (seed {seed}): sides differ at {pt or 'every point'} "
                      f"({res.counterexample['check']})")
         return res.counterexample
     note = f"; {res.notes[0]}" if res.notes else ""
+    fine = f", {res.refined} re-checked at up to 400 digits" if res.refined else ""
     steps.append(f"witness search (seed {seed}): {res.tried} points, {res.agreed} agree, "
-                 f"{res.undefined} undefined, {res.unconfirmed} unconfirmed{note}")
+                 f"{res.undefined} undefined, {res.unconfirmed} unconfirmed{fine}{note}")
     return None
 
 
@@ -393,7 +402,8 @@ def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol], sizes: Mapping[Any, I
         if not ladder.run(cheap=True):
             cex = _witness(Lc, Rc, seed, min(points, 6), deadline, sub_steps, extra=extra)
             if cex is None and not ladder.run(cheap=False):
-                cex = _witness(Lc, Rc, seed + 1, points, deadline, sub_steps, extra=extra)
+                cex = _witness(Lc, Rc, seed + 1, points, deadline, sub_steps, extra=extra,
+                               adaptive=True)
                 if cex is None:
                     steps.extend(f"[{label}] {s}" for s in sub_steps)
                     return ev(Verdict.UNDECIDED, f"no exact zero and no witness at {label}")
