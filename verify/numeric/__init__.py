@@ -5,6 +5,7 @@ Public names (DESIGN.md section 4)::
     from verify.numeric import falsify, check_equivariance, check_injective, check_margin
     from verify.numeric import fit_rate, RateFit, rate_evidence, default_device
     from verify.numeric import judge_error, judge_check    # one rule for an error / a check
+    from verify.numeric import groups                      # samplers, strategies, actions
 
 Every function returns a :class:`verify.Evidence` (``fit_rate`` returns a :class:`RateFit`
 whose ``.evidence(claimed_slope)`` does). A float32 finding is a refutation only after a
@@ -14,6 +15,7 @@ See ``docs/engines/numeric.md`` for worked examples.
 
 from __future__ import annotations
 
+from . import groups
 from .devices import default_device
 from .equivariance import check_equivariance
 from .falsify import default_tol, falsify
@@ -37,4 +39,5 @@ __all__ = [
     "default_device",
     "randn",
     "rand",
+    "groups",
 ]
