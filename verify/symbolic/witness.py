@@ -17,7 +17,8 @@ drawn from ``random.Random(seed)``, small values first, so a witness is small an
 identity whose sides differ by less than the 50-digit comparison resolves (a term ``exp(-100)``,
 a phase ``10**-45``) agrees at every point of that search. Only after it found nothing, the
 points where the sides agreed *numerically* (not exactly) are looked at again, at most
-:data:`ADAPTIVE_POINTS` of them, in this order:
+:data:`ADAPTIVE_POINTS` of them. Any of these makes a witness (tried cheapest first:
+``expand``, enclosure, ``simplify``, enclosure of the simplified form, two precisions):
 
 1. exact: ``lhs - rhs`` at the point, ``expand``-ed, then ``simplify``-ed (time-guarded), is a
    Gaussian rational ``q``. ``q == 0`` is exact agreement; ``q != 0`` is a witness once a
@@ -37,18 +38,21 @@ points where the sides agreed *numerically* (not exactly) are looked at again, a
    stable: roundoff shrinks with the precision, a true difference does not) -- and no
    discontinuity lies within the error of an argument (see below).
 
-Roundoff is stable across precisions only where the expression is continuous: ``sign(e)``,
-``floor(e)``, ``log`` or a square root on its branch cut give the same wrong side at every
-precision when ``e`` is an exact zero (or exactly on the cut) that evaluates to roundoff. So a
-numeric (non-interval) witness also needs every such argument that is not an exact Gaussian
-rational to be evaluated, at both precisions, farther than its error from the function's jumps
-(:func:`continuous_at`); functions not known to be continuous (``Piecewise``, undefined
-functions, Bessel functions of non-integer order...) are refused unless their arguments are
-exact. A true identity is therefore never refuted by roundoff: an exact zero that evaluates to
-``1e-100`` at 100 digits evaluates to about ``1e-400`` at 400 and fails the stability test.
-The resolution is about ``10**-(100 - GUARD - MARGIN)`` relative for the classic rule, unlimited
-for the exact and interval routes (``exp(x) + exp(-1000)`` vs ``exp(x)`` is refuted: the
-difference is the exact term ``-exp(-1000)``, whose enclosure excludes 0).
+Roundoff shrinks with the precision only where the expression is continuous: ``sign(e)``,
+``floor(e)``, ``log`` or a square root on its branch cut give the same wrong value at every
+precision when ``e`` is an exact zero (or exactly on the cut) that evaluates to roundoff of one
+sign (``sin(1/2)**2 + cos(1/2)**2 - 1`` is negative at 50, 100 and 400 digits). So every
+numeric (non-interval) witness, the 50/100-digit one of :func:`compare` included, also needs
+each argument of a function with jumps that is not an exact Gaussian rational to be evaluated,
+at both precisions, farther than its error from the jumps (:func:`continuous_at`); functions
+not known to be continuous (``Piecewise``, undefined functions, Bessel functions...) with an
+inexact argument give no numeric witness. A true identity is therefore never refuted by
+roundoff: an exact zero that evaluates to ``1e-90`` at 100 digits evaluates to about
+``1e-390`` at 400 and fails the stability test. The classic rule resolves about
+``10**-(100 - GUARD - MARGIN)`` relative; the interval route about ``1e-780`` of ``lhs - rhs``,
+and any size when SymPy's exact cancellation leaves a small exact term (``exp(x) +
+exp(-1000)`` vs ``exp(x)``: the difference is ``-exp(-1000)``, whose enclosure excludes 0); the
+exact route any size.
 """
 
 from __future__ import annotations
