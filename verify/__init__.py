@@ -13,7 +13,8 @@ The public API is a few names (DESIGN.md section 4)::
 
 The engines live in subpackages loaded on first use: ``verify.symbolic`` (SymPy),
 ``verify.numeric`` (torch + hypothesis), ``verify.certify`` (cvxpy, exact re-check) and
-``verify.report`` (LaTeX).
+``verify.report`` (LaTeX). ``verify.testing`` holds asserts for test suites
+(``assert_proved``, ``assert_refuted``, ``assert_equivariant``...).
 """
 
 from __future__ import annotations
@@ -71,9 +72,10 @@ __all__ = [
     "numeric",
     "certify",
     "report",
+    "testing",
 ]
 
-_ENGINES = ("symbolic", "numeric", "certify", "report")
+_ENGINES = ("symbolic", "numeric", "certify", "report", "testing")
 
 
 def __getattr__(name: str) -> Any:

@@ -13,6 +13,11 @@ Two labels organise the evidence of a claim:
 ``part``     which part of a multi-part statement it is about (``"action law"``,
              ``"field identity"``). A claim holds only if every part holds; see
              :mod:`verify.combine` for the rule.
+
+An Evidence has no truth value: ``bool(ev)``, ``if ev:`` and ``assert ev`` raise
+``TypeError``. A dataclass is truthy whatever it holds, so ``assert prove_equal(a, b)`` would
+pass on a REFUTED result; tests should use :func:`verify.testing.assert_proved`,
+``assert_supported`` or ``assert_refuted`` (or compare ``ev.verdict``) instead.
 """
 
 from __future__ import annotations
@@ -98,6 +103,14 @@ class Evidence:
             self.dtype = str(self.dtype).replace("torch.", "")
         if self.device is not None:
             self.device = str(self.device)
+
+    def __bool__(self) -> bool:
+        """Refused (see the module docstring): ``assert ev`` must not pass on a REFUTED."""
+        raise TypeError(
+            f"an Evidence has no truth value (this one is {self.verdict.value}): use "
+            "verify.testing.assert_proved(ev), assert_supported(ev) or assert_refuted(ev), "
+            "or compare ev.verdict"
+        )
 
     # -- serialisation ---------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
