@@ -40,7 +40,12 @@ def cast(obj: Any, dtype: torch.dtype, device: str | None = None) -> Any:
 
 
 class InDtype:
-    """Evaluate ``f`` in a given dtype: modules are copied and converted once per dtype."""
+    """Evaluate ``f`` in a given dtype: modules are copied and converted once per dtype.
+
+    A module already in eval mode whose tensors all have that dtype and device is used as it
+    is: the copy would compute the same function, and copying a large or code-generated
+    module (an e3nn tensor product) costs more than many evaluations.
+    """
 
     def __init__(self, f: Callable[..., Any]) -> None:
         self.f = f
@@ -50,6 +55,8 @@ class InDtype:
         if not isinstance(self.f, torch.nn.Module):
             return self.f
         key = (real_dtype(dtype), str(device))
+        if key not in self._copies and _already_in(self.f, dtype, device):
+            self._copies[key] = self.f
         if key not in self._copies:
             m = copy.deepcopy(self.f).to(device)
             for t in list(m.parameters()) + list(m.buffers()):
@@ -57,6 +64,20 @@ class InDtype:
             m.eval()
             self._copies[key] = m
         return self._copies[key]
+
+
+def _already_in(m: torch.nn.Module, dtype: torch.dtype, device: str) -> bool:
+    """Whether every module of ``m`` is in eval mode and every tensor of it is on ``device``
+    with the dtype :func:`cast` would give it."""
+    if any(sub.training for sub in m.modules()):
+        return False
+    want = torch.device(device)
+    for t in [*m.parameters(), *m.buffers()]:
+        same_device = t.device.type == want.type and (want.index is None
+                                                      or t.device.index == want.index)
+        if not same_device or cast(t.new_empty(0), dtype).dtype != t.dtype:
+            return False
+    return True
 
 
 def flat(y: Any, batch: int) -> torch.Tensor:
