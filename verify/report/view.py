@@ -528,7 +528,9 @@ def findings_view(results: list[ClaimResult], *, only: str | None = None) -> lis
                 "paper": escape_text(r.paper),
                 "severity": escape_text(r.severity or "false"),
                 "summary": escape_text(one_line(r.summary, 200)),
-                "counterexample": fmt_value(witness.counterexample) if witness else Tex("--"),
+                "counterexample": (
+                    fmt_value(witness.counterexample) if witness is not None else Tex("--")
+                ),
                 "repaired": repaired,
             }
         )
