@@ -206,7 +206,8 @@ def test_file_entry_refuses_what_is_not_a_python_file(tmp_path):
         discovery.file_entry("missing.py")
 
 
-def test_claims_in_selects_a_files_claims_only(tmp_path):
+def test_claims_in_selects_a_files_claims_only(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "path", list(sys.path))  # import_file puts the file's folder first
     (tmp_path / "c.py").write_text(CLAIMS_FILE.replace("mine", "minetwo"), encoding="utf-8")
     entry = discovery.file_entry(tmp_path / "c.py")
     try:
