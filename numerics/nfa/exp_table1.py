@@ -323,6 +323,7 @@ def _settings(ctx, family, d, dtype, metric, sz, config) -> dict:
     kind="experiment",
     readings={k: v for k, v in READING_TEXT.items() if k != "A"},
     expect="NOT_REPRODUCED",
+    timeout={"quick": 180, "deep": 1800},
 )
 def table1_equivariance(ctx) -> list[Evidence]:
     """Table 1 side by side, one part per row (two cells each) plus the caption's ratio.
@@ -331,6 +332,8 @@ def table1_equivariance(ctx) -> list[Evidence]:
     (normalised coordinates rotate, relative PE ``MLP(x_i - x_j)`` is not rotation invariant),
     so the SO(d) errors are of the order of the field itself (~1e-1), not 1e-6; for G_ST the
     normalised rows are at round-off (~1e-7 in float32, ~1e-16 in float64), the ablations O(1).
+    Quick budget 180 s: about 20 s on an idle CPU, but the twenty cells and the trained rows
+    exceed the default 60 s on a loaded 2-core machine.
     """
     sz = _sizes(ctx)
     figure = _figure(ctx, sz)  # drawn on the first piece (reading A, first row)
