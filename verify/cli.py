@@ -1,7 +1,8 @@
 """The ``verify`` command line: list, run, show, report, fuzz, diff.
 
 Exit status of ``run`` (DESIGN.md section 4): 0 when every verdict matches its ``expect``
-(or no claim has one), 1 when some verdict differs, 2 on usage errors; of ``diff``: 0 when
+(or no claim has one), 1 when some verdict differs (or, with ``--strict``, some claim crashed
+or timed out), 2 on usage errors; of ``diff``: 0 when
 no verdict changed, 1 when some did, 2 on bad input. Errors in the user's arguments are one
 clear line on stderr, never a traceback.
 
@@ -81,6 +82,10 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--resume", action="store_true", help="skip claims already in the results file")
         sp.add_argument("--quiet", action="store_true", help="no progress bar, only the final table")
         sp.add_argument("--report", metavar="DIR", help="then write the LaTeX/PDF report into DIR")
+        sp.add_argument("--strict", action="store_true",
+                        help="exit 1 also when a claim crashed or timed out (a check raised, "
+                             "its process died, or it ran past its budget), even without an "
+                             "expect=")
 
     rn = sub.add_parser("run", help="run claims and print a verdict table")
     running(rn)
@@ -245,7 +250,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if results.drifted:
         console.print(f"[red]{len(results.drifted)} verdict(s) differ from their expect=:[/] "
                       + ", ".join(r.id for r in results.drifted))
-    status = results.exit_code
+    if args.strict and results.crashed:
+        console.print(f"[red]{len(results.crashed)} claim(s) crashed or timed out (--strict):[/] "
+                      + ", ".join(r.id for r in results.crashed))
+    status = results.strict_exit_code if args.strict else results.exit_code
     if args.report:
         report_status = _build_report([args.json], args.report, args.paper, pdf=True)
         status = status or report_status

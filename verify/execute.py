@@ -28,16 +28,26 @@ def _name(fn: Any) -> str:
     return getattr(fn, "__qualname__", repr(fn))
 
 
-def collect(fn: Any, ctx: Context) -> list[Evidence]:
-    """Call one check and return its evidence, converting every failure into UNDECIDED."""
+def collect(fn: Any, ctx: Context, errors: list[str] | None = None) -> list[Evidence]:
+    """Call one check and return its evidence, converting every failure into UNDECIDED.
+
+    ``errors``, when given, receives the reason of each failure of the check itself (it
+    raised, or returned something that is not evidence): the claim then crashed, which
+    ``ClaimResult.error`` records (and ``verify run --strict`` fails on)."""
     t0 = time.perf_counter()
+
+    def broken(reason: str, **kw: Any) -> Evidence:
+        if errors is not None:
+            errors.append(reason)
+        return Evidence.undecided(reason, **kw)
+
     try:
         out = fn(ctx)
     except Exception as e:  # noqa: BLE001 - a crashing check must not take the claim down
         tb = traceback.format_exc(limit=6)
         log.debug("check %s raised:\n%s", _name(fn), tb)
         return [
-            Evidence.undecided(
+            broken(
                 f"check {_name(fn)} raised {type(e).__name__}: {e}",
                 steps=[tb],
                 elapsed_s=time.perf_counter() - t0,
@@ -50,9 +60,9 @@ def collect(fn: Any, ctx: Context) -> list[Evidence]:
         try:
             items = list(out)
         except Exception as e:  # noqa: BLE001 - a generator that fails half-way
-            return [Evidence.undecided(f"check {_name(fn)} raised {type(e).__name__}: {e}")]
+            return [broken(f"check {_name(fn)} raised {type(e).__name__}: {e}")]
     else:
-        return [Evidence.undecided(f"check {_name(fn)} returned {_quote(out)}, not Evidence")]
+        return [broken(f"check {_name(fn)} returned {_quote(out)}, not Evidence")]
     good: list[Evidence] = []
     for item in items:
         if isinstance(item, Evidence):
@@ -61,9 +71,9 @@ def collect(fn: Any, ctx: Context) -> list[Evidence]:
             good.append(item)
         else:
             why = f"check {_name(fn)} yielded {_quote(item)}, not Evidence"
-            good.append(Evidence.undecided(why))
+            good.append(broken(why))
     if not good:
-        good.append(Evidence.undecided(f"check {_name(fn)} returned no evidence"))
+        good.append(broken(f"check {_name(fn)} returned no evidence"))
     return good
 
 
@@ -104,14 +114,18 @@ def execute(claim: Claim, ctx: Context) -> ClaimResult:
     reset_global_state(ctx.seed)
     t0 = time.perf_counter()
     evidence: list[Evidence] = []
+    errors: list[str] = []  # the checks that crashed: the claim's error
     for fn in claim.checks:
-        evidence.extend(collect(fn, ctx))
+        evidence.extend(collect(fn, ctx, errors))
     for e in evidence:
         if e.seed is None and e.method in ("numeric", "experiment"):
             e.seed = ctx.seed
         if e.rerun is None and e.verdict is Verdict.REFUTED:
             e.rerun = ctx.rerun_command()
-    return build_result(claim, ctx, evidence, elapsed=time.perf_counter() - t0)
+    error = None
+    if errors:
+        error = errors[0] + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else "")
+    return build_result(claim, ctx, evidence, elapsed=time.perf_counter() - t0, error=error)
 
 
 def build_result(

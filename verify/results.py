@@ -77,6 +77,12 @@ class ClaimResult:
         """True when the claim has an ``expect`` and the verdict differs from it."""
         return self.expect is not None and self.verdict is not self.expect
 
+    @property
+    def crashed(self) -> bool:
+        """True when the claim crashed or timed out (``error`` holds why): a check raised or
+        returned no evidence, or the claim's process died or ran past its time budget."""
+        return self.error is not None
+
     def to_dict(self) -> dict[str, Any]:
         return to_jsonable(
             {
@@ -158,6 +164,7 @@ class Results:
         results.get(id), results.ids(), results.items()
         results.drifted                               # verdicts that differ from expect=
         results.exit_code                             # 0, or 1 when some verdict drifted
+        results.crashed, results.strict_exit_code     # ... or some claim crashed (--strict)
         results.counts(), results.verdicts()
 
     Iteration yields the results themselves, not the ids (``ids()`` / ``items()`` give those).
@@ -212,6 +219,18 @@ class Results:
         """0 when every verdict matches its ``expect`` (or none has one), else 1 (what
         ``verify run`` exits with)."""
         return 1 if self.drifted else 0
+
+    @property
+    def crashed(self) -> list[ClaimResult]:
+        """Results of claims that crashed or timed out (see :attr:`ClaimResult.crashed`),
+        whatever their ``expect``."""
+        return [r for r in self._items if r.crashed]
+
+    @property
+    def strict_exit_code(self) -> int:
+        """What ``verify run --strict`` exits with: 1 when some verdict drifted or some claim
+        crashed or timed out (even without an ``expect``), else 0."""
+        return 1 if self.drifted or self.crashed else 0
 
     def counts(self) -> dict[Verdict, int]:
         """Claims per verdict, every verdict present (0 when none)."""
