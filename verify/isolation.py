@@ -2,24 +2,33 @@
 
 A template is spawned once per pool slot. It imports torch, sympy, numpy, hypothesis and the
 claims modules, then freezes that state and never runs a claim or a torch operation (so no
-OpenMP or CUDA state exists to break a fork). For each claim it ``os.fork()``s a child; the
-child runs the claim, sends its record through a pipe and exits with ``os._exit``. Whatever a
+OpenMP or CUDA state exists to break a fork). It keeps one child forked ahead: the child
+takes the next task from the parent's pipe, runs the claim, sends its record to the parent
+and exits with ``os._exit``; the template then cleans up and forks the next one. Whatever a
 claim changes in its process (working directory, environment, warning filters, NumPy error
 mode, torch defaults, SymPy flags, monkeypatched modules) dies with its child, so every claim
-starts from the same state and a verdict depends only on its own claim and seed.
+starts from the same state and a verdict depends only on its own claim and seed. Forking
+ahead keeps the fork, and the clean-up of the last claim, off the path from task to result.
+
+The pipe to the parent has one writer at a time: the child while it lives, else the
+template, which reports a child that died during its claim (``("died", ...)``). The child
+tells the template how far it got through a private status pipe (:data:`_TOOK`,
+:data:`_WRITING`, :data:`_SENT`, :data:`_STOP`); a child killed in the middle of sending its
+record leaves the parent's pipe unusable, and its template exits so that the parent
+replaces it.
 
 Nothing a claim starts may outlive it:
 
-- the child leads its own process group, and the template kills that group when the claim
-  ends (the parent kills it at the deadline);
+- the child leads its own process group, which the template kills when the child has
+  exited (the parent kills it at the deadline);
 - the template is a child subreaper, so descendants that left the group (``setsid``,
   double fork) are re-parented to it and killed by :func:`sweep_children`;
 - ``PR_SET_PDEATHSIG`` ties each template to the parent (SIGTERM: it kills the running
   claim's group, sweeps, and exits) and each claim child to its template (SIGKILL).
 
 The child's stdout and stderr (fds 1 and 2) go to unlinked temporary files, of which the
-template keeps the last :data:`OUTPUT_TAIL_BYTES` bytes each in the record's ``output``: a
-claim that prints megabytes cannot flood the run's table or die of a closed pipe.
+record keeps the last :data:`OUTPUT_TAIL_BYTES` bytes each in ``output``: a claim that prints
+megabytes cannot flood the run's table or die of a closed pipe.
 """
 
 from __future__ import annotations
@@ -32,18 +41,26 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from multiprocessing.connection import Connection, wait
+from multiprocessing.connection import Connection
 from typing import IO, Any
 
 #: Bytes of each of a claim's stdout and stderr kept in its record.
 OUTPUT_TAIL_BYTES = 8192
 
 _STREAMS = ("stdout", "stderr")
+#: What a claim child writes to its template's status pipe: it took a task, it is writing
+#: its record to the parent, the record is sent, the run is over (no task came), or it
+#: could not set itself up (followed by the reason).
+_TOOK, _WRITING, _SENT, _STOP, _BROKEN = b"T", b"W", b"R", b"S", b"E"
+#: Children in a row that may die before taking a task before the template gives up.
+MAX_FAILED_STARTS = 3
+#: Template exit status when a child died half-way through sending its record.
+EXIT_TORN_PIPE = 3
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _LINUX = sys.platform.startswith("linux")
 
-#: Pid (= process group) of the claim child the template is running, for its signal handler.
+#: Pid (= process group) of the template's current claim child, for its signal handler.
 _current_claim: int | None = None
 
 
@@ -136,8 +153,8 @@ def template_main(
     mem_gib: float | None,
     parent_pid: int,
 ) -> None:
-    """Entry point of a template: import the claims, then fork one child per task received
-    until told to stop (``None``) or the parent's end of ``conn`` closes."""
+    """Entry point of a template: import the claims, then keep one claim child forked ahead
+    until a child finds the run over (``None`` or the parent's end of ``conn`` closed)."""
     _become_template(parent_pid)
     os.environ.setdefault("OMP_NUM_THREADS", str(threads))  # before numpy/torch load
     os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")  # is_available() keeps forks safe
@@ -149,18 +166,16 @@ def template_main(
         discover(modules)
         _preload()
     except BaseException as e:  # noqa: BLE001 - tell the parent, then die
-        conn.send(("error", f"{type(e).__name__}: {e}"))
+        conn.send(("error", f"could not load the claims: {type(e).__name__}: {e}"))
         return
     gc.freeze()  # children's collections then leave the template's pages shared
     conn.send(("ready", None))
-    while True:
-        try:
-            task = conn.recv()
-        except EOFError:
+    failed_starts = 0
+    while (started := serve_one(conn, mem_gib, threads)) is not None:
+        failed_starts = 0 if started else failed_starts + 1
+        if failed_starts >= MAX_FAILED_STARTS:
+            conn.send(("error", f"claim process could not start: {_last_start_failure}"))
             return
-        if task is None:
-            return
-        run_claim(conn, task, mem_gib, threads)
 
 
 def _preload() -> None:
@@ -174,6 +189,72 @@ def _preload() -> None:
     execute.reset_global_state(0)
 
 
+def serve_one(conn: Connection, mem_gib: float | None, threads: int) -> bool | None:
+    """Fork a child that takes one task from ``conn`` and runs it; wait for it to exit, kill
+    what it left, and report on ``conn`` if it died during its claim. True when it took a
+    task, False when it died before taking one, None when the run is over."""
+    global _current_claim
+    outputs = {name: tempfile.TemporaryFile(prefix="verify-claim-") for name in _STREAMS}
+    status_r, status_w = os.pipe()
+    template = os.getpid()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child, which never returns
+        os.close(status_r)
+        _claim_child(conn, status_w, outputs, (mem_gib, threads), template)
+    os.close(status_w)
+    try:
+        os.setpgid(pid, pid)  # also done by the child: whichever runs first wins the race
+    except OSError:
+        pass
+    _current_claim = pid
+    status = _wait_exit(pid)
+    kill_group(pid)
+    sweep_children()  # now no process holds status_w: reading it cannot block
+    _current_claim = None
+    flags = _read_available(status_r)
+    try:
+        return _after(conn, flags, status, outputs)
+    finally:
+        for f in outputs.values():
+            f.close()
+
+
+def _read_available(fd: int) -> bytes:
+    """What is in pipe ``fd`` now, without waiting for writers; closes ``fd``."""
+    os.set_blocking(fd, False)
+    chunks = []
+    try:
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+    except BlockingIOError:
+        pass
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+#: Why the last child that died before taking a task died (for the parent's error).
+_last_start_failure = ""
+
+
+def _after(conn: Connection, flags: bytes, status: int | None,
+           outputs: dict[str, IO[bytes]]) -> bool | None:
+    """What the template does once a child has exited, given how far the child got."""
+    global _last_start_failure
+    if flags.startswith(_STOP):
+        return None
+    if not flags.startswith(_TOOK):  # no task taken, so no claim is lost
+        why = flags[1:].decode(errors="replace") if flags.startswith(_BROKEN) else ""
+        _last_start_failure = why or f"it exited with status {status}"
+        return False
+    if _SENT not in flags:
+        if _WRITING in flags:  # a half-written record may sit in the parent's pipe
+            os._exit(EXIT_TORN_PIPE)
+        output = {name: text for name, f in outputs.items() if (text := read_tail(f))}
+        conn.send(("died", {"status": status, "output": output}))
+    return True
+
+
 def _cuda_poisoned(device: str) -> bool:
     """True when a claim on ``device`` would need CUDA that this template already set up
     (a forked child cannot use it)."""
@@ -181,110 +262,8 @@ def _cuda_poisoned(device: str) -> bool:
     return bool(device.startswith("cuda") and torch and torch.cuda.is_initialized())
 
 
-def run_claim(conn: Connection, task: Any, mem_gib: float | None, threads: int) -> None:
-    """Fork a child that runs ``task`` and report on ``conn``: ``("started", pid)``, then the
-    message that ends the claim, ``("result", record)``, ``("failure", reason)`` or
-    ``("died", {"status": exit code or -signal, "output": ...})``.
-
-    Once the child has sent its record, the report goes out first and the child's process
-    group and escaped descendants are killed and reaped after it (while the parent records
-    the result), but always before the template reads its next task.
-    """
-    global _current_claim
-    if _cuda_poisoned(task.ctx.device):
-        conn.send(("failure", "CUDA was initialised while the claims were imported, so a fork "
-                   "cannot use it: claims modules must not touch the GPU at import"))
-        return
-    outputs = {name: tempfile.TemporaryFile(prefix="verify-claim-") for name in _STREAMS}
-    rfd, wfd = os.pipe()
-    template = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - runs in the child, which never returns
-        os.close(rfd)
-        conn.close()
-        _claim_child(task, wfd, outputs, (mem_gib, threads), template)
-    os.close(wfd)
-    try:
-        os.setpgid(pid, pid)  # also done by the child: whichever runs first wins the race
-    except OSError:
-        pass
-    _current_claim = pid
-    conn.send(("started", pid))
-    with Connection(rfd) as reader:
-        message, status = _await_child(pid, reader)
-        ended = message is None
-        if ended:  # it exited without a word, or with its message still in the pipe
-            status = _end_claim(pid, status)
-            message = _receive(reader) if reader.poll(0) else None
-    output = {name: text for name, f in outputs.items() if (text := read_tail(f))}
-    for f in outputs.values():
-        f.close()
-    if message is None:
-        conn.send(("died", {"status": status, "output": output}))
-    else:
-        if message[0] == "result":
-            message[1]["output"] = output
-        conn.send(message)
-    if not ended:
-        _end_claim(pid, status)
-    _current_claim = None
-
-
-def _await_child(pid: int, reader: Connection) -> tuple[tuple[str, Any] | None, int | None]:
-    """Wait until the child sends its message or exits; return the message (None if it
-    exited first) and its exit code if this already reaped it."""
-    pidfd = _pidfd(pid)
-    try:
-        while True:
-            if pidfd is None:  # no pidfd: poll for the child's exit
-                ready = wait([reader], 0.05)
-            else:
-                ready = wait([reader, pidfd])
-            if reader in ready:
-                return _receive(reader), None  # None: end of file, the child is dying
-            if pidfd is None:
-                status = _poll_exit(pid)
-                if status is not None:
-                    return None, status
-            elif pidfd in ready:
-                return None, None
-    finally:
-        if pidfd is not None:
-            os.close(pidfd)
-
-
-def _end_claim(pid: int, status: int | None) -> int | None:
-    """Kill the claim's process group, reap the child (unless ``status`` says it was), kill
-    and reap its escaped descendants; return its exit code."""
-    kill_group(pid)
-    if status is None:
-        status = _wait_exit(pid)
-    sweep_children()
-    return status
-
-
-def _pidfd(pid: int) -> int | None:
-    """A descriptor that becomes readable when ``pid`` exits (Linux >= 5.3), else None."""
-    try:
-        return os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        return None
-
-
-def _receive(reader: Connection) -> tuple[str, Any] | None:
-    try:
-        return reader.recv()
-    except (EOFError, OSError):
-        return None
-
-
-def _poll_exit(pid: int) -> int | None:
-    """The exit code of ``pid`` if it has exited (reaping it), else None."""
-    done, status = os.waitpid(pid, os.WNOHANG)
-    return os.waitstatus_to_exitcode(status) if done else None
-
-
 def _wait_exit(pid: int) -> int | None:
+    """Reap ``pid`` and return its exit code (``-signal`` if a signal ended it)."""
     try:
         return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
     except ChildProcessError:
@@ -305,39 +284,56 @@ def read_tail(f: IO[bytes], limit: int = OUTPUT_TAIL_BYTES) -> str:
 
 
 def _claim_child(
-    task: Any,
-    wfd: int,
+    conn: Connection,
+    status: int,
     outputs: dict[str, IO[bytes]],
     limits: tuple[float | None, int],
     template: int,
 ) -> None:
-    """Run one claim in this forked child, send the outcome on ``wfd`` and ``os._exit``.
-    ``limits`` is the address-space limit in GiB (or None) and the torch thread count."""
-    code = 0
+    """Set up this forked child, take one task from ``conn``, run it, send the outcome on
+    ``conn`` and ``os._exit``; each step is noted on the ``status`` pipe. ``limits`` is the
+    address-space limit in GiB (or None) and the torch thread count."""
     try:
-        os.setpgid(0, 0)
-        die_with_parent(signal.SIGKILL, template)
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            signal.signal(sig, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        _redirect(outputs)
-        _limit(*limits)
-        message = ("result", _execute(task))
+        _prepare_child(outputs, limits, template)
+    except BaseException as e:  # noqa: BLE001 - no task taken: the template hears why
+        os.write(status, _BROKEN + f"{type(e).__name__}: {e}".encode())
+        os._exit(4)
+    try:
+        task = conn.recv()
+    except (EOFError, OSError):
+        task = None
+    if task is None:
+        os.write(status, _STOP)
+        os._exit(0)
+    os.write(status, _TOOK)
+    me = os.getpid()
+    try:
+        conn.send(("started", me))
+        message = ("result", _execute(task, outputs))
     except BaseException as e:  # noqa: BLE001 - e.g. SystemExit from a check
         message = ("failure", f"claim process error: {type(e).__name__}: {e}")
+    if os.getpid() != me:  # a process the claim forked, returning through this frame
+        os._exit(0)
+    os.write(status, _WRITING)
     try:
-        _flush()
-        with Connection(wfd, readable=False) as out:
-            try:
-                out.send(message)
-            except Exception as e:  # noqa: BLE001 - an unpicklable record: nothing was written
-                out.send(("failure", f"claim process error: {type(e).__name__}: {e}"))
-    except BaseException:  # noqa: BLE001 - the template reports the exit status
-        code = 1
-    os._exit(code)
+        conn.send(message)
+    except Exception as e:  # noqa: BLE001 - an unpicklable record: nothing was written
+        conn.send(("failure", f"claim process error: {type(e).__name__}: {e}"))
+    os.write(status, _SENT)
+    os._exit(0)
 
 
-def _limit(mem_gib: float | None, threads: int) -> None:
+def _prepare_child(outputs: dict[str, IO[bytes]], limits: tuple[float | None, int],
+                   template: int) -> None:
+    """Own process group, death with the template, default signals, output to files,
+    memory and thread limits."""
+    os.setpgid(0, 0)
+    die_with_parent(signal.SIGKILL, template)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    _redirect(outputs)
+    mem_gib, threads = limits
     if mem_gib:
         import resource
 
@@ -347,15 +343,22 @@ def _limit(mem_gib: float | None, threads: int) -> None:
         sys.modules["torch"].set_num_threads(threads)
 
 
-def _execute(task: Any) -> dict[str, Any]:
+def _execute(task: Any, outputs: dict[str, IO[bytes]]) -> dict[str, Any]:
+    """Run the claim and return its record, with the tail of what it printed."""
     from .devices import set_device
     from .execute import execute
     from .registry import REGISTRY
 
     ctx = task.ctx
     ctx.started = time.monotonic()
+    if _cuda_poisoned(ctx.device):
+        raise RuntimeError("CUDA was initialised while the claims were imported, so a fork "
+                           "cannot use it: claims modules must not touch the GPU at import")
     set_device(ctx.device)
-    return execute(REGISTRY[task.claim_id], ctx).to_dict()
+    record = execute(REGISTRY[task.claim_id], ctx).to_dict()
+    _flush()
+    record["output"] = {name: text for name, f in outputs.items() if (text := read_tail(f))}
+    return record
 
 
 def _redirect(outputs: dict[str, IO[bytes]]) -> None:

@@ -3,8 +3,10 @@
 Each of the ``jobs`` slots is a *template* (:mod:`verify.isolation`): spawned once, it
 imports torch, sympy and the claims and then runs nothing itself; for every claim it forks a
 child, so each claim starts from the same clean, pre-imported state and nothing one claim
-changes (globals, working directory, environment, monkeypatches) reaches another. A fork of
-a template costs a few milliseconds (``benchmarks/bench_runner.py``).
+changes (globals, working directory, environment, monkeypatches) reaches another. The child
+is forked ahead and takes its task from the slot's pipe, so a claim costs the parent one
+message each way, as a long-lived worker did; the fork costs the machine about 15 ms of CPU
+per claim (``benchmarks/bench_runner.py``).
 
 Why own templates rather than ``multiprocessing``'s forkserver with preload: the forkserver
 is one process per parent, shared by every run, whose preload cannot follow the ``modules``
@@ -251,7 +253,7 @@ class _Pool:
         if kind == "ready":
             s.state = "idle"
         elif kind == "error":
-            raise DiscoveryError(f"worker could not load the claims: {payload}")
+            raise DiscoveryError(f"worker {payload}")
         elif kind == "started":
             s.claim_pid = payload
         elif s.state == "draining":  # the end of a claim already reported as timed out
