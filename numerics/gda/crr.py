@@ -12,6 +12,7 @@ import torch
 from torch.func import functional_call, jacrev
 
 import verify
+from proofs.gda import general
 from verify import Evidence, Verdict
 from verify.symbolic import prove_cases
 
@@ -113,7 +114,9 @@ def crr_softmax_instance(ctx):
                 ("rows sum to 1", w45 * sp.ones(T, 1), sp.ones(T, 1)),
             ],
             generality="T=3, d_k=2",
-        )
+        ),
+        # (45) is (5) with the scores of (4): a row of any length sums to 1
+        general.softmax_rows_symbolic(),
     ]
     g = ctx.torch_generator("sm")
     ok = True
@@ -174,7 +177,8 @@ def crr_mamba_instance(ctx):
     out.append(
         prove_cases(
             [("o_i = sum_j w_ij x_j", sp.Matrix(o), sp.Matrix(unrolled))],
-            generality="T=3, N=2, h_0=0",
+            generality="T=3, N=2, h_0=0 (symbolic T needs induction on the recursion (49), not "
+            "attempted; float64 checks T up to 50)",
             part="(a) unrolled identity",
             reading="a",
         )

@@ -42,6 +42,12 @@ from .onestep import (
 
 PAPER = "gda"
 
+#: What the aggregate value-update identities (38)/(41) are proved for, and why not more.
+AGGREGATE_SIZES = (
+    "T=3, d_v=2, free alpha, u (for symbolic T, d_v prove_equal proves the identity only at "
+    "concrete sizes: its two sides differ by an exchange of the sums over users and coordinates)"
+)
+
 
 def _symbols(name: str, rows: int, cols: int) -> sp.Matrix:
     return sp.Matrix(
@@ -166,7 +172,7 @@ def value_update_prototype(ctx):
                 ("sum_i Delta L_i", sum(dLi), norm2),
                 ("ubar^T Delta v", (ubar * dv_j.T)[0, 0], norm2),
             ],
-            generality="T=3, d_v=2, free alpha, u",
+            generality=AGGREGATE_SIZES,
             part="main",
             reading="B",
             summary="sum_i Delta L_i = ubar_j^T Delta v_j = -eta ||ubar_j||^2 <= 0",
@@ -176,7 +182,7 @@ def value_update_prototype(ctx):
     out.append(
         prove_cases(
             [("ubar^T Delta v", (ubar * dv_j.T)[0, 0], norm2)],
-            generality="T=3, d_v=2, free alpha, u",
+            generality=AGGREGATE_SIZES,
             reading="oppose-B",
             summary="ubar_j^T Delta v_j = -eta ||ubar_j||^2 <= 0",
         )
@@ -351,8 +357,13 @@ def context_loss_first_order(ctx):
             rhs = -h.alpha[i, j] * sum(h.alpha[r, j] * h.U[i, 0] * h.U[r, 0] for r in range(2))
             ce_cases.append((f"CE dL_{i}/deta, v_{j} moved", lhs, rhs))
     return [
-        prove_cases(cases, generality="T=3, d_v=2 free alpha, u", part="algebra (39)-(41)"),
-        prove_cases(ce_cases, generality="CE head T=2, d_v=1, C=2", part="(40) first order"),
+        prove_cases(cases, generality=AGGREGATE_SIZES, part="algebra (39)-(41)"),
+        prove_cases(
+            ce_cases,
+            generality="CE head T=2, d_v=1, C=2 (the exact eta-derivative of the CE loss with a "
+            "moved value; larger heads were not attempted)",
+            part="(40) first order",
+        ),
         _taylor_remainder(ctx),
     ]
 

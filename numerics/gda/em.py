@@ -12,6 +12,7 @@ import sympy as sp
 import torch
 
 import verify
+from proofs.gda import general
 from proofs.gda.first_order import exact_alpha_counterexample
 from verify import Evidence, Verdict
 from verify.symbolic import prove_cases
@@ -147,6 +148,7 @@ def em_m_step(ctx):
         reading="B",
         summary="hard attention + squared loss + eta_j = 1/n_j: v_new = mean of assigned targets",
     )
+    any_count = general.hard_assignment_mean_symbolic(reading="B")
     g = ctx.torch_generator("m")
     devs = []
     for T in (3, 5, 8):
@@ -159,6 +161,7 @@ def em_m_step(ctx):
         devs.append(float(rel.median()))
     return [
         hard,
+        any_count,
         Evidence.informal(
             "interpretive analogy; measured: the stationary V of the soft value step (squared "
             "loss) deviates from the responsibility-weighted mean by a median relative "

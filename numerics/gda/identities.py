@@ -22,6 +22,7 @@ import torch
 from hypothesis import strategies as st
 
 import verify
+from proofs.gda import general
 from proofs.gda.model import sym_head
 from verify import Evidence, Verdict
 from verify.numeric import falsify, randn
@@ -348,10 +349,10 @@ def wv_grad_numeric(ctx):
     expect="PROVED",
 )
 def routing_sign_semantics(ctx):
-    """(i), (ii) PROVED from (18) and (23) with alpha_ij > 0 (exact), cross-checked by finite
-    differences; (iii) Reading A (view F, Delta s = -eta dL/ds) PROVED: Delta s_ij = eta
-    alpha_ij A_ij. Reading B (view P) REFUTED: the score change induced by a W_Q/W_K step is
-    not sign-aligned."""
+    """(i), (ii) PROVED from (18) and (23) with alpha_ij > 0 (exact, T=3 and for a row of any
+    length), cross-checked by finite differences; (iii) Reading A (view F, Delta s = -eta dL/ds)
+    PROVED: Delta s_ij = eta alpha_ij A_ij. Reading B (view P) REFUTED: the score change induced
+    by a W_Q/W_K step is not sign-aligned."""
     h = sym_head(3, 1)
     B = h.b()
     cases = []
@@ -373,7 +374,13 @@ def routing_sign_semantics(ctx):
         summary="dL/ds_ij = -alpha_ij A_ij with alpha_ij > 0, so the signs are opposite; "
         "d alpha_ij/d s_ij = alpha_ij(1-alpha_ij) > 0 for T >= 2",
     )
-    out = [proof, _finite_difference_signs(ctx)]
+    # the same two identities for a row of any length: (23) and the diagonal of (18)
+    any_length = [
+        general.routing_gradient_symbolic()[1].relabel(part="(i)-(ii)"),
+        general.softmax_jacobian_symbolic().relabel(part="(i)-(ii)"),
+    ]
+    general_proof = all(ev.verdict is Verdict.PROVED for ev in any_length)
+    out = [proof, *any_length, _finite_difference_signs(ctx)]
     # (iii) Reading A: view F. Delta s = eta alpha A exactly (first order), checked numerically.
     tall = sign_tallies(ctx, {"s": ("S", None)})
     view_f = tally_evidence(tall[("F", "s")], "(iii) view F sign(Delta s) = sign(A)", part="(iii)")
@@ -385,8 +392,9 @@ def routing_sign_semantics(ctx):
                 "alpha_ij > 0, so sign(Delta s_ij) = sign(A_ij) (from the proved identity)",
                 method="symbolic",
                 part="(iii)",
-                steps=proof.steps[:2],
-                generality=proof.generality,
+                steps=proof.steps[:2] + [ev.summary for ev in any_length],
+                generality=any_length[0].generality if general_proof else proof.generality,
+                scope="general" if general_proof else "bounded",
             )
         )
     out.append(view_f)
@@ -468,10 +476,10 @@ def _cos(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 )
 def update_equations(ctx):
     """Reading A (view F, free s, q, k, v) reduces to the proved identities (16), (23), (28):
-    PROVED (re-proved here at T=2). Reading B (view P): the induced changes are -X X^T-mixed
-    versions of the printed right sides; REFUTED (cosine < 0.99) for generic and clustered
-    inputs; exact (cos = 1) for v, q, k with orthonormal inputs, but never for s. Reading C:
-    REFUTED."""
+    PROVED (re-proved here at T=2, and for symbolic sizes). Reading B (view P): the induced
+    changes are -X X^T-mixed versions of the printed right sides; REFUTED (cosine < 0.99) for
+    generic and clustered inputs; exact (cos = 1) for v, q, k with orthonormal inputs, but never
+    for s. Reading C: REFUTED."""
     h = sym_head(2, 1)
     B = h.b()
     dV = sp.Matrix(2, 1, [sp.diff(h.L, h.V[j, 0]) for j in range(2)])
@@ -484,7 +492,11 @@ def update_equations(ctx):
             "gda.query_key_grad",
             part="main",
             summary="view F: the printed right sides are -eta times the proved gradients",
-        )
+        ),
+        # (16), (23) and (28) for symbolic sizes: (33)-(36) are -eta times them
+        general.value_grad_symbolic(),
+        general.routing_gradient_symbolic()[1].relabel(part="main"),
+        general.query_key_grad_symbolic(),
     ]
     # readings B and C draw their instances from one stream, B first
     g, rng = ctx.torch_generator("P"), ctx.numpy_rng("P")

@@ -226,7 +226,8 @@ def key_orthogonality(ctx):
     out = [
         prove_cases(
             [("dL/dk = dS^T Q / sqrt(d_k)", dk, h.dS.T * h.q / h.r)],
-            generality="T=2, d_k=2 surrogate",
+            generality="T=2, d_k=2 surrogate (the identity of gda.query_key_grad, proved there for "
+            "symbolic T, n, d_k)",
             part="(a)",
         )
     ]

@@ -36,7 +36,9 @@ def alpha_first_order_proof() -> Evidence:
             cases.append((f"Delta alpha_{i}{j}", lhs, rhs))
     return prove_cases(
         cases,
-        generality="T=3, d_v=1 surrogate",
+        generality="T=3, d_v=1 surrogate (the violating rows are T=3 rows; the formula is (18) "
+        "composed with (34), each proved for any row length in gda.softmax_jacobian and "
+        "gda.routing_gradient)",
         part="first-order formula",
         summary="Delta alpha_ij = eta alpha_ij (alpha_ij A_ij - sum_k alpha_ik^2 A_ik) (view F)",
     )
@@ -93,7 +95,8 @@ def feedback_link_proof() -> Evidence:
 
     return prove_cases(
         [("Delta A_ij", adv(Vn) - adv(V), eta * (1 - a[i][j]) * U[i] * ubar)],
-        generality="T=3, d_v=1, row i stochastic",
+        generality="T=3, d_v=1, row i stochastic (the refuting instance is T=2; a symbolic-size "
+        "form was not attempted)",
         part="Delta A formula",
         reading="B",
         summary="Delta A_ij = eta (1 - alpha_ij) u_i ubar_j: its sign is that of u_i.ubar_j",

@@ -18,9 +18,9 @@ How the paper's objects map onto these statements:
   ``u_i = dL/dg_i`` (value path), ``G = dL/dS`` (scores) and ``P = dL/dq`` (projections) are
   free symbols.
 
-Every piece goes through ``verify.symbolic.prove_equal``; it is PROVED here only when the
-engine reports a proof with symbolic sizes (a fallback to concrete sizes is reported as
-UNDECIDED).
+Every piece goes through ``verify.symbolic.prove_equal``; it is PROVED here, with scope
+``general``, only when the engine reports a proof with symbolic sizes (a fallback to concrete
+sizes is reported as UNDECIDED).
 """
 
 from __future__ import annotations
@@ -36,6 +36,10 @@ from verify.symbolic import bound_variables_renamed, prove_equal
 __all__ = [
     "prove_symbolic",
     "row_softmax",
+    "ce_logit_grad_symbolic",
+    "softmax_rows_symbolic",
+    "alpha_shift_symbolic",
+    "hard_assignment_mean_symbolic",
     "softmax_jacobian_symbolic",
     "routing_gradient_symbolic",
     "row_sum_of_23",
@@ -52,7 +56,8 @@ m, p, q, r, t, w = sp.symbols("m p q r t w", **_nonneg)
 i, j, c, e, l_ = sp.symbols("i j c e l", integer=True)
 s, b, a, u, v = (sp.IndexedBase(x) for x in ("s", "b", "a", "u", "v"))
 G, P, x, K, Q = (sp.IndexedBase(y) for y in ("G", "P", "x", "k", "q"))
-WQ, WV = sp.IndexedBase("W_Q"), sp.IndexedBase("W_V")
+WQ, WK, WV = sp.IndexedBase("W_Q"), sp.IndexedBase("W_K"), sp.IndexedBase("W_V")
+R = sp.IndexedBase("R")  # dL/dk, free
 _SIZES = {m, p, q, r, t, w}
 
 Case = tuple[str, sp.Expr, sp.Expr]
@@ -66,8 +71,8 @@ def prove_symbolic(
     reading: str = "A",
     timeout: float = 30.0,
 ) -> Evidence:
-    """One Evidence over all ``(label, lhs, rhs)``: PROVED only if the engine proves every
-    case with symbolic sizes; a proof only at concrete sizes is
+    """One Evidence over all ``(label, lhs, rhs)``: PROVED (scope ``general``) only if the
+    engine proves every case with symbolic sizes; a proof only at concrete sizes is
     UNDECIDED, and a refuted case is returned with the engine's counterexample."""
     t0 = time.perf_counter()
     steps: list[str] = []
@@ -118,6 +123,7 @@ def prove_symbolic(
         part=part,
         steps=steps,
         generality=generality,
+        scope="general",
         elapsed_s=time.perf_counter() - t0,
     )
 
@@ -129,6 +135,81 @@ def row_softmax(row, n) -> Callable[[sp.Expr], sp.Expr]:
 
 
 _ROW = "one attention row of any length n (a causal row i is the row of length i)"
+
+ell = sp.IndexedBase("l")
+y = sp.Symbol("y", integer=True)
+
+
+def ce_logit_grad_symbolic() -> Evidence:
+    """(13) for any number of classes C: with L = -(l_y - log sum_{k=1}^C e^{l_k}), dL/dl_c =
+    p_c - delta_cy for a class c in 1..C and any label y. L is a sum over positions of terms
+    that each depend on one l_i, so one position is the statement."""
+    C = m + 1 + p
+    c0 = m + 1
+    Z = sp.Sum(sp.exp(ell[l_]), (l_, 1, C))
+    L = -(ell[y] - sp.log(Z))
+    rhs = sp.exp(ell[c0]) / Z - sp.KroneckerDelta(c0, y)
+    return prove_symbolic(
+        [("dL/dl_c = p_c - [c = y]", sp.diff(L, ell[c0]), rhs)],
+        generality="C symbolic, any label y",
+    )
+
+
+def softmax_rows_symbolic(*, part: str = "main") -> Evidence:
+    """A softmax row of any length n is a probability vector and the Bayes posterior of a
+    uniform prior: sum_j alpha_j = 1 (expanded, the j-free 1/Z pulled out of the sum, bound
+    variables renamed, after which the two sums cancel), and (1/n) e^{s_j} / sum_l (1/n)
+    e^{s_l} = alpha_j (eqs. (5), (44), (45))."""
+    n = m + 1 + p
+    alpha = row_softmax(i, n)
+    total = bound_variables_renamed(sp.factor_terms(sp.expand(sp.Sum(alpha(j), (j, 1, n)))))
+    prior = 1 / n
+    k0 = m + 1
+    posterior = prior * sp.exp(s[i, k0]) / sp.Sum(prior * sp.exp(s[i, l_]), (l_, 1, n))
+    return prove_symbolic(
+        [
+            (
+                "sum_j alpha_j = 1 (after expand, factor_terms, bound variables renamed)",
+                total,
+                sp.Integer(1),
+            ),
+            ("uniform prior times e^{s_j}, normalised = alpha_j", posterior, alpha(k0)),
+        ],
+        generality=_ROW + ", any scores",
+        part=part,
+    )
+
+
+def alpha_shift_symbolic() -> Evidence:
+    """(17b), Reading A, for symbolic sizes: moving alpha_ij alone by delta changes L = sum_ij
+    alpha_ij u_i . v_j at the rate d/d delta L(alpha + delta e_ij) = b_ij, so the first-order
+    change is delta b_ij and its sign is sign(b_ij)."""
+    T, n, dv = t + 1 + w, m + 1 + p, r + 1 + q
+    i0, j0 = t + 1, m + 1
+    d = sp.Symbol("delta", real=True)
+    moved = a[i, j] + d * sp.KroneckerDelta(i, i0) * sp.KroneckerDelta(j, j0)
+    L = sp.Sum(sp.Sum(moved * sp.Sum(u[i, c] * v[j, c], (c, 1, dv)), (j, 1, n)), (i, 1, T))
+    rhs = sp.Sum(u[i0, c] * v[j0, c], (c, 1, dv))
+    return prove_symbolic(
+        [("d/d delta L(alpha + delta e_ij) at 0", sp.diff(L, d).subs(d, 0), rhs)],
+        generality="T, n, d_v symbolic",
+        part="(b) marginal benefit",
+    )
+
+
+def hard_assignment_mean_symbolic(*, reading: str = "B") -> Evidence:
+    """The M-step reading of Sec. 5.2 for any number n_j of queries routed to value j: with
+    one-hot attention, squared loss (u_i = v_j - t_i) and the step eta_j = 1/n_j, one value
+    step gives v_j - (1/n_j) sum_i (v_j - t_i) = (1/n_j) sum_i t_i, the mean of the assigned
+    targets (per coordinate)."""
+    n = m + 1
+    targets, v0 = sp.IndexedBase("t"), sp.Symbol("v_j", real=True)
+    step = v0 - sp.Sum(v0 - targets[i], (i, 1, n)) / n
+    return prove_symbolic(
+        [("one step with eta = 1/n_j", step, sp.Sum(targets[i], (i, 1, n)) / n)],
+        generality="n_j symbolic, each value coordinate",
+        reading=reading,
+    )
 
 
 def softmax_jacobian_symbolic() -> Evidence:
@@ -253,18 +334,25 @@ def query_key_grad_symbolic() -> Evidence:
 
 def wq_wk_grad_symbolic() -> Evidence:
     """(29)-(30) for symbolic T, d_k, d_x: q_ia = sum_b W_Q[a,b] x_ib and P = dL/dq free give
-    dL/dW_Q[a,b] = sum_i P_ia x_ib, i.e. sum_i (dL/dq_i) x_i^T (the key side is the same
-    statement with k, W_K)."""
+    dL/dW_Q[a,b] = sum_i P_ia x_ib, i.e. sum_i (dL/dq_i) x_i^T; likewise k_ja = sum_b
+    W_K[a,b] x_jb and R = dL/dk free give sum_j (dL/dk_j) x_j^T."""
     T, dk, dx = t + 1, m + 1 + p, r + 1 + q
     a0, b0 = m + 1, r + 1
 
     def qv(row, k_):
         return sp.Sum(WQ[k_, e] * x[row, e], (e, 1, dx))
 
+    def kv(row, k_):
+        return sp.Sum(WK[k_, e] * x[row, e], (e, 1, dx))
+
     L = sp.Sum(sp.Sum(P[i, c] * qv(i, c), (c, 1, dk)), (i, 1, T))
-    rhs = sp.Sum(P[i, a0] * x[i, b0], (i, 1, T))
+    L_k = sp.Sum(sp.Sum(R[j, c] * kv(j, c), (c, 1, dk)), (j, 1, T))
     return prove_symbolic(
-        [("dL/dW[a,b]", sp.diff(L, WQ[a0, b0]), rhs)], generality="T, d_k, d_x symbolic; dL/dq any"
+        [
+            ("dL/dW_Q[a,b]", sp.diff(L, WQ[a0, b0]), sp.Sum(P[i, a0] * x[i, b0], (i, 1, T))),
+            ("dL/dW_K[a,b]", sp.diff(L_k, WK[a0, b0]), sp.Sum(R[j, a0] * x[j, b0], (j, 1, T))),
+        ],
+        generality="T, d_k, d_x symbolic; dL/dq, dL/dk any",
     )
 
 
@@ -325,6 +413,7 @@ def index_order_32(*, transposed: bool = False) -> Evidence:
             method="symbolic",
             steps=steps,
             generality="T, d_v, d_x symbolic; any attention weights A",
+            scope="general",
         )
     return Evidence.undecided(
         f"(32) {name}: no structural match with (31)", method="symbolic", steps=steps

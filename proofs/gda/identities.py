@@ -51,7 +51,8 @@ def _symbols(name: str, rows: int, cols: int) -> sp.Matrix:
     expect="PROVED",
 )
 def ce_logit_grad(ctx):
-    """PROVED: exact zero of d(-log softmax_y)/d l_c - (p_c - [c=y]) for C = 2, 3, 4 and every y.
+    """PROVED: exact zero of d(-log softmax_y)/d l_c - (p_c - [c=y]) for C = 2, 3, 4 and every
+    y, and for a symbolic number of classes (:func:`proofs.gda.general.ce_logit_grad_symbolic`).
 
     L is a sum over positions of terms that each depend on one l_i, so one position suffices.
     """
@@ -63,7 +64,7 @@ def ce_logit_grad(ctx):
             rhs = sp.Matrix([p[c] - (1 if c == y else 0) for c in range(C)])
             cases.append((f"C={C}, y={y}", lhs, rhs))
     gen = "C in {2,3,4}, every label y" if ctx.quick else "C in {2,...,5}, every label y"
-    return prove_cases(cases, generality=gen, timeout=30)
+    return [prove_cases(cases, generality=gen, timeout=30), general.ce_logit_grad_symbolic()]
 
 
 @verify.claim(
@@ -110,13 +111,15 @@ def upstream_u(ctx):
         cases_b1.append((f"y={y}", sp.diff(Lm, eps).subs(eps, 0), -(u.T * u)[0, 0]))
     part_a = prove_cases(
         cases,
-        generality="one position (L_i depends on g_i only), d_v=2, C=3, every y",
+        generality="one position (L_i depends on g_i only), d_v=2, C=3, every y; for symbolic "
+        "C, d_v prove_equal does not close the class sum of dL/dg within its budget ((13) itself "
+        "is proved for symbolic C in gda.ce_logit_grad)",
         part="(a) u_i = W_O^T (p_i - e_y)",
         timeout=30,
     )
     part_b1 = prove_cases(
         cases_b1,
-        generality="d_v=2, C=3, every y",
+        generality="d_v=2, C=3, every y (the symbolic-size form needs (a) for symbolic C, d_v)",
         part="(b) gloss",
         reading="b1",
         summary="dL_i/deps = -||u_i||^2 <= 0",
@@ -209,11 +212,11 @@ def value_grad(ctx):
 )
 def alpha_grad(ctx):
     """(a) PROVED with free alpha symbols (and for symbolic sizes). (b) Reading A (alpha_ij
-    perturbed alone): the first-order change is delta*b_ij, PROVED, so its sign is
-    sign(b_ij). Reading B (mass taken from the other positions in proportion to their
-    weights): the first-order change is delta*(b_ij - sum_{k!=j} alpha_ik b_ik/(1-alpha_ij))
-    (PROVED), whose sign differs from sign(b_ij) on the exact instance given (REFUTED for
-    Reading B)."""
+    perturbed alone): the first-order change is delta*b_ij, PROVED (T=3, and for symbolic
+    sizes), so its sign is sign(b_ij). Reading B (mass taken from the other positions in
+    proportion to their weights): the first-order change is delta*(b_ij - sum_{k!=j} alpha_ik
+    b_ik/(1-alpha_ij)) (PROVED), whose sign differs from sign(b_ij) on the exact instance
+    given (REFUTED for Reading B)."""
     T, d_v = 3, 2
     al = _symbols("a", T, T)
     V = _symbols("v", T, d_v)
@@ -253,7 +256,7 @@ def alpha_grad(ctx):
     out.append(
         prove_cases(
             [("proportional removal", first, formula)],
-            generality="T=3, one row",
+            generality="T=3, one row (the refuting instance is a T=3 row)",
             part="(b) marginal benefit",
             reading="B",
             summary="first-order change = delta*(b_ij - mean_{k!=j} b_ik)",
@@ -288,6 +291,7 @@ def alpha_grad(ctx):
         )
     )
     out.append(general.alpha_grad_symbolic())
+    out.append(general.alpha_shift_symbolic())
     return out
 
 

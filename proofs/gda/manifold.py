@@ -17,6 +17,7 @@ import verify
 from verify import Evidence, Verdict
 from verify.symbolic import prove_cases
 
+from . import general
 from .model import sym_head
 
 PAPER = "gda"
@@ -40,9 +41,10 @@ __all__ = ["full_stationary_point", "values_continue_counterexample"]
     expect="PROVED",
 )
 def attention_freezes(ctx):
-    """Reading A PROVED: |dL/ds_ij| = alpha_ij |b_ij - E[b]| <= |b_ij - E[b]| (from (23)), and
-    (28)-(30) are linear in dL/ds. Reading B REFUTED: a saturated row (T=2, s = (0, -30),
-    b = (0, 1)) has |dL/ds| ~ 1e-13 while |b_2 - E[b]| ~ 1 (exact re-check with mpmath)."""
+    """Reading A PROVED: |dL/ds_ij| = alpha_ij |b_ij - E[b]| <= |b_ij - E[b]| (from (23), at
+    T=3 and for a row of any length), and (28)-(30) are linear in dL/ds. Reading B REFUTED: a
+    saturated row (T=2, s = (0, -30), b = (0, 1)) has |dL/ds| ~ 1e-13 while |b_2 - E[b]| ~ 1
+    (re-checked with mpmath at 50 digits)."""
     h = sym_head(3, 1)
     B = h.b()
     cases = [
@@ -55,6 +57,8 @@ def attention_freezes(ctx):
         generality="T=3 surrogate (T<=4 in gda.routing_gradient)",
         summary="|dL/ds_ij| = alpha_ij |b_ij - E[b]| <= |b_ij - E[b]|; (28)-(30) linear in dL/ds",
     )
+    # (23), hence the bound, for a row of any length
+    any_length = general.routing_gradient_symbolic()[1].relabel(part="main")
     mp.mp.dps = 50
     a2 = mp.e**-30 / (1 + mp.e**-30)
     Eb = a2 * 1
@@ -62,6 +66,7 @@ def attention_freezes(ctx):
     saturated = ds2 < 1e-12 and (1 - Eb) > 0.99
     return [
         proof,
+        any_length,
         Evidence(
             Verdict.REFUTED if saturated else Verdict.UNDECIDED,
             f"saturated row: |dL/ds| <= {mp.nstr(ds2, 5)} but |b_2 - E[b]| = {mp.nstr(1 - Eb, 8)}",
