@@ -228,10 +228,14 @@ def test_a_closed_stdout_does_not_fail_a_claim(tmp_path):
 
 
 def test_template_serves_the_next_claim_after_a_crash_or_timeout(tmp_path):
+    """The template outlives its claims' crashes and timeouts, and a process a claim forks
+    that returns through the claim process's code sends no second record."""
     results = verify.run("tpl.*", modules=ISOLATION, jobs=1, results_path=tmp_path / "r.jsonl")
     assert "claim process killed by SIGSEGV" in results["tpl.segfaults"].summary
     assert "claim process exited with status 3" in results["tpl.exits"].summary
     assert "timeout: still running after its budget of 1 s" in results["tpl.hangs"].summary
+    assert results["tpl.forks_and_returns"].summary == "parent"  # the copy sent nothing
+    assert [r.id for r in results] == [c.id for c in verify.REGISTRY.select("tpl.*")]
     first, last = results["tpl.first"], results["tpl.last"]
     assert first.verdict is last.verdict is Verdict.SUPPORTED
     template = first.evidence[0].numbers["template"]
