@@ -356,4 +356,8 @@ FALSE_CASES: list[Case] = [
     Case("pythagoras off by 10^-40 x^2", _c(PYTH, 1 + x ** 2 / 10 ** 40)),
     Case("pythagoras off by 10^-100 (u > 0)",
          _c(sp.sin(u) ** 2 + sp.cos(u) ** 2, 1 + sp.Rational(1, 10 ** 100))),
+    Case("sec^2 - tan^2 = 1 + 10^-100 (u > 0)",
+         _c(sp.sec(u) ** 2 - sp.tan(u) ** 2, 1 + sp.Rational(1, 10 ** 100))),
+    Case("Li2 at a point moved by 10^-50",
+         _c(sp.polylog(2, -u - sp.Rational(1, 10 ** 50)), sp.polylog(2, -u))),
 ]
