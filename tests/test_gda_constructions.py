@@ -184,4 +184,12 @@ def test_layernorm_changes_the_direction_dynamics_exactly():
     ex = layernorm_direction_counterexample()
     assert ex["_ok"]
     assert ex["LN(v)"] == ["1", "-1", "1", "-1"]
-    assert ex["cos"] == "sqrt(2)/2"
+    assert ex["cos"] == "sqrt(2)/2" and ex["cos_full_update"] == "sqrt(2)/2"
+
+
+def test_score_changes_follow_alpha_times_advantage_not_the_advantage():
+    from proofs.gda.first_order import score_magnitude_counterexample
+
+    ex = score_magnitude_counterexample()
+    assert ex["violates"]
+    assert ex["Delta_s_over_eta"] == ["-1/2", "3/8", "1/8"]

@@ -147,11 +147,12 @@ def crr_softmax_instance(ctx):
         r"\prod_{k=j+1}^i\exp(A\Delta_k)\Big)\Delta_jB_j\ \text{\dots satisfying the content-based "
         r"criterion}"
     ),
-    readings={"a": "unrolled identity o_i = sum_{j<=i} w_ij x_j"},
     expect="REFUTED",
 )
 def crr_mamba_instance(ctx):
-    """(a) PROVED symbolically (T=3, N=2, h_0 = 0) and in float64 for T up to 50. (b) REFUTED:
+    """Three parts of the printed statement (L507-519). (a) the unrolled identity o_i =
+    sum_{j<=i} w_ij x_j: PROVED symbolically (T=3, N=2, h_0 = 0) and in float64 for T up to 50.
+    (b) REFUTED:
     Def. 9.1 requires w_ij in [0,1] and sum_j w_ij = 1; w^SSM has negative entries and row sums
     far from 1 (instance below). (c) the gates Delta_t, B_t, C_t depend on x_t only; the
     cross-position dependence sits in the product of decays; under formalisation (c) (joint,
@@ -180,7 +181,6 @@ def crr_mamba_instance(ctx):
             generality="T=3, N=2, h_0=0 (symbolic T needs induction on the recursion (49), not "
             "attempted; float64 checks T up to 50)",
             part="(a) unrolled identity",
-            reading="a",
         )
     )
     g = ctx.torch_generator("ssm")
@@ -193,7 +193,6 @@ def crr_mamba_instance(ctx):
             Verdict.SUPPORTED if err < 1e-10 else Verdict.REFUTED,
             f"(a) float64, T={xs.shape[0]}: max error {err:.2e}",
             part="(a) unrolled identity",
-            reading="a",
             counterexample=None if err < 1e-10 else {"err": err},
         )
     )

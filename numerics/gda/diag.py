@@ -7,7 +7,7 @@ import torch
 from hypothesis import strategies as st
 
 import verify
-from proofs.gda.first_order import exact_alpha_counterexample
+from proofs.gda.first_order import exact_alpha_counterexample, score_magnitude_counterexample
 from verify import Evidence, Verdict
 from verify.numeric import falsify
 
@@ -58,9 +58,11 @@ def advantage_predicts_attention(ctx):
     sign(Delta alpha_ij) = -sign(A^adv_ij)): REFUTED by the exact first-order row of
     gda.dyn.alpha_reallocation and in random CE instances (about 4% of pairs in view F, so as
     a statistical predictor the sign agrees on ~96% of pairs; the text gives no accuracy
-    criterion, so that reading is only reported). Magnitude: per-row Spearman correlation
-    between |A^adv| (and alpha |A^adv|) and |Delta alpha| / |Delta s| is reported (view F).
-    View-(P) tests are separate readings."""
+    criterion, so that reading is only reported). Reading B (scores): the sign holds in view F,
+    the magnitude does not: |Delta s_ij| = eta alpha_ij |A^adv_ij| is not increasing in
+    |A^adv_ij| (exact row), so B is REFUTED. The per-row Spearman correlations between |A^adv|
+    (and alpha |A^adv|) and |Delta alpha| / |Delta s| are reported (view F, reading
+    "magnitude"). View-(P) tests are separate readings."""
     tall = sign_tallies(ctx, {"a": ("A", None), "s": ("S", None)}, name="diag")
     ex = exact_alpha_counterexample()
     out = [
@@ -90,6 +92,19 @@ def advantage_predicts_attention(ctx):
                 reading=view_reading("B", v),
             )
         )
+    mag = score_magnitude_counterexample()
+    out.append(
+        Evidence(
+            Verdict.REFUTED if mag["violates"] else Verdict.UNDECIDED,
+            "magnitude, exact T=3 row (view F): |A^adv| = 3/2 > 1 but |Delta s| = 3/8 eta < "
+            "1/2 eta, since Delta s_ij = -eta alpha_ij A^adv_ij (34),(23): the magnitude follows "
+            "alpha_ij |A^adv_ij|, not |A^adv_ij|",
+            method="symbolic",
+            part="magnitude",
+            reading="B",
+            counterexample=mag,
+        )
+    )
     out.append(_magnitude(ctx))
     return out
 

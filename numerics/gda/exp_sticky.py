@@ -70,7 +70,9 @@ MIN_ENTROPY = 1.829
 def sticky_task(ctx):
     """REFUTED as printed: 'probability proportional to the distance' and 'the nearby symbol gets
     higher probability than the distant one' contradict each other (exact: P[0,1] = 7/160 <
-    P[0,4] = 7/40 under weights propto d). Readings B and C are consistent. The generator is
+    P[0,4] = 7/40 under weights propto d). Reading B (weights propto 1/d) is consistent; reading C
+    (uniform) is not either: the nearby symbol gets the same probability, not a higher one
+    (exact). The generator is
     checked (empirical transition frequencies vs P) and the unspecified choices are recorded."""
     d = [1, 2, 3, 4, 3, 2, 1]
     tot = sum(d)
@@ -92,15 +94,20 @@ def sticky_task(ctx):
             else None,
         )
     ]
-    for rd in ("B", "C"):
-        P = transition_matrix(rd)
-        ok = P[0, 1] >= P[0, 4]
+    for rd, weight in (("B", lambda x: Fraction(1, x)), ("C", lambda x: Fraction(1))):
+        w = [weight(x) for x in d]
+        P = [Fraction(7, 10) * wk / sum(w) for wk in w]  # P(0 -> 1..7), exact
+        ok = P[0] > P[3]
         out.append(
             Evidence(
                 Verdict.SUPPORTED if ok else Verdict.REFUTED,
-                f"reading {rd}: P(0->1) = {P[0, 1]:.4f} >= P(0->4) = {P[0, 4]:.4f}",
+                f"reading {rd}: P(0->1) = {P[0]} {'>' if ok else '<='} P(0->4) = {P[3]} "
+                "(exact): the nearby symbol "
+                + ("gets higher probability" if ok else "does not get higher probability"),
                 reading=rd,
-                counterexample=None if ok else {"P": P.tolist()},
+                counterexample=None
+                if ok
+                else {"reading": rd, "P(0->1)": str(P[0]), "P(0->4)": str(P[3]), "exact": True},
             )
         )
     g = ctx.torch_generator("gen")

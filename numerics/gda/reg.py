@@ -28,7 +28,8 @@ def layernorm_direction_counterexample() -> dict:
     With u = (2, 0, 0, 2) (already tangent: u.v = 0), the direction v/||v|| moves along
     (I - vhat vhat^T) u = (2, 0, 0, 2) without LN, and along (I - vhat vhat^T) J^T u =
     (1, -1, -1, 1) with LN, J = (gamma/sigma)(I - 11^T/d - n n^T/d): the mean-centring of LN
-    removes the component of u along 1, which is tangent to the sphere. cos = 1/sqrt(2).
+    removes the component of u along 1, which is tangent to the sphere. cos = 1/sqrt(2), for
+    the whole updates u and J^T u as for their tangent parts (both updates are tangent here).
     ``_ok`` says whether the instance has those properties.
     """
     d = 4
@@ -41,19 +42,24 @@ def layernorm_direction_counterexample() -> dict:
     J = (sp.eye(d) - one * one.T / d - n * n.T / d) / sigma
     vh = v / sp.sqrt((v.T * v)[0, 0])
     Pt = sp.eye(d) - vh * vh.T
-    t_plain, t_ln = Pt * u, Pt * J.T * u
+    full_ln = J.T * u
+    t_plain, t_ln = Pt * u, Pt * full_ln
     norms = sp.sqrt((t_plain.T * t_plain)[0, 0] * (t_ln.T * t_ln)[0, 0])
     cos = sp.nsimplify((t_plain.T * t_ln)[0, 0] / norms)
+    full_norms = sp.sqrt((u.T * u)[0, 0] * (full_ln.T * full_ln)[0, 0])
+    cos_full = sp.nsimplify((u.T * full_ln)[0, 0] / full_norms)
     return {
         "d": d,
         "v": [int(x) for x in v],
         "LN(v)": [str(x) for x in n],
         "u": [int(x) for x in u],
+        "update_with_LN": [str(x) for x in full_ln],
+        "cos_full_update": str(cos_full),
         "tangent_update_without_LN": [str(x) for x in t_plain],
         "tangent_update_with_LN": [str(x) for x in t_ln],
         "cos": str(cos),
         "exact": True,
-        "_ok": bool(n == v and cos != 1),
+        "_ok": bool(n == v and cos != 1 and cos_full != 1),
     }
 
 
@@ -68,25 +74,36 @@ def layernorm_direction_counterexample() -> dict:
     ),
     readings={
         "C": "norm part: ||LN(v)|| is bounded",
-        "full-update": "the whole pre-LN update of v_j (radial part included) is unchanged by LN",
-        "RMSNorm": "Reading A for a scale-only normalisation v / rms(v) (no mean-centring)",
+        "tangent": "the first-order motion of the direction v_j/||v_j|| (the tangent part of the "
+        "update) is unchanged by LN, at a state where LN(v) = v",
+        "RMSNorm": "reading tangent under a hypothesis the paper does not state: the "
+        "normalisation only rescales (v / rms(v)), without LayerNorm's mean-centring",
     },
     expect="REFUTED",
 )
 def layernorm_values(ctx):
-    """Reading A ("directional dynamics" = the first-order motion of the direction
-    v_j/||v_j||, compared at a state where LN is the identity, so the upstream gradient is the
-    same): REFUTED by the exact d = 4 instance of :func:`layernorm_direction_counterexample`
-    (cos = 1/sqrt 2): LN's mean-centring removes the tangent component along 1. The radial
-    part that LN removes is the norm dynamics, so it is not held against Reading A; the
-    stricter reading "full-update" (whole update vector, cos < 0.99 on random instances; the
-    Jacobian formula is checked against autograd) is reported beside it. Reading "RMSNorm": a
-    scale-only normalisation keeps the tangent dynamics up to a positive factor (float64,
-    random instances). Reading C: ||LN(v)|| = gamma sqrt(d) exactly (bounded): SUPPORTED when
-    every instance's norm is sqrt(d) to float64 rounding."""
+    """Reading A (as printed: the direction of each value update is unchanged by inserting LN,
+    cos(Delta v^LN, Delta v) = 1 to first order): REFUTED by the exact d = 4 instance of
+    :func:`layernorm_direction_counterexample` (a state where LN is the identity, so the
+    upstream gradient is the same; cos = 1/sqrt 2) and on random float64 instances (the
+    Jacobian formula is checked against autograd). Reading "tangent" (only the motion of the
+    direction v/||v||, since the radial part LN removes is the norm dynamics): REFUTED by the
+    same exact instance, whose updates are tangent: LN's mean-centring removes the tangent
+    component along 1. Reading "RMSNorm": without the centring, a scale-only normalisation keeps
+    the tangent dynamics up to a positive factor (float64, random instances). Reading C:
+    ||LN(v)|| = gamma sqrt(d) exactly (bounded): SUPPORTED when every instance's norm is sqrt(d)
+    to float64 rounding."""
     ex = layernorm_direction_counterexample()
     ok = ex.pop("_ok")
     out = [
+        Evidence(
+            Verdict.REFUTED if ok else Verdict.UNDECIDED,
+            "exact d=4, LN(v) = v = (1,-1,1,-1), upstream u = (2,0,0,2): the update of v is "
+            f"{ex['u']} without LN and {ex['update_with_LN']} with LN (cos = "
+            f"{ex['cos_full_update']}): mean-centring removes a component",
+            method="symbolic",
+            counterexample=ex,
+        ),
         Evidence(
             Verdict.REFUTED if ok else Verdict.UNDECIDED,
             "exact d=4, LN(v) = v = (1,-1,1,-1), upstream u = (2,0,0,2): the direction of v moves "
@@ -94,8 +111,9 @@ def layernorm_values(ctx):
             f"{ex['tangent_update_with_LN']} with LN (cos = {ex['cos']}): mean-centring removes a "
             "tangent component",
             method="symbolic",
+            reading="tangent",
             counterexample=ex,
-        )
+        ),
     ]
     g = ctx.torch_generator("ln")
     d = 4
@@ -131,7 +149,6 @@ def layernorm_values(ctx):
             Verdict.REFUTED if worst < 0.99 else Verdict.SUPPORTED,
             f"cos(update with LN, update without) min {worst:.3f}, median "
             f"{float(cos.median()):.3f}; LN Jacobian formula vs autograd max rel err {jerr:.2e}",
-            reading="full-update",
             counterexample=full if worst < 0.99 else None,
             numbers={"jacobian_rel_err": jerr},
             dtype="float64",

@@ -16,7 +16,12 @@ from verify.symbolic import prove_cases
 
 from .model import sym_head
 
-__all__ = ["alpha_first_order_proof", "exact_alpha_counterexample", "feedback_link_proof"]
+__all__ = [
+    "alpha_first_order_proof",
+    "exact_alpha_counterexample",
+    "feedback_link_proof",
+    "score_magnitude_counterexample",
+]
 
 
 def alpha_first_order_proof() -> Evidence:
@@ -101,3 +106,27 @@ def feedback_link_proof() -> Evidence:
         reading="B",
         summary="Delta A_ij = eta (1 - alpha_ij) u_i ubar_j: its sign is that of u_i.ubar_j",
     )
+
+
+def score_magnitude_counterexample() -> dict:
+    """Exact T=3 row where a larger |A^adv| gets the smaller score change (Sec. 8.1, L461).
+
+    alpha = (1/2, 1/4, 1/4), A^adv = b - E[b] = (1, -3/2, -1/2) (centred). View F, (34) with
+    (23): Delta s_ij = -eta alpha_ij A^adv_ij, so |Delta s| = eta (1/2, 3/8, 1/8): position 1
+    has the larger |A^adv| (3/2 > 1) but the smaller score change (3/8 < 1/2). ``violates``
+    says whether the row has that property.
+    """
+    al = [sp.Rational(1, 2), sp.Rational(1, 4), sp.Rational(1, 4)]
+    adv = [sp.Integer(1), sp.Rational(-3, 2), sp.Rational(-1, 2)]
+    if sum(x * y for x, y in zip(al, adv, strict=True)) != 0:
+        raise ValueError("the advantages of a row are centred: sum_j alpha_ij A^adv_ij = 0")
+    ds = [-x * y for x, y in zip(al, adv, strict=True)]  # Delta s_ij / eta, (34) with (23)
+    return {
+        "T": 3,
+        "alpha_row": [str(x) for x in al],
+        "A_adv_row": [str(x) for x in adv],
+        "Delta_s_over_eta": [str(x) for x in ds],
+        "pair": [1, 0],
+        "exact": True,
+        "violates": bool(abs(adv[1]) > abs(adv[0]) and abs(ds[1]) < abs(ds[0])),
+    }

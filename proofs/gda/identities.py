@@ -215,8 +215,8 @@ def alpha_grad(ctx):
     perturbed alone): the first-order change is delta*b_ij, PROVED (T=3, and for symbolic
     sizes), so its sign is sign(b_ij). Reading B (mass taken from the other positions in
     proportion to their weights): the first-order change is delta*(b_ij - sum_{k!=j} alpha_ik
-    b_ik/(1-alpha_ij)) (PROVED), whose sign differs from sign(b_ij) on the exact instance
-    given (REFUTED for Reading B)."""
+    b_ik/(1-alpha_ij)) (PROVED, its own part), whose sign differs from sign(b_ij) on the exact
+    instance given, so Reading B is REFUTED."""
     T, d_v = 3, 2
     al = _symbols("a", T, T)
     V = _symbols("v", T, d_v)
@@ -257,7 +257,7 @@ def alpha_grad(ctx):
         prove_cases(
             [("proportional removal", first, formula)],
             generality="T=3, one row (the refuting instance is a T=3 row)",
-            part="(b) marginal benefit",
+            part="(b) first-order change of the simplex move",
             reading="B",
             summary="first-order change = delta*(b_ij - mean_{k!=j} b_ik)",
         )
