@@ -633,37 +633,44 @@ def compare_adaptive(lv: Any, rv: Any) -> tuple[str, dict[str, str]]:
     if _undefined(lv) or _undefined(rv) or not (lv.is_number and rv.is_number):
         return "unsure", {}
     d = lv - rv  # SymPy's automatic cancellation is exact: exp(1/2) + exp(-100) - exp(1/2)
-    tried: list[sp.Expr] = []
-    for how in ("expand", "simplify"):
-        try:
-            g = sp.expand(d) if how == "expand" else guarded(sp.simplify, d, seconds=SIMPLIFY_S)
-        except RungTimeout:
-            break
-        except Exception:  # noqa: BLE001 - a rewriting that fails decides nothing
-            continue
-        if not isinstance(g, sp.Expr) or not g.is_number or _undefined(g):
-            continue
-        q = _gaussian(g)
+    enclosed: list[sp.Expr] = []
+    for how in ("expand", "simplify"):  # cheapest first; each form is enclosed once
+        g = _rewritten(d, how)
+        q = None if g is None else _gaussian(g)
         if q is not None:
             return _exact_outcome(lv, rv, q, how)
         for label, form in (("lhs - rhs", d), (f"{how}(lhs - rhs)", g)):
-            if form in tried:
+            if form is None or any(form == f for f in enclosed):
                 continue
-            tried.append(form)
+            enclosed.append(form)
             hit = _interval_witness(form)
             if hit is not None:
                 return "differ", _interval_info(lv, rv, label, *hit)
     hit_c = _classic_witness(lv, rv)
     if hit_c is not None:
-        p, q, lf, rf = hit_c
+        p_lo, p_hi, lf, rf = hit_c
         lhs_s, rhs_s = _shown(lv, rv, lf - rf)
         return "differ", {
             "lhs": lhs_s, "rhs": rhs_s, "difference": sp.sstr((lf - rf).evalf(20)),
-            "check": f"mpmath at {p} and {q} digits: the difference is stable and exceeds "
-                     f"10^{MARGIN} times the error bound 10^-({p}-{GUARD})*max(1, |lhs|, |rhs|); "
-                     "no jump or branch cut within the error of an argument",
+            "check": f"mpmath at {p_lo} and {p_hi} digits: the difference is stable and "
+                     f"exceeds 10^{MARGIN} times the error bound "
+                     f"10^-({p_lo}-{GUARD})*max(1, |lhs|, |rhs|); no jump or branch cut within "
+                     "the error of an argument",
         }
     return "unsure", {}
+
+
+def _rewritten(d: sp.Expr, how: str) -> sp.Expr | None:
+    """``expand(d)``, or ``simplify(d)`` under a time guard, when it is a defined number."""
+    try:
+        g = sp.expand(d) if how == "expand" else guarded(sp.simplify, d, seconds=SIMPLIFY_S)
+    except RungTimeout:
+        return None
+    except Exception:  # noqa: BLE001 - a rewriting that fails decides nothing
+        return None
+    if not isinstance(g, sp.Expr) or not g.is_number or _undefined(g):
+        return None
+    return g
 
 
 def _interval_info(lv: sp.Expr, rv: sp.Expr, label: str, p: int, q: int,
