@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 
 import pytest
+import torch
 
+from numerics.gda.dyn import weighted_dominance_search
 from numerics.gda.exp_sticky import (
     FAMILY_RANGE,
     LN2,
@@ -80,3 +82,15 @@ def test_the_power_family_in_bits():
 
     roots = family_roots(f, *FAMILY_RANGE)
     assert any(abs(r - 4.3228) < 1e-3 for r in roots)
+
+
+# ---- gda.dyn.dominant_query, reading C (weighted dominance) -------------------------------
+def test_weighted_dominance_holds_at_its_boundary():
+    ev = weighted_dominance_search(torch.Generator().manual_seed(1), slack=1.0, batch=512)
+    assert ev.verdict is Verdict.SUPPORTED
+
+
+def test_weighted_dominance_search_finds_a_planted_violation():
+    # 20% more weighted error than the hypothesis allows: anti-aligned users make L_i rise
+    ev = weighted_dominance_search(torch.Generator().manual_seed(1), slack=1.2, batch=512)
+    assert ev.verdict is Verdict.REFUTED and ev.counterexample["Delta_L_i_over_eta"] > 0

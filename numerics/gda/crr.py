@@ -321,14 +321,16 @@ def _weights_with(mech, ps, x):
     readings={
         "B": "score form: sum_ij w_ij (b_ij - E[b]) ds_ij/dtheta (as derived in Sec. 4 for softmax)"
     },
+    repairs={"B": "erratum"},
     expect="REFUTED",
 )
 def crr_conj_advantage(ctx):
     """Conjecture: the verdict is REFUTED only because L545 says it is *proved* for softmax: as
     printed (with dw/dtheta, Reading A) the formula is not proportional to the true gradient for
-    softmax attention (theta = W_Q; |cos| < 1, ratio not constant), so L545's 'proved exactly' is
-    false for Reading A. Reading B (score form) holds exactly (ratio 1) - that is (23) with the
-    chain rule. For Mamba (theta = the gate parameters) Reading A is reported (|cos|)."""
+    softmax attention (theta = W_Q; |cos| < 1, ratio not constant), so L545's 'proved exactly'
+    is false for Reading A. Reading B (score form) holds exactly (ratio 1) - that is (23) with
+    the chain rule. For Mamba (theta = the gate parameters) Reading A is reported (|cos|).
+    Reading B, the corrected formula with ds/dtheta, is exact, so the refutation is an erratum."""
     g = ctx.torch_generator("conj")
     rowsA, rowsB, ex = [], [], None
     for _ in range(ctx.pick(quick=4, deep=30)):

@@ -7,6 +7,7 @@ import torch
 from hypothesis import strategies as st
 
 import verify
+from proofs.gda import general
 from proofs.gda.first_order import exact_alpha_counterexample, score_magnitude_counterexample
 from verify import Evidence, Verdict
 from verify.numeric import falsify
@@ -47,10 +48,13 @@ def spearman(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     ),
     readings={
         "B": "scores: sign(Delta s_ij) = -sign(A^adv_ij), |Delta s_ij| increasing in |A^adv_ij|",
+        "C": "corrected: the sign of A^adv_ij predicts the sign of the score change and "
+        "alpha_ij |A^adv_ij| its magnitude, Delta s_ij = -eta alpha_ij A^adv_ij (view F)",
         "magnitude": "rank correlation of |A^adv| with |Delta alpha|, |Delta s| (no "
         "criterion in the text)",
         **P_READINGS,
     },
+    repairs={"C": "erratum"},
     expect="REFUTED",
 )
 def advantage_predicts_attention(ctx):
@@ -62,7 +66,9 @@ def advantage_predicts_attention(ctx):
     the magnitude does not: |Delta s_ij| = eta alpha_ij |A^adv_ij| is not increasing in
     |A^adv_ij| (exact row), so B is REFUTED. The per-row Spearman correlations between |A^adv|
     (and alpha |A^adv|) and |Delta alpha| / |Delta s| are reported (view F, reading
-    "magnitude"). View-(P) tests are separate readings."""
+    "magnitude"). Reading C, the corrected statement (the magnitude predictor is alpha_ij
+    |A^adv_ij|): Delta s_ij = -eta alpha_ij A^adv_ij is (23), PROVED for any row length, so the
+    refutation is an erratum. View-(P) tests are separate readings."""
     tall = sign_tallies(ctx, {"a": ("A", None), "s": ("S", None)}, name="diag")
     ex = exact_alpha_counterexample()
     out = [
@@ -103,6 +109,13 @@ def advantage_predicts_attention(ctx):
             part="magnitude",
             reading="B",
             counterexample=mag,
+        )
+    )
+    # reading C: Delta s = -eta dL/ds = -eta alpha A^adv is (23) itself, for any row length
+    out.append(general.routing_derivative_symbolic(part="main", reading="C"))
+    out.append(
+        tally_evidence(
+            tall[("F", "s")], "view F: sign(Delta s) = -sign(A^adv)", part="main", reading="C"
         )
     )
     out.append(_magnitude(ctx))

@@ -24,7 +24,7 @@ from proofs.gda.first_order import (
 )
 from proofs.gda.model import sym_head
 from verify import Evidence, Verdict
-from verify.numeric import rate_evidence
+from verify.numeric import judge_error, rate_evidence
 from verify.symbolic import prove_cases
 
 from .attention_head import closed_form_grads, free_forward
@@ -73,17 +73,19 @@ def _symbols(name: str, rows: int, cols: int) -> sp.Matrix:
         "A-argmin": "Reading A restricted to each row's smallest A_ij",
         **P_READINGS,
     },
+    repairs={"B": "erratum"},
     expect="REFUTED",
 )
 def alpha_reallocation(ctx):
-    """Reading A (weights, view F: the text derives it from (23), i.e. free scores): REFUTED.
-    The first-order change is Delta alpha_ij = eta alpha_ij (alpha_ij A_ij - sum_k alpha_ik^2
-    A_ik) (PROVED), which can have the opposite sign of A_ij for T >= 3 (exact first-order
-    instance alpha = (1/10, 8/10, 1/10), A = (1, 1, -9); T = 2 cannot violate). Random CE
-    instances confirm it at eta = 1e-5 (a pair counts only when the first-order and the finite
-    change both disagree). Reading B (scores): holds in view F by (34). The view-(P) tests
-    (steps on W_Q, W_K or on all parameters) are separate readings ("A view P[..]",
-    "B view P[..]"), not the printed one; they fail too."""
+    """Reading A (weights, view F: the text derives it from (23), i.e. free scores): REFUTED. The
+    first-order change is Delta alpha_ij = eta alpha_ij (alpha_ij A_ij - sum_k alpha_ik^2 A_ik)
+    (PROVED), which can have the opposite sign of A_ij for T >= 3 (exact first-order instance
+    alpha = (1/10, 8/10, 1/10), A = (1, 1, -9); T = 2 cannot violate). Random CE instances
+    confirm it at eta = 1e-5 (a pair counts only when the first-order and the finite change both
+    disagree). Reading B (scores): holds in view F by (34). The view-(P) tests (steps on W_Q,
+    W_K or on all parameters) are separate readings ("A view P[..]", "B view P[..]"), not the
+    printed one; they fail too. Reading B, the statement with scores in place of attention mass,
+    holds (view F), so the refutation is an erratum."""
     ex = exact_alpha_counterexample()
     out = [
         alpha_first_order_proof(),
@@ -149,14 +151,16 @@ def alpha_reallocation(ctx):
         "oppose-A": "u_i^T Delta v_j <= 0 for every i with alpha_ij > 0",
         "oppose-B": "ubar_j^T Delta v_j <= 0",
     },
+    repairs={"B": "erratum"},
     expect="REFUTED",
 )
 def value_update_prototype(ctx):
-    """Reading A (every user benefits, per query) REFUTED: Delta L_i = -eta alpha_ij sum_r
-    alpha_rj u_i.u_r can be > 0 (exact T=2 instance, and random CE instances in both views).
-    Reading B (aggregate) PROVED: sum_i Delta L_i = -eta ||ubar_j||^2 (view F, only v_j
-    moved). "oppose the error signals" (L21) per query REFUTED, aggregate PROVED. The L48
-    cosines are reported."""
+    """Reading A (every user benefits, per query) REFUTED: Delta L_i = -eta alpha_ij sum_r alpha_rj
+    u_i.u_r can be > 0 (exact T=2 instance, and random CE instances in both views). Reading B
+    (aggregate) PROVED: sum_i Delta L_i = -eta ||ubar_j||^2 (view F, only v_j moved). "oppose
+    the error signals" (L21) per query REFUTED, aggregate PROVED. The L48 cosines are reported.
+    Reading B, the aggregate ('jointly benefits' as the sum over the users), is PROVED, so the
+    per-query refutation is an erratum."""
     T, dv = 3, 2
     al = _symbols("a", T, T)
     U = _symbols("u", T, dv)
@@ -398,7 +402,13 @@ def _taylor_remainder(ctx) -> Evidence:
         r"\alpha_{ij}\gg\alpha_{rj}\ (r\ne i)\Rightarrow\ \Delta g_i\approx-\eta\alpha_{ij}^2"
         r"u_i,\quad \Delta L_i\approx-\eta\alpha_{ij}^2\|u_i\|^2\le0"
     ),
-    readings={"B": "aggregate dominance alpha_ij >= kappa sum_{r != i} alpha_rj"},
+    readings={
+        "B": "aggregate dominance alpha_ij >= kappa sum_{r != i} alpha_rj",
+        "C": "Delta L_i <= 0 (first order) under a hypothesis the paper does not state: the "
+        "other users' attention-weighted errors are dominated, sum_{r != i} alpha_rj ||u_r|| <= "
+        "alpha_ij ||u_i|| (dominance of alpha alone does not suffice)",
+    },
+    repairs={"C": "overstated"},
     expect="REFUTED",
 )
 def dominant_query(ctx):
@@ -407,14 +417,77 @@ def dominant_query(ctx):
     the exact first-order Delta L_0 of (41) is > 0 and the finite step (eta = 1e-4, float64)
     confirms it, because u_1 is anti-aligned with u_0 and |u_1/u_0| > kappa (query 0 is nearly
     right). The hypothesis bounds alpha ratios only, never the error ratio, so no kappa is
-    large enough. The relative error of (43) vs (41) is reported as a function of kappa."""
+    large enough. The relative error of (43) vs (41) is reported as a function of kappa.
+    Reading C, the repair: when the other users' attention-weighted errors are dominated
+    (sum_{r != i} alpha_rj ||u_r|| <= alpha_ij ||u_i||), Cauchy-Schwarz gives Delta L_i <= 0 in
+    (41); a float64 search with anti-aligned errors at the boundary finds no violation
+    (:func:`weighted_dominance_search`), so the refutation is an overstatement."""
     out = []
     # kappa ~ 11 (the smallest kappa = 10 tested) and kappa ~ 1100 (">>" read strictly)
     for s10, v in ((-2.3, 3.0), (-7.0, 4.0)):
         for reading in ("A", "B"):
             out.append(dominant_evidence(s10, v, reading=reading))
     out.append(_kappa_sweep(ctx))
+    out.append(weighted_dominance_search(ctx.torch_generator("weighted dominance"), seed=ctx.seed))
     return out
+
+
+def weighted_dominance_search(
+    g: torch.Generator, *, slack: float = 1.0, seed=None, batch: int = 4096
+) -> Evidence:
+    """Reading C of gda.dyn.dominant_query: first-order Delta L_i of (41) on random users of
+    v_j whose attention-weighted errors satisfy sum_{r != i} alpha_rj ||u_r|| = s alpha_ij
+    ||u_i|| with s uniform in [0, ``slack``] (``slack`` = 1 is the hypothesis; the boundary
+    s = 1 is drawn too), half of them anti-aligned with u_i (the worst case), 1 to 50 users,
+    d_v in {1, 3}. A violation is Delta L_i / eta > 0, relative to alpha_ij^2 ||u_i||^2;
+    judged by :func:`verify.numeric.judge_error` (float64)."""
+    f64 = torch.float64
+    worst, worst_case, tried = 0.0, None, 0
+    for n_users in (1, 2, 5, 20, 50):
+        for d in (1, 3):
+            a_i = torch.rand(batch, generator=g, dtype=f64) * 0.95 + 0.05
+            a_r = torch.rand(batch, n_users, generator=g, dtype=f64) * a_i[:, None]
+            u_i = torch.randn(batch, d, generator=g, dtype=f64)
+            direction = torch.randn(batch, n_users, d, generator=g, dtype=f64)
+            anti = torch.rand(batch, n_users, generator=g) < 0.5
+            direction = torch.where(anti[..., None], -u_i[:, None, :], direction)
+            direction = direction / direction.norm(dim=-1, keepdim=True)
+            share = torch.rand(batch, n_users, generator=g, dtype=f64)
+            s = torch.rand(batch, generator=g, dtype=f64) * slack
+            s[: batch // 8] = slack  # the boundary of the hypothesis
+            # ||u_r|| so that sum_r alpha_rj ||u_r|| = s alpha_ij ||u_i||
+            budget = s * a_i * u_i.norm(dim=-1)
+            norms = share / (a_r * share).sum(-1, keepdim=True) * budget[:, None]
+            u_r = direction * norms[..., None]
+            cross = (a_r * (u_r @ u_i.unsqueeze(-1)).squeeze(-1)).sum(-1)
+            d_loss = -a_i * (a_i * u_i.square().sum(-1) + cross)  # (41) per unit eta
+            rel = (d_loss.clamp_min(0) / (a_i**2 * u_i.square().sum(-1))).nan_to_num(0.0)
+            tried += batch
+            k = int(rel.argmax())
+            if float(rel[k]) > worst or worst_case is None:
+                worst = float(rel[k])
+                worst_case = {
+                    "users": n_users,
+                    "d_v": d,
+                    "alpha_ij": float(a_i[k]),
+                    "alpha_rj": tolist(a_r[k]),
+                    "u_i": tolist(u_i[k]),
+                    "u_r": tolist(u_r[k]),
+                    "s": float(s[k]),
+                    "Delta_L_i_over_eta": float(d_loss[k]),
+                }
+    return judge_error(
+        worst,
+        f"weighted dominance (sum_r alpha_rj ||u_r|| <= {slack:g} alpha_ij ||u_i||): worst "
+        f"first-order rise of L_i, relative to alpha_ij^2 ||u_i||^2, over {tried} draws "
+        "(half anti-aligned)",
+        tol=1e-12,
+        fail=1e-9,
+        counterexample=worst_case,
+        reading="C",
+        seed=seed,
+        numbers={"draws": tried, "slack": slack},
+    )
 
 
 def _kappa_sweep(ctx) -> Evidence:

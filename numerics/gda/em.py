@@ -69,16 +69,18 @@ def em_disclaimer(ctx):
         r"current mean}"
     ),
     readings={"B": "scores: b_ij > E[b] => Delta s_ij < 0", **P_READINGS},
+    repairs={"B": "erratum"},
     expect="REFUTED",
 )
 def em_e_step(ctx):
-    """Reading A (responsibilities = alpha, eq. (44); the step is the printed Delta s of (34),
-    view F): REFUTED by the exact first-order row alpha = (1/10, 8/10, 1/10), A = (-1, -1, 9)
-    (b_0 > E[b], yet Delta alpha_0 = +0.046 eta), and in random CE instances (same harness as
+    """Reading A (responsibilities = alpha, eq. (44); the step is the printed Delta s of (34), view
+    F): REFUTED by the exact first-order row alpha = (1/10, 8/10, 1/10), A = (-1, -1, 9) (b_0 >
+    E[b], yet Delta alpha_0 = +0.046 eta), and in random CE instances (same harness as
     gda.dyn.alpha_reallocation; a pair counts only when the first-order and finite changes
     agree). Reading B (scores): true in view F. The view-(P) tests are separate readings. The
-    classical E-step (closed-form posterior given parameters and data) is set beside it in
-    the steps of the view-F test."""
+    classical E-step (closed-form posterior given parameters and data) is set beside it in the
+    steps of the view-F test. Reading B, the statement for scores in place of responsibilities,
+    holds (view F), so the refutation is an erratum."""
 
     def above_mean(sd):  # b_ij > E[b]
         return sd.adv < 0

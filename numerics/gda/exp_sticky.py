@@ -65,15 +65,17 @@ MIN_ENTROPY = 1.829
         "B": "off-diagonal weights decreasing in the circular distance (default propto 1/d)",
         "C": "uniform over the 7 other states",
     },
+    repairs={"B": "erratum"},
     expect="REFUTED",
 )
 def sticky_task(ctx):
     """REFUTED as printed: 'probability proportional to the distance' and 'the nearby symbol gets
     higher probability than the distant one' contradict each other (exact: P[0,1] = 7/160 <
-    P[0,4] = 7/40 under weights propto d). Reading B (weights propto 1/d) is consistent; reading C
-    (uniform) is not either: the nearby symbol gets the same probability, not a higher one
-    (exact). The generator is
-    checked (empirical transition frequencies vs P) and the unspecified choices are recorded."""
+    P[0,4] = 7/40 under weights propto d). Reading B (weights propto 1/d) is consistent; reading
+    C (uniform) is not either: the nearby symbol gets the same probability, not a higher one
+    (exact). The generator is checked (empirical transition frequencies vs P) and the
+    unspecified choices are recorded. Reading B (weights decreasing in the distance, the typo
+    'proportional to the distance' fixed) is consistent, so the refutation is an erratum."""
     d = [1, 2, 3, 4, 3, 2, 1]
     tot = sum(d)
     pA = [Fraction(7, 10) * Fraction(x, tot) for x in d]

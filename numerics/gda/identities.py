@@ -376,7 +376,7 @@ def routing_sign_semantics(ctx):
     )
     # the same two identities for a row of any length: (23) and the diagonal of (18)
     any_length = [
-        general.routing_gradient_symbolic()[1].relabel(part="(i)-(ii)"),
+        general.routing_derivative_symbolic(part="(i)-(ii)"),
         general.softmax_jacobian_symbolic().relabel(part="(i)-(ii)"),
     ]
     general_proof = all(ev.verdict is Verdict.PROVED for ev in any_length)
@@ -495,7 +495,7 @@ def update_equations(ctx):
         ),
         # (16), (23) and (28) for symbolic sizes: (33)-(36) are -eta times them
         general.value_grad_symbolic(),
-        general.routing_gradient_symbolic()[1].relabel(part="main"),
+        general.routing_derivative_symbolic(part="main"),
         general.query_key_grad_symbolic(),
     ]
     # readings B and C draw their instances from one stream, B first

@@ -79,20 +79,22 @@ def layernorm_direction_counterexample() -> dict:
         "RMSNorm": "reading tangent under a hypothesis the paper does not state: the "
         "normalisation only rescales (v / rms(v)), without LayerNorm's mean-centring",
     },
+    repairs={"RMSNorm": "overstated"},
     expect="REFUTED",
 )
 def layernorm_values(ctx):
     """Reading A (as printed: the direction of each value update is unchanged by inserting LN,
     cos(Delta v^LN, Delta v) = 1 to first order): REFUTED by the exact d = 4 instance of
     :func:`layernorm_direction_counterexample` (a state where LN is the identity, so the
-    upstream gradient is the same; cos = 1/sqrt 2) and on random float64 instances (the
-    Jacobian formula is checked against autograd). Reading "tangent" (only the motion of the
-    direction v/||v||, since the radial part LN removes is the norm dynamics): REFUTED by the
-    same exact instance, whose updates are tangent: LN's mean-centring removes the tangent
-    component along 1. Reading "RMSNorm": without the centring, a scale-only normalisation keeps
-    the tangent dynamics up to a positive factor (float64, random instances). Reading C:
-    ||LN(v)|| = gamma sqrt(d) exactly (bounded): SUPPORTED when every instance's norm is sqrt(d)
-    to float64 rounding."""
+    upstream gradient is the same; cos = 1/sqrt 2) and on random float64 instances (the Jacobian
+    formula is checked against autograd). Reading "tangent" (only the motion of the direction
+    v/||v||, since the radial part LN removes is the norm dynamics): REFUTED by the same exact
+    instance, whose updates are tangent: LN's mean-centring removes the tangent component along
+    1. Reading "RMSNorm": without the centring, a scale-only normalisation keeps the tangent
+    dynamics up to a positive factor (float64, random instances). Reading C: ||LN(v)|| = gamma
+    sqrt(d) exactly (bounded): SUPPORTED when every instance's norm is sqrt(d) to float64
+    rounding. Reading RMSNorm adds the hypothesis the paper does not state (no mean-centring)
+    and holds, so the refutation is an overstatement."""
     ex = layernorm_direction_counterexample()
     ok = ex.pop("_ok")
     out = [

@@ -42,6 +42,7 @@ __all__ = [
     "hard_assignment_mean_symbolic",
     "softmax_jacobian_symbolic",
     "routing_gradient_symbolic",
+    "routing_derivative_symbolic",
     "row_sum_of_23",
     "value_grad_symbolic",
     "alpha_grad_symbolic",
@@ -233,7 +234,6 @@ def routing_gradient_symbolic() -> list[Evidence]:
     n = m + 1 + p
     alpha = row_softmax(i, n)
     k = m + 1
-    L = sp.Sum(b[j] * alpha(j), (j, 1, n))
     Eb = sp.Sum(alpha(j) * b[j], (j, 1, n))
     e19 = sp.Sum(b[j] * sp.diff(alpha(j), s[i, k]), (j, 1, n))
     e20 = sp.Sum(b[j] * alpha(j) * (sp.KroneckerDelta(j, k) - alpha(k)), (j, 1, n))
@@ -244,12 +244,27 @@ def routing_gradient_symbolic() -> list[Evidence]:
         generality=_ROW,
         part="chain (19)-(22)",
     )
-    true = prove_symbolic(
-        [("dL/ds_ik = (23)", sp.diff(L, s[i, k]), e23)],
-        generality=_ROW,
-        part="true derivative = (23)",
-    )
+    true = routing_derivative_symbolic()
     return [chain, true, row_sum_of_23(lambda col: alpha(col) * (b[col] - Eb), n)]
+
+
+def routing_derivative_symbolic(
+    *, part: str = "true derivative = (23)", reading: str = "A"
+) -> Evidence:
+    """(23) for every row length: dL/ds_ik = alpha_ik (b_ik - E[b]) with L = sum_j b_j alpha_j
+    (dL/dalpha_ij = b_ij free, any loss); ``part`` and ``reading`` place it in the claim that
+    uses it."""
+    n = m + 1 + p
+    alpha = row_softmax(i, n)
+    k = m + 1
+    L = sp.Sum(b[j] * alpha(j), (j, 1, n))
+    Eb = sp.Sum(alpha(j) * b[j], (j, 1, n))
+    return prove_symbolic(
+        [("dL/ds_ik = (23)", sp.diff(L, s[i, k]), alpha(k) * (b[k] - Eb))],
+        generality=_ROW,
+        part=part,
+        reading=reading,
+    )
 
 
 def row_sum_of_23(routing_gradient: Callable[[sp.Expr], sp.Expr], n) -> Evidence:

@@ -78,9 +78,13 @@ def ce_logit_grad(ctx):
         r"increase the logit of the correct token and decrease loss''}"
     ),
     readings={
+        "C": "(a), and (b) under a hypothesis the paper does not state: W_O W_O^T = c I (read-out "
+        "rows orthogonal and of equal norm); then g_i <- g_i - eps u_i decreases L_i and "
+        "increases l_{i,y_i} to first order",
         "b1": "g_i <- g_i - eps u_i decreases L_i to first order",
         "b2": "g_i <- g_i - eps u_i increases the correct logit l_{i,y_i} to first order",
     },
+    repairs={"C": "overstated"},
     expect="REFUTED",
 )
 def upstream_u(ctx):
@@ -89,7 +93,9 @@ def upstream_u(ctx):
     first-order change of the correct logit is -eps (W_O u_i)_{y_i}, which is negative on the
     exact rational instance below (W_O W_O^T is PSD, but its off-diagonal entries can exceed
     the diagonal one). The claim's verdict is REFUTED because (b2), part of the gloss as
-    printed, fails; the same exact witness is reported under reading b2.
+    printed, fails; the same exact witness is reported under reading b2. Reading C, the repair:
+    with W_O W_O^T = c I, a hypothesis the paper does not state, the whole gloss holds (PROVED
+    at C = d_v = 2 for the rotation-scalings), so the refutation is an overstatement.
     """
     C, d_v = 3, 2
     W = _symbols("w", C, d_v)
@@ -161,6 +167,48 @@ def upstream_u(ctx):
         part_b1,
         Evidence(verdict, method="symbolic", part="(b) gloss", reading="A", **b2),
         Evidence(verdict, method="symbolic", part="(b) gloss", reading="b2", **b2),
+        *_isotropic_readout(),
+    ]
+
+
+def _isotropic_readout() -> list[Evidence]:
+    """Reading C of gda.upstream_u: the statement under W_O W_O^T = c I (rows of W_O orthogonal
+    and of equal norm), a hypothesis the paper does not state, checked at C = d_v = 2 on the
+    rotation-scalings W_O = [[a, -b], [b, a]], c = a^2 + b^2 (the reflections [[a, b], [b, -a]]
+    are the other such matrices). Then (a) holds as always, the
+    loss falls at rate ||u||^2, and the correct logit rises at rate (W_O W_O^T (e_y - p))_y =
+    c (1 - p_y) > 0 (p_y < 1 for finite logits, c > 0 for W_O != 0)."""
+    a_, b_ = sp.symbols("a b", real=True)
+    W = sp.Matrix([[a_, -b_], [b_, a_]])
+    bO = sp.Matrix([sp.Symbol(f"beta_{c}", real=True) for c in range(2)])
+    g = sp.Matrix([sp.Symbol(f"g_{k}", real=True) for k in range(2)])
+    eps = sp.Symbol("epsilon", real=True)
+    ell = W * g + bO
+    Z = sum(sp.exp(ell[c]) for c in range(2))
+    p = sp.Matrix([sp.exp(ell[c]) / Z for c in range(2)])
+    grads, gloss = [], []
+    for y in range(2):
+        L = -(ell[y] - sp.log(Z))
+        u = W.T * (p - sp.Matrix([1 if c == y else 0 for c in range(2)]))
+        grads.append((f"y={y}", sp.Matrix([sp.diff(L, g[k]) for k in range(2)]), u))
+        moved = {g[k]: g[k] - eps * u[k] for k in range(2)}
+        d_loss = sp.diff(L.subs(moved, simultaneous=True), eps).subs(eps, 0)
+        d_logit = sp.diff(ell[y].subs(moved, simultaneous=True), eps).subs(eps, 0)
+        gloss.append((f"y={y}: dL/deps = -||u||^2", d_loss, -(u.T * u)[0, 0]))
+        gloss.append(
+            (f"y={y}: dl_y/deps = (a^2 + b^2)(1 - p_y)", d_logit, (a_**2 + b_**2) * (1 - p[y]))
+        )
+    gen = "C = d_v = 2, W_O = [[a, -b], [b, a]] (W_O W_O^T = (a^2 + b^2) I), every label y"
+    return [
+        prove_cases(grads, generality=gen, part="(a) u_i = W_O^T (p_i - e_y)", reading="C"),
+        prove_cases(
+            gloss,
+            generality=gen,
+            part="(b) gloss",
+            reading="C",
+            summary="with W_O W_O^T = c I the loss falls at rate ||u||^2 and the correct "
+            "logit rises at rate c (1 - p_y) > 0",
+        ),
     ]
 
 

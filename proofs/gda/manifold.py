@@ -58,7 +58,7 @@ def attention_freezes(ctx):
         summary="|dL/ds_ij| = alpha_ij |b_ij - E[b]| <= |b_ij - E[b]|; (28)-(30) linear in dL/ds",
     )
     # (23), hence the bound, for a row of any length
-    any_length = general.routing_gradient_symbolic()[1].relabel(part="main")
+    any_length = general.routing_derivative_symbolic(part="main")
     mp.mp.dps = 50
     a2 = mp.e**-30 / (1 + mp.e**-30)
     Eb = a2 * 1
