@@ -182,10 +182,13 @@ def _select(args: argparse.Namespace, modules: list[str] | None) -> list[str] | 
 
 # -- list -----------------------------------------------------------------------------------------
 def _cmd_list(args: argparse.Namespace) -> int:
-    from .registry import REGISTRY, discover
+    from .registry import REGISTRY, discover, discover_selected
 
     modules = _modules(args)
-    discover(modules)
+    if modules is None:  # the installed papers: import only the modules that can hold them
+        discover_selected(args.claim, args.paper)
+    else:
+        discover(modules)
     claims = REGISTRY.select(_select(args, modules), args.paper)
     if args.json:
         print(json.dumps([c.to_dict() for c in claims], indent=1))

@@ -5,12 +5,22 @@ On CUDA, TF32 is switched off so that float32 means IEEE float32 (DESIGN.md sect
 
 from __future__ import annotations
 
+import ast
+import importlib.util
+import sys
+from pathlib import Path
+
 from .errors import UsageError
 
 
 def resolve_device(device: str | None) -> str:
-    """``None`` means CUDA when available, else CPU; ``"cuda"`` without a GPU is an error."""
+    """``None`` means CUDA when available, else CPU; ``"cuda"`` without a GPU is an error.
+
+    A torch built without CUDA answers ``"cpu"`` without being imported (a run's parent
+    process then never pays for importing torch: its claims import it in their workers)."""
     if device is None:
+        if "torch" not in sys.modules and not _torch_has_gpu_build():
+            return "cpu"
         try:
             import torch
 
@@ -25,6 +35,31 @@ def resolve_device(device: str | None) -> str:
         if not torch.cuda.is_available():
             raise UsageError(f"--device {device!r}: no CUDA device is available here")
     return device
+
+
+def _torch_has_gpu_build() -> bool:
+    """Whether the installed torch may see a GPU: False only when it is absent or its
+    ``torch/version.py`` (read, not imported) names no CUDA, ROCm or XPU build."""
+    try:
+        spec = importlib.util.find_spec("torch")
+    except (ImportError, ValueError):
+        return False
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    try:
+        tree = ast.parse((Path(next(iter(spec.submodule_search_locations))) / "version.py")
+                         .read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError, StopIteration):
+        return True  # cannot tell: ask torch itself
+    builds = {"cuda", "hip", "rocm", "xpu"}
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (
+            node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
+        value = getattr(node, "value", None)
+        if isinstance(target, ast.Name) and target.id in builds:
+            if not (isinstance(value, ast.Constant) and value.value is None):
+                return True
+    return False
 
 
 def configure_torch(threads: int | None = None) -> None:

@@ -1,7 +1,8 @@
 """The two processes a claim runs through: a clean *template* and a *claim child* forked from it.
 
-A template is spawned once per pool slot. It imports torch, sympy, numpy, hypothesis and the
-claims modules, then freezes that state and never runs a claim or a torch operation (so no
+A template is spawned once per pool slot. It imports the claims modules (and with them
+torch, sympy, numpy, hypothesis: whatever they import, so a run of SymPy proofs never loads
+torch), then freezes that state and never runs a claim or a torch operation (so no
 OpenMP or CUDA state exists to break a fork). It keeps one child forked ahead: the child
 takes the next task from the parent's pipe, runs the claim, sends its record to the parent
 and exits with ``os._exit``; the template then cleans up and forks the next one. Whatever a
@@ -162,8 +163,9 @@ def template_main(
         from .devices import configure_torch
         from .registry import discover
 
-        configure_torch()  # thread count in the child: a template starts no thread pool
         discover(modules)
+        if "torch" in sys.modules:  # claims that never import torch (SymPy proofs) skip it
+            configure_torch()  # thread count in the child: a template starts no thread pool
         _preload()
     except BaseException as e:  # noqa: BLE001 - tell the parent, then die
         conn.send(("error", f"could not load the claims: {type(e).__name__}: {e}"))

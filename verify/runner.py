@@ -13,7 +13,7 @@ from .context import PROFILES, Context
 from .errors import ResultsFileError, UsageError
 from .execute import execute, failed
 from .pool import Outcome, Task, run_tasks
-from .registry import REGISTRY, Claim, default_modules, discover
+from .registry import REGISTRY, Claim, default_modules, discover, discover_selected
 from .results import ClaimResult, Results, append, load, lock, storable, write_all
 
 log = logging.getLogger(__name__)
@@ -89,8 +89,12 @@ def run(
     from .devices import resolve_device
 
     dev = resolve_device(device)
-    modules = list(modules) if modules is not None else default_modules()
-    discover(modules)
+    narrowed = modules is None  # the default sources: only the modules that can hold them
+    if narrowed:
+        modules = discover_selected(select, paper)
+    else:
+        modules = list(modules)
+        discover(modules)
     modules = [m for m in modules if m not in REGISTRY.broken]  # workers import exactly these
     claims = REGISTRY.select(select, paper)
     try:
@@ -115,6 +119,8 @@ def run(
             for r in load(path):
                 if r.run_seed == seed and r.profile == profile:
                     done[r.id] = r
+            if narrowed and any(cid not in REGISTRY for cid in done):
+                discover(default_modules())  # the file is rewritten in the order of all claims
         try:
             provenance.write(path, meta)
             write_all(path, done.values())  # a new file (also drops a half-written last line)
