@@ -119,7 +119,8 @@ def test_a_claim_result_is_judged_by_its_verdict_with_its_rerun():
         assert_proved(r)
     text = str(info.value)
     assert "claim mine.lemma2 (mine, Lemma 2): REFUTED: flipped" in text
-    assert "[1] REFUTED" in text and "python -c 'import mycheck'" in text
+    assert "[1] REFUTED" in text and "re-run: python -c 'import mycheck'" in text
+    assert text.endswith("re-run the claim: verify run --claim mine.lemma2")
     crashed = ClaimResult(id="mine.x", paper="mine", verdict=Verdict.UNDECIDED,
                           summary="timeout", error="timeout after 5 s",
                           evidence=[Evidence.undecided("timeout after 5 s")],

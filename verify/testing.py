@@ -155,6 +155,8 @@ def describe(actual: Checked, rerun: str | None = None) -> str:
                 lines.append("    numbers:")
                 lines.extend(_mapping_lines(shown, "      "))
     lines.append(f"re-run: {rerun or _rerun(actual, pieces)}")
+    if isinstance(actual, ClaimResult) and actual.rerun and actual.rerun not in lines[-1]:
+        lines.append(f"re-run the claim: {actual.rerun}")
     return "\n".join(lines)
 
 
