@@ -5,11 +5,12 @@ torch, sympy, numpy, hypothesis: whatever they import, so a run of SymPy proofs 
 torch), then freezes that state and never runs a claim or a torch operation (so no
 OpenMP or CUDA state exists to break a fork). It keeps one child forked ahead: the child
 takes the next task from the parent's pipe, runs the claim, sends its record to the parent
-and exits with ``os._exit``; the template then cleans up and forks the next one. Whatever a
-claim changes in its process (working directory, environment, warning filters, NumPy error
-mode, torch defaults, SymPy flags, monkeypatched modules) dies with its child, so every claim
-starts from the same state and a verdict depends only on its own claim and seed. Forking
-ahead keeps the fork, and the clean-up of the last claim, off the path from task to result.
+and exits with ``os._exit``; as soon as it has taken its task the template forks the next
+one, and cleans up after the running one when it exits. Whatever a claim changes in its
+process (working directory, environment, warning filters, NumPy error mode, torch defaults,
+SymPy flags, monkeypatched modules) dies with its child, so every claim starts from the same
+state and a verdict depends only on its own claim and seed. Forking ahead keeps the fork,
+and the clean-up of the last claim, off the path from task to result.
 
 The pipe to the parent has one writer at a time: the child while it lives, else the
 template, which reports a child that died during its claim (``("died", ...)``). The child
@@ -34,6 +35,7 @@ megabytes cannot flood the run's table or die of a closed pipe.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import os
@@ -41,7 +43,8 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import IO, Any
 
@@ -61,8 +64,8 @@ _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _LINUX = sys.platform.startswith("linux")
 
-#: Pid (= process group) of the template's current claim child, for its signal handler.
-_current_claim: int | None = None
+#: Pids (= process groups) of the template's claim children, for its signal handler.
+_claim_children: set[int] = set()
 
 
 # -- process control -------------------------------------------------------------------------
@@ -111,11 +114,12 @@ def children(pid: int) -> list[int]:
     return kids
 
 
-def sweep_children(rounds: int = 50) -> None:
-    """Kill and reap every child of this process, then the orphans that re-parent to it
-    (a subreaper inherits them), until none is left."""
+def sweep_children(keep: Iterable[int] = (), rounds: int = 50) -> None:
+    """Kill and reap every child of this process but ``keep``, then the orphans that
+    re-parent to it (a subreaper inherits them), until none is left."""
+    spare = set(keep)
     for _ in range(rounds):
-        kids = children(os.getpid())
+        kids = [k for k in children(os.getpid()) if k not in spare]
         if not kids:
             return
         for kid in kids:
@@ -132,8 +136,8 @@ def sweep_children(rounds: int = 50) -> None:
 
 def _on_parent_gone(signum: int, frame: Any) -> None:
     """The run ended (SIGTERM or SIGHUP, or the parent died): take the claim down and exit."""
-    if _current_claim is not None:
-        kill_group(_current_claim)
+    for pid in list(_claim_children):
+        kill_group(pid)
     sweep_children()
     os._exit(128 + signum)
 
@@ -172,12 +176,7 @@ def template_main(
         return
     gc.freeze()  # children's collections then leave the template's pages shared
     conn.send(("ready", None))
-    failed_starts = 0
-    while (started := serve_one(conn, mem_gib, threads)) is not None:
-        failed_starts = 0 if started else failed_starts + 1
-        if failed_starts >= MAX_FAILED_STARTS:
-            conn.send(("error", f"claim process could not start: {_last_start_failure}"))
-            return
+    serve(conn, (mem_gib, threads))
 
 
 def _preload() -> None:
@@ -191,38 +190,102 @@ def _preload() -> None:
     execute.reset_global_state(0)
 
 
-def serve_one(conn: Connection, mem_gib: float | None, threads: int) -> bool | None:
-    """Fork a child that takes one task from ``conn`` and runs it; wait for it to exit, kill
-    what it left, and report on ``conn`` if it died during its claim. True when it took a
-    task, False when it died before taking one, None when the run is over."""
-    global _current_claim
+@dataclass
+class _Child:
+    """A claim child as its template sees it: its pid, the read end of its status pipe,
+    and the files its stdout and stderr go to."""
+
+    pid: int
+    status: int
+    outputs: dict[str, IO[bytes]]
+
+    def close(self) -> None:
+        _claim_children.discard(self.pid)
+        for f in self.outputs.values():
+            f.close()
+        with contextlib.suppress(OSError):
+            os.close(self.status)
+
+
+def serve(conn: Connection, limits: tuple[float | None, int]) -> None:
+    """Keep one claim child waiting for a task on ``conn``; as soon as it takes one, fork
+    the next, then see the running one out (:func:`_see_out`). Returns when a child finds
+    the run over, or when children keep dying before they take a task."""
+    failed_starts = 0
+    waiting = _fork_child(conn, limits, ())
+    while True:
+        first = _read_first(waiting.status)
+        if first == _TOOK:
+            failed_starts = 0
+            running, waiting = waiting, _fork_child(conn, limits, (waiting,))
+            _see_out(conn, running, keep=waiting.pid)
+            continue
+        status = _wait_exit(waiting.pid)
+        kill_group(waiting.pid)
+        why = _read_available(waiting.status).decode(errors="replace")
+        waiting.close()
+        if first == _STOP:
+            return
+        failed_starts += 1
+        if failed_starts >= MAX_FAILED_STARTS:
+            why = why or f"it exited with status {status}"
+            conn.send(("error", f"claim process could not start: {why}"))
+            return
+        waiting = _fork_child(conn, limits, ())
+
+
+def _fork_child(conn: Connection, limits: tuple[float | None, int],
+                others: Sequence[_Child]) -> _Child:
+    """Fork a claim child (it never returns here); ``others`` are children whose files it
+    closes."""
     outputs = {name: tempfile.TemporaryFile(prefix="verify-claim-") for name in _STREAMS}
     status_r, status_w = os.pipe()
     template = os.getpid()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child, which never returns
         os.close(status_r)
-        _claim_child(conn, status_w, outputs, (mem_gib, threads), template)
+        for other in others:
+            other.close()
+        _claim_child(conn, status_w, outputs, limits, template)
     os.close(status_w)
     try:
         os.setpgid(pid, pid)  # also done by the child: whichever runs first wins the race
     except OSError:
         pass
-    _current_claim = pid
-    status = _wait_exit(pid)
-    kill_group(pid)
-    sweep_children()  # now no process holds status_w: reading it cannot block
-    _current_claim = None
-    flags = _read_available(status_r)
+    _claim_children.add(pid)
+    return _Child(pid, status_r, outputs)
+
+
+def _read_first(fd: int) -> bytes:
+    """The first byte a child writes on its status pipe (empty if it died first)."""
+    while True:
+        try:
+            return os.read(fd, 1)
+        except InterruptedError:  # pragma: no cover - retried by Python itself (PEP 475)
+            continue
+
+
+def _see_out(conn: Connection, child: _Child, keep: int) -> None:
+    """Wait for a child that took a task to exit; kill its process group and every other
+    child of the template but ``keep``; report it to the parent if it died during its
+    claim, and exit if it died while sending its record (the parent's pipe may be torn)."""
+    status = _wait_exit(child.pid)
+    kill_group(child.pid)
+    sweep_children(keep=(keep,))  # now no process holds its status pipe: reading cannot block
+    flags = _read_available(child.status)
     try:
-        return _after(conn, flags, status, outputs)
+        if _SENT in flags:
+            return
+        if _WRITING in flags:
+            os._exit(EXIT_TORN_PIPE)
+        output = {name: text for name, f in child.outputs.items() if (text := read_tail(f))}
+        conn.send(("died", {"status": status, "output": output}))
     finally:
-        for f in outputs.values():
-            f.close()
+        child.close()
 
 
 def _read_available(fd: int) -> bytes:
-    """What is in pipe ``fd`` now, without waiting for writers; closes ``fd``."""
+    """What is in pipe ``fd`` now, without waiting for writers."""
     os.set_blocking(fd, False)
     chunks = []
     try:
@@ -230,31 +293,7 @@ def _read_available(fd: int) -> bytes:
             chunks.append(chunk)
     except BlockingIOError:
         pass
-    finally:
-        os.close(fd)
     return b"".join(chunks)
-
-
-#: Why the last child that died before taking a task died (for the parent's error).
-_last_start_failure = ""
-
-
-def _after(conn: Connection, flags: bytes, status: int | None,
-           outputs: dict[str, IO[bytes]]) -> bool | None:
-    """What the template does once a child has exited, given how far the child got."""
-    global _last_start_failure
-    if flags.startswith(_STOP):
-        return None
-    if not flags.startswith(_TOOK):  # no task taken, so no claim is lost
-        why = flags[1:].decode(errors="replace") if flags.startswith(_BROKEN) else ""
-        _last_start_failure = why or f"it exited with status {status}"
-        return False
-    if _SENT not in flags:
-        if _WRITING in flags:  # a half-written record may sit in the parent's pipe
-            os._exit(EXIT_TORN_PIPE)
-        output = {name: text for name, f in outputs.items() if (text := read_tail(f))}
-        conn.send(("died", {"status": status, "output": output}))
-    return True
 
 
 def _cuda_poisoned(device: str) -> bool:
