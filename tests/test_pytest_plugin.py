@@ -7,9 +7,12 @@ process's registry.
 
 from __future__ import annotations
 
+import os
+import re
 import textwrap
 import xml.etree.ElementTree as ET
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import pytest
 
@@ -144,3 +147,39 @@ def test_usage_errors(claims_dir):
     assert res.ret == pytest.ExitCode.USAGE_ERROR
     res = claims_dir.runpytest_subprocess("--claims", "nope.*", "--claims-from", "pytfx_claims")
     res.stderr.fnmatch_lines(["ERROR: --claims: --claim 'nope.*' matches no claim*"])
+
+
+def _tutorial_section_5() -> tuple[dict[str, str], str, str]:
+    """The tutorial's package files (step 1-2), and the test file and pytest settings that
+    its section 5 shows."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "tutorial.md").read_text()
+    files = {}
+    for body in re.findall(r"```(?:python|toml)\n(.*?)```", text, re.S):
+        m = re.fullmatch(r"# (\S+\.(?:py|toml))", body.splitlines()[0])
+        if m:
+            files[m.group(1)] = body
+    section = text.split("## 5. Use in your test suite", 1)[1]
+    tests = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    ini = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    return files, tests, ini
+
+
+def test_the_tutorials_test_suite_section_followed_literally(pytester, monkeypatch):
+    files, tests, ini = _tutorial_section_5()
+    pkg = pytester.path / "src" / "mypaper_claims"
+    pkg.mkdir(parents=True)
+    (pkg / "softmax.py").write_text(files["claims.py"])
+    (pkg / "__init__.py").write_text(files["src/mypaper_claims/__init__.py"])
+    (pytester.path / "tests").mkdir()
+    (pytester.path / "tests" / "test_softmax.py").write_text(tests)
+    (pytester.path / "pyproject.toml").write_text(ini)  # step 2's pyproject holds it too
+    # installed in step 2; here imported from the source tree
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(pkg.parent),
+                                                      os.environ.get("PYTHONPATH", "")]))
+    res = pytester.runpytest_subprocess("-p", "no:cacheprovider", "tests")
+    res.assert_outcomes(passed=4)
+    # the claims: the false remark has no expect= yet, so its item fails with its evidence
+    res = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--claims", "--claims-only")
+    res.assert_outcomes(passed=2, failed=1)
+    res.stdout.fnmatch_lines(["*mypaper.softmax.scale: verdict REFUTED (the claim has no "
+                              "expect=)*", "*counterexample:*"])
