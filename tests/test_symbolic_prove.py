@@ -332,3 +332,21 @@ def test_adaptive_check_keeps_the_timeout() -> None:
     ev = prove_equal(sp.sign(_li2_zero(u)), 0, timeout=3)
     assert time.perf_counter() - t0 < 3 + 3
     assert ev.verdict is not Verdict.REFUTED
+
+
+def test_an_index_outside_a_concrete_matrix_is_never_a_witness():
+    """At a concrete size, free indices drawn outside the matrix give an undefined point,
+    not a counterexample: the Kronecker-delta sum below equals (AB)[i, j] for every valid
+    i, j, so it must never be REFUTED; swapping B's indices is false and is refuted."""
+    n = sp.Symbol("n", integer=True, positive=True)
+    A, B = sp.MatrixSymbol("A", n, n), sp.MatrixSymbol("B", n, n)
+    i, j, k, jp = sp.symbols("i j k jp", integer=True)
+    lhs = sp.Sum(sp.KroneckerDelta(j, jp) * A[i, k] * B[k, jp], (k, 0, n - 1), (jp, 0, n - 1))
+    true = prove_equal(lhs, sp.Sum(A[i, k] * B[k, j], (k, 0, n - 1)), timeout=60)
+    assert true.verdict is not Verdict.REFUTED, true.summary
+    false = prove_equal(sp.Sum(A[i, k] * B[k, j], (k, 0, n - 1)),
+                        sp.Sum(A[i, k] * B[j, k], (k, 0, n - 1)), timeout=60)
+    assert false.verdict is Verdict.REFUTED, false.summary
+    point = false.counterexample["point"]
+    size = false.counterexample["sizes"]["n"]
+    assert all(0 <= int(point[s]) < size for s in ("i", "j") if s in point)

@@ -378,6 +378,7 @@ def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol], sizes: Mapping[Any, I
     if not all(ranges):
         return ev(Verdict.UNDECIDED, "no concrete size satisfies the dimension symbols' assumptions")
     proved: list[str] = []
+    open_sizes: list[str] = []  # no proof and no witness there: a larger size may hold one
     for combo in itertools.product(*ranges):
         if deadline.expired():
             break
@@ -406,7 +407,8 @@ def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol], sizes: Mapping[Any, I
                                adaptive=True)
                 if cex is None:
                     steps.extend(f"[{label}] {s}" for s in sub_steps)
-                    return ev(Verdict.UNDECIDED, f"no exact zero and no witness at {label}")
+                    open_sizes.append(label)
+                    continue
             if cex is not None:
                 steps.extend(f"[{label}] {s}" for s in sub_steps)
                 return _refuted(ev, cex)
@@ -419,6 +421,8 @@ def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol], sizes: Mapping[Any, I
         gen = ", ".join(f"{d.name} in {{{', '.join(map(str, r))}}}" for d, r in zip(dims, ranges, strict=True))
         return ev(Verdict.PROVED, f"exact zero at every concrete size, {gen} (not in symbolic size)",
                   generality=gen, scope="bounded")
+    if open_sizes:
+        return ev(Verdict.UNDECIDED, f"no exact zero and no witness at {'; '.join(open_sizes)}")
     return ev(Verdict.UNDECIDED, f"timeout after concrete sizes {proved}")
 
 

@@ -123,9 +123,12 @@ def variables(*exprs: Any) -> list[sp.Basic]:
             if all(i.free_symbols <= free for i in a.indices):
                 atoms.add(a)
         for a in e.atoms(MatrixElement):
-            if all(i.free_symbols <= free for i in _indices(a)):
-                atoms.add(a)
             parent = a.parent
+            # an entry of an explicit matrix is that matrix's entry once its indices are
+            # known: the indices are the variables, never the entry itself
+            explicit = isinstance(parent, sp.MatrixBase)
+            if not explicit and all(i.free_symbols <= free for i in _indices(a)):
+                atoms.add(a)
             labels |= {parent} if isinstance(parent, sp.MatrixSymbol) else parent.free_symbols
         for s in free:
             if isinstance(s, sp.Symbol) and s not in labels:
@@ -272,10 +275,29 @@ def evaluate(expr: Any, point: dict) -> Any:
         return expr.applyfunc(lambda e: evaluate(e, point))
     if not isinstance(expr, sp.Basic):
         return sp.sympify(expr)
-    v = expr.xreplace(point)
+    if _index_out_of_range(expr, point):
+        return sp.nan
+    try:
+        v = expr.xreplace(point)
+    except IndexError:  # an index of an explicit matrix drawn outside its shape
+        return sp.nan
+    if _index_out_of_range(v, {}):
+        return sp.nan
     if v.has(*_UNEVALUATED) or isinstance(v, sp.MatrixExpr):
         v = v.doit()
     return v
+
+
+def _index_out_of_range(v: sp.Basic, point: dict) -> bool:
+    """Whether ``v`` at ``point`` reads an entry outside a matrix of known shape (``X[2, 0]``
+    of a 1x1 ``X``, or ``M[-1, 0]``, which Python would read from the end): such a point is
+    undefined, not a witness."""
+    for a in v.atoms(MatrixElement):
+        for idx, dim in zip((a.i, a.j), a.parent.shape, strict=True):
+            idx, dim = sp.sympify(idx).xreplace(point), sp.sympify(dim)
+            if idx.is_Integer and dim.is_Integer and not 0 <= int(idx) < int(dim):
+                return True
+    return False
 
 
 def _undefined(v: sp.Expr) -> bool:
