@@ -291,9 +291,9 @@ def _rho(s: np.ndarray, r: np.ndarray, tau: float) -> float:
     return tau**2 * err / (B**2 * R)
 
 
+@mpmath.workdps(50)  # 50 digits for this check only, restored on return
 def _uncentred_witness(reading: str) -> Evidence:
     """N = 2, s = (1, -1), r = (1, 1): O(tau) = 1 for every tau but sum s r = 0 (mpmath)."""
-    mpmath.mp.dps = 50
     rows = []
     for k in range(0, 7):
         tau = mpmath.mpf(10) ** k

@@ -147,6 +147,7 @@ def _head_remainder(tau, s_h, V_h):
     return abs(out - lin)
 
 
+@mpmath.workdps(50)  # 50 digits for this check only, restored on return
 def _duplicated_heads_witness(rd: str) -> Evidence:
     """H copies of one head: N = 3, s = (1, 0, 0), V = (2, -1, -1) (centred), B = 1, R = 2.
 
@@ -154,7 +155,6 @@ def _duplicated_heads_witness(rd: str) -> Evidence:
     is Theta(tau^-2) here (N = 3, so the second-order term (beta^2/2) mean((s - s_bar)^2 V)
     does not vanish as it does for N = 2), and H copies multiply ||R||_2 by sqrt(H).
     """
-    mpmath.mp.dps = 50
     s_h, V_h = [1, 0, 0], [2, -1, -1]
     taus_c = (10, 100, 1000, 10000)
     per_head = {f"1e{int(np.log10(t))}": mpmath.nstr(t**2 * _head_remainder(t, s_h, V_h), 12)

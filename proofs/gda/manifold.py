@@ -40,6 +40,7 @@ __all__ = ["full_stationary_point", "values_continue_counterexample"]
     },
     expect="PROVED",
 )
+@mp.workdps(50)  # 50 digits for this check only, restored on return
 def attention_freezes(ctx):
     """Reading A PROVED: |dL/ds_ij| = alpha_ij |b_ij - E[b]| <= |b_ij - E[b]| (from (23), at
     T=3 and for a row of any length), and (28)-(30) are linear in dL/ds. Reading B REFUTED: a
@@ -59,7 +60,6 @@ def attention_freezes(ctx):
     )
     # (23), hence the bound, for a row of any length
     any_length = general.routing_derivative_symbolic(part="main")
-    mp.mp.dps = 50
     a2 = mp.e**-30 / (1 + mp.e**-30)
     Eb = a2 * 1
     ds2 = a2 * (1 - Eb)
