@@ -86,6 +86,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="exit 1 also when a claim crashed or timed out (a check raised, "
                              "its process died, or it ran past its budget), even without an "
                              "expect=")
+        sp.add_argument("--scheduler", metavar="ADDR",
+                        help="run the claims on a Dask cluster: a scheduler address "
+                             "(tcp://host:8786), or 'local' for a LocalCluster of --jobs "
+                             "workers (needs pip install 'verify[dask]')")
 
     rn = sub.add_parser("run", help="run claims and print a verdict table")
     running(rn)
@@ -93,6 +97,11 @@ def _parser() -> argparse.ArgumentParser:
 
     fz = sub.add_parser("fuzz", help="search longer for counterexamples (the 'fuzz' profile)")
     running(fz)
+    fz.add_argument("--examples", type=int, metavar="N",
+                    help="every falsifier search of a claim runs N examples in all")
+    fz.add_argument("--shards", type=int, metavar="K",
+                    help="split each claim's searches into K runs with derived seeds, merged "
+                         "(default: the cluster's worker threads with --scheduler, else 1)")
 
     sh = sub.add_parser("show", help="print the evidence of one claim in full")
     sh.add_argument("id", help="claim id")
@@ -234,14 +243,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     from .registry import discover
 
+    if args.command == "fuzz":  # `verify fuzz ID ...`: what is not a claims file is an id
+        ids = [f for f in args.files if not f.endswith(".py")]
+        args.files = [f for f in args.files if f.endswith(".py")]
+        args.claim = (args.claim or []) + ids or None
     modules = _modules(args)
     if modules is not None:
         discover(modules)  # to know which claims the named files and modules hold
+    split = _fuzz_split(args)
     try:
         results = run(
             _select(args, modules), paper=args.paper, profile=profile, device=args.device,
             jobs=args.jobs, seed=args.seed, timeout=args.timeout, results_path=args.json,
             resume=args.resume, modules=modules, on_start=on_start, on_result=on_result,
+            scheduler=args.scheduler, **split,
         )
     finally:
         progress.stop()
@@ -261,6 +276,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
         report_status = _build_report([args.json], args.report, args.paper, pdf=True)
         status = status or report_status
     return status
+
+
+def _fuzz_split(args: argparse.Namespace) -> dict:
+    """``shards`` and ``examples`` of a ``verify fuzz`` run (none for ``verify run``)."""
+    if args.command != "fuzz":
+        return {}
+    shards = args.shards
+    if shards is None and args.scheduler:
+        from .dask_runner import cluster_threads
+        from .runner import default_jobs
+
+        shards = cluster_threads(args.scheduler, args.jobs or default_jobs())
+    return {"shards": shards or 1, "examples": args.examples}
 
 
 def results_table(results) -> object:

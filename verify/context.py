@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -43,6 +45,12 @@ class Context:
         budget_s: the time budget of this claim in seconds.
         source: where ``verify run`` finds this claim when it is not in a default source:
             a claims file (``path/to/claims.py``) or ``--module pkg.mod``; ``""`` otherwise.
+        examples: ``verify fuzz --examples N``: every falsifier search of the claim runs
+            ``N`` examples in all (its own budget otherwise), split over the shards.
+        shards, shard: ``verify fuzz`` runs the claim ``shards`` times, this run being
+            number ``shard``; each search then takes its share of the examples, with a seed
+            derived from its own and the shard (:meth:`search_share`), and the runner merges
+            the shards' evidence (:mod:`verify.shards`).
     """
 
     claim_id: str
@@ -52,6 +60,9 @@ class Context:
     budget_s: float = 60.0
     started: float = field(default_factory=time.monotonic)
     source: str = ""
+    examples: int | None = None
+    shards: int = 1
+    shard: int = 0
 
     @property
     def seed(self) -> int:
@@ -91,10 +102,48 @@ class Context:
         """Seconds left of this claim's budget (checks may scale their search to it)."""
         return self.budget_s - (time.monotonic() - self.started)
 
+    def search_share(self, budget: int, seed: int) -> tuple[int, int]:
+        """The examples and the seed of one falsifier search asked for ``budget`` examples
+        with ``seed``: unchanged in a plain run; under ``verify fuzz --examples N`` the
+        search runs ``N``; with ``shards`` > 1 this shard runs its share (at least one) with
+        a seed derived from ``seed`` and the shard, so the shards search different inputs
+        and together run the whole budget."""
+        if budget <= 0:  # no search was asked for
+            return budget, seed
+        total = budget if self.examples is None else self.examples
+        if self.shards <= 1:
+            return total, seed
+        share = total // self.shards + (1 if self.shard < total % self.shards else 0)
+        return max(1, share), derive_seed(seed, "shard", self.shard, self.shards) % (2**31)
+
     def rerun_command(self) -> str:
         """The command that re-runs this claim with the same seed and profile."""
         source = f"{self.source} " if self.source else ""
         if self.profile == "fuzz":  # `verify run` has no fuzz profile: `verify fuzz` is it
-            return f"verify fuzz {source}--claim {self.claim_id} --seed {self.run_seed}"
+            split = (f" --examples {self.examples}" if self.examples is not None else "") + (
+                f" --shards {self.shards}" if self.shards > 1 else "")
+            return (f"verify fuzz {source}--claim {self.claim_id} --seed {self.run_seed}"
+                    + split)
         return (f"verify run {source}--claim {self.claim_id} --seed {self.run_seed} "
                 f"--profile {self.profile}")
+
+
+#: The context of the claim whose checks run in this process now (set by
+#: :func:`verify.execute.execute`), for engines that are not handed it (the falsifier).
+_active: Context | None = None
+
+
+@contextmanager
+def activate(ctx: Context) -> Iterator[Context]:
+    """Make ``ctx`` the active context while the claim's checks run."""
+    global _active
+    before, _active = _active, ctx
+    try:
+        yield ctx
+    finally:
+        _active = before
+
+
+def search_share(budget: int, seed: int) -> tuple[int, int]:
+    """:meth:`Context.search_share` of the active context (unchanged outside a claim)."""
+    return (budget, seed) if _active is None else _active.search_share(budget, seed)

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .combine import AS_PRINTED, combine, readings_of
-from .context import Context
+from .context import Context, activate
 from .evidence import Evidence
 from .registry import Claim
 from .results import ClaimResult
@@ -115,8 +115,9 @@ def execute(claim: Claim, ctx: Context) -> ClaimResult:
     t0 = time.perf_counter()
     evidence: list[Evidence] = []
     errors: list[str] = []  # the checks that crashed: the claim's error
-    for fn in claim.checks:
-        evidence.extend(collect(fn, ctx, errors))
+    with activate(ctx):  # the falsifier reads the fuzz split (examples, shard) from it
+        for fn in claim.checks:
+            evidence.extend(collect(fn, ctx, errors))
     for e in evidence:
         if e.seed is None and e.method in ("numeric", "experiment"):
             e.seed = ctx.seed

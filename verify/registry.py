@@ -57,12 +57,20 @@ class Claim:
     readings: dict[str, str] = field(default_factory=dict)
     doc: str = ""
     repairs: dict[str, str] = field(default_factory=dict)
+    resources: dict[str, float] | dict[str, dict[str, float]] | None = None
 
     def timeout_for(self, profile: str) -> float | None:
         """This claim's own time budget in ``profile``, if it set one."""
         if isinstance(self.timeout, dict):
             return self.timeout.get(profile)
         return self.timeout
+
+    def resources_for(self, profile: str) -> dict[str, float]:
+        """The Dask resources this claim needs in ``profile`` (``{"GPU": 1}``), if any."""
+        res = self.resources or {}
+        if res and all(isinstance(v, dict) for v in res.values()):
+            return dict(res.get(profile) or {})
+        return dict(res)
 
     @property
     def code(self) -> list[str]:
@@ -271,6 +279,7 @@ def claim(
     timeout: float | dict[str, float] | None = None,
     readings: dict[str, str] | None = None,
     repairs: dict[str, str] | None = None,
+    resources: dict[str, float] | dict[str, dict[str, float]] | None = None,
     registry: Registry | None = None,
 ) -> Callable[[Check], Check]:
     """Register the decorated function as the check of claim ``id``.
@@ -290,6 +299,11 @@ def claim(
             nearby corrected formula) or ``{"C": "overstated"}`` (the statement under a
             hypothesis the paper does not state). When reading A is REFUTED, the claim's
             ``severity`` follows from their verdicts (:func:`verify.combine.severity_of`).
+        resources: what a worker must have to run the claim on a Dask cluster
+            (``verify run --scheduler``): ``{"GPU": 1}`` in every profile, or per profile,
+            ``{"deep": {"GPU": 1}}``. The claim then runs only on workers started with them
+            (``dask worker ... --resources GPU=1``); ignored with ``--device cpu`` and by
+            the local runner.
 
     The check is called as ``check(ctx)`` with a :class:`verify.Context` and returns one
     :class:`verify.Evidence` or an iterable of them.
@@ -327,6 +341,7 @@ def claim(
                 raise ClaimDefinitionError(
                     f"{where_}: repairs[{label!r}] is {role!r}, not one of {', '.join(REPAIRS)}"
                 )
+        _check_resources(resources, where_)
         reg.add(
             Claim(
                 id=id,
@@ -341,11 +356,33 @@ def claim(
                 readings=dict(readings or {}),
                 doc=inspect.getdoc(fn) or "",
                 repairs=dict(repairs or {}),
+                resources=resources,
             )
         )
         return fn
 
     return decorate
+
+
+def _check_resources(resources: Any, where: str) -> None:
+    """Raise unless ``resources`` is ``{name: amount}`` or ``{profile: {name: amount}}``."""
+    if resources is None:
+        return
+
+    def amounts(d: Any) -> bool:
+        return isinstance(d, dict) and all(
+            isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)
+            and v > 0 for k, v in d.items())
+
+    per_profile = isinstance(resources, dict) and resources and all(
+        isinstance(v, dict) for v in resources.values())
+    if per_profile and all(amounts(v) for v in resources.values()):
+        return
+    if not per_profile and amounts(resources):
+        return
+    raise ClaimDefinitionError(
+        f"{where}: resources must be {{name: amount > 0}} (e.g. {{'GPU': 1}}) or "
+        f"{{profile: {{name: amount}}}}, got {resources!r}")
 
 
 def paper(

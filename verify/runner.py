@@ -7,6 +7,7 @@ import math
 import numbers
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from .context import PROFILES, Context
@@ -15,6 +16,8 @@ from .execute import execute, failed
 from .pool import Outcome, Task, run_tasks
 from .registry import REGISTRY, Claim, default_modules, discover, discover_selected
 from .results import ClaimResult, Results, append, load, lock, storable, write_all
+from .shards import merge as merge_shards
+from .shards import shard_contexts
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +54,9 @@ def run(
     on_start: Callable[[list[Claim]], None] | None = None,
     on_result: Callable[[ClaimResult], None] | None = None,
     memory_gib: float | None = None,
+    scheduler: str | None = None,
+    shards: int = 1,
+    examples: int | None = None,
 ) -> Results:
     """Run the selected claims and return their results.
 
@@ -76,6 +82,15 @@ def run(
         on_start, on_result: progress callbacks.
         memory_gib: address-space limit of each worker, so a runaway claim fails alone
             (default on CPU: :func:`default_memory_gib`).
+        scheduler: run the claims on a Dask cluster (:mod:`verify.dask_runner`): a scheduler
+            address (``"tcp://host:8786"``), or ``"local"`` for a ``LocalCluster`` of
+            ``jobs`` workers started for the run. Each claim keeps its budget and its
+            isolation there, and results stream to ``results_path`` as they finish.
+        shards: run each claim this many times, each with its share of every falsifier
+            search and a derived seed, and merge the shards' evidence (:mod:`verify.shards`;
+            ``verify fuzz --shards``).
+        examples: every falsifier search of a claim runs this many examples in all, over
+            its shards (``verify fuzz --examples``).
     """
     if profile not in PROFILES:
         raise UsageError(f"profile {profile!r}: expected one of {', '.join(PROFILES)}")
@@ -83,12 +98,19 @@ def run(
         raise UsageError(f"jobs must be an integer >= 0, got {jobs!r}")
     if not _is_int(seed):
         raise UsageError(f"seed must be an integer, got {seed!r}")
+    if not _is_int(shards) or shards < 1:
+        raise UsageError(f"shards must be an integer >= 1, got {shards!r}")
+    if examples is not None and (not _is_int(examples) or examples < 1):
+        raise UsageError(f"examples must be an integer >= 1, got {examples!r}")
+    if scheduler is not None and jobs == 0:
+        raise UsageError("jobs=0 runs in this process: it cannot be given with a scheduler")
     seed = int(seed)
     timeout = _check_timeout(timeout)
     path = _check_results_path(results_path)
     from .devices import resolve_device
 
-    dev = resolve_device(device)
+    # On a cluster, each worker resolves an unspecified device itself (CUDA where it has it).
+    dev = resolve_device(device) if scheduler is None or device is not None else "cpu"
     narrowed = modules is None  # the default sources: only the modules that can hold them
     if narrowed:
         modules = discover_selected(select, paper)
@@ -110,7 +132,8 @@ def run(
         # The sidecar describes the results beside it from the first moment: this run's seed
         # and profile, not yet complete (an interrupted run leaves it so).
         meta = provenance.collect(
-            seed=seed, profile=profile, device=dev,
+            seed=seed, profile=profile,
+            device=dev if scheduler is None or device is not None else "each Dask worker's",
             jobs=jobs if jobs is not None else default_jobs(), claims=len(claims),
             complete=False, claims_sources=provenance.claims_sources(modules),
         )
@@ -138,7 +161,8 @@ def run(
 
         def context(c: Claim) -> Context:
             return Context(claim_id=c.id, run_seed=seed, profile=profile, device=dev,
-                           budget_s=budget(c), source=REGISTRY.origin(c))
+                           budget_s=budget(c), source=REGISTRY.origin(c), examples=examples,
+                           shards=shards)
 
         def record(result: ClaimResult) -> None:
             result = storable(result)  # odd data costs this claim, never the file or the run
@@ -148,9 +172,24 @@ def run(
                 on_result(result)
 
         t_run = time.monotonic()
+        tasks = [Task(c.id, x) for c in todo for x in shard_contexts(context(c), shards)]
+        gathered: dict[str, list[tuple[int, ClaimResult]]] = {}
+
+        def finish(c: Claim, ctx: Context, result: ClaimResult) -> None:
+            """Record a claim's result, once all its shards have theirs."""
+            if shards == 1:
+                record(result)
+                return
+            got = gathered.setdefault(c.id, [])
+            got.append((ctx.shard, result))
+            if len(got) == shards:
+                results = [r for _, r in sorted(got, key=lambda sr: sr[0])]
+                record(merge_shards(c, replace(ctx, shard=0), results))
+
         if jobs == 0:
-            for c in todo:
-                record(execute(c, context(c)))
+            for t in tasks:
+                c = REGISTRY[t.claim_id]
+                finish(c, t.ctx, execute(c, t.ctx))
         else:
 
             def on_outcome(o: Outcome) -> None:
@@ -161,20 +200,27 @@ def run(
                     except ResultsFileError as e:
                         why = f"result could not be saved: {e}"
                         result = failed(c, o.task.ctx, why, o.elapsed_s)
-                    record(result)
                 else:
-                    record(failed(c, o.task.ctx, o.failure or "unknown failure", o.elapsed_s))
+                    result = failed(c, o.task.ctx, o.failure or "unknown failure",
+                                    o.elapsed_s, o.output)
+                finish(c, o.task.ctx, result)
 
             n_jobs = jobs or default_jobs()
-            if memory_gib is None and dev == "cpu":
-                memory_gib = default_memory_gib(n_jobs)
-            run_tasks(
-                [Task(c.id, context(c)) for c in todo],
-                jobs=n_jobs,
-                modules=modules,
-                on_outcome=on_outcome,
-                mem_gib=memory_gib,
-            )
+            if scheduler is not None:
+                from . import dask_runner
+
+                def needs(t: Task) -> dict[str, float]:
+                    c = REGISTRY[t.claim_id]
+                    return {} if device == "cpu" else c.resources_for(profile)
+
+                dask_runner.run_tasks(tasks, scheduler=scheduler, jobs=n_jobs, modules=modules,
+                                      on_outcome=on_outcome, resources=needs,
+                                      auto_device=device is None)
+            else:
+                if memory_gib is None and dev == "cpu":
+                    memory_gib = default_memory_gib(n_jobs)
+                run_tasks(tasks, jobs=n_jobs, modules=modules, on_outcome=on_outcome,
+                          mem_gib=memory_gib)
 
         order = {c.id: i for i, c in enumerate(REGISTRY)}
         final = sorted(done.values(), key=lambda r: order.get(r.id, len(order)))

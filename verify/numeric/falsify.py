@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 from hypothesis.strategies import SearchStrategy
 
+from ..context import search_share
 from ..evidence import Evidence
 from ..jsonable import to_jsonable
 from ..verdict import Verdict
@@ -249,7 +250,9 @@ def falsify(
             the property holds). It may instead return ``(violations, inputs)`` with
             ``inputs`` a dict of batched tensors: the counterexample then shows the input.
         params: names -> hypothesis strategies, drawn once per example and passed to ``prop``.
-        budget: number of hypothesis examples (each evaluates a whole batch).
+        budget: number of hypothesis examples (each evaluates a whole batch). Inside a
+            claim run by ``verify fuzz --examples N --shards K``, the claim's context sets
+            the examples and the seed of this search (:meth:`verify.Context.search_share`).
         batch: random inputs per example.
         dtype: the dtype searched in; findings are re-checked in float64 (complex128).
         device: ``None`` = CUDA when present (TF32 off), else CPU.
@@ -283,6 +286,7 @@ def falsify(
         raise ValueError(f"falsify: batch must be >= 1, got {batch!r}")
     if int(budget) < 0:
         raise ValueError(f"falsify: budget must be >= 0, got {budget!r}")
+    budget, seed = search_share(int(budget), int(seed))  # `verify fuzz`: examples, shards
     dev = prepare_device(device)
     tol_ = default_tol(dtype) if tol is None else float(tol)
     if not tol_ >= 0:

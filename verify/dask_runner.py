@@ -1,0 +1,245 @@
+"""Running claims on a Dask cluster: each claim is one Dask task, isolated on its worker.
+
+:func:`run_tasks` has the signature and the contract of :func:`verify.pool.run_tasks`, so
+:func:`verify.runner.run` streams, records and resumes the same way whichever runs the
+claims. The cluster only decides *where* a claim runs; *how* is the pool's:
+
+- on each Dask worker process, the task hands its claim to a resident pool slot
+  (:mod:`verify.pool`: a template spawned once per worker, a fresh fork of it per claim),
+  so a claim keeps its time budget and its isolation: a crash, hang or out-of-memory of
+  one claim is that claim's UNDECIDED, and its template is replaced; the worker lives on;
+- a Dask worker that dies (killed, or the machine lost) takes no finished result with it:
+  results are recorded by the client as each task finishes, and Dask re-runs the lost
+  task on another worker (``distributed.scheduler.allowed-failures`` times, after which
+  the claim is UNDECIDED with the reason);
+- a claim that declares resources (``@verify.claim(..., resources={"GPU": 1})``) is
+  submitted with them, so Dask schedules it only on workers started with them
+  (``dask worker ... --resources GPU=1``); when no worker of the cluster offers them the
+  claim is UNDECIDED at once instead of waiting forever.
+
+``scheduler="local"`` starts a :class:`distributed.LocalCluster` of ``jobs`` single-threaded
+worker processes for the run; anything else is a scheduler address (``tcp://host:8786``).
+Dask and distributed are an optional extra: ``pip install 'verify[dask]'``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing as mp
+import os
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .discovery import FILE_PREFIX
+from .errors import UsageError
+from .pool import Outcome, Task, _Pool, _Slot
+
+log = logging.getLogger(__name__)
+
+#: ``--scheduler`` value that starts a local cluster for the run.
+LOCAL = "local"
+
+
+def run_tasks(
+    tasks: Sequence[Task],
+    *,
+    scheduler: str,
+    jobs: int,
+    modules: Sequence[str] | None,
+    on_outcome: Callable[[Outcome], None],
+    resources: Callable[[Task], dict[str, float]] | None = None,
+    auto_device: bool = False,
+) -> None:
+    """Run ``tasks`` as Dask tasks on the cluster at ``scheduler`` (``"local"``: a
+    ``LocalCluster`` of ``jobs`` workers), calling ``on_outcome`` as each one ends.
+
+    ``resources(task)`` gives the Dask resources a task needs; ``auto_device`` resolves each
+    claim's device on the worker that runs it (CUDA where that worker has it).
+    """
+    if not tasks:
+        return
+    distributed = _import_distributed()
+    shipped = _portable(modules)
+    with _client(distributed, scheduler, jobs) as client:
+        offered = _offered_resources(client)
+        shares = _host_shares(client)
+        futures: dict[Any, Task] = {}
+        for task in tasks:
+            need = dict(resources(task)) if resources else {}
+            missing = {k: v for k, v in need.items() if offered.get(k, 0) < v}
+            if missing:
+                on_outcome(Outcome(task, None, _no_worker_offers(missing, scheduler), 0.0))
+                continue
+            fut = client.submit(run_on_worker, task, shipped, shares, auto_device,
+                                key=f"verify-{task.ctx.claim_id}-{uuid.uuid4().hex[:8]}",
+                                resources=need or None, pure=False)
+            futures[fut] = task
+        t0 = time.monotonic()
+        for fut in distributed.as_completed(list(futures)):
+            task = futures.pop(fut)
+            try:
+                outcome = fut.result()
+            except Exception as e:  # noqa: BLE001 - a lost worker, an error on the worker
+                outcome = Outcome(task, None, _task_failure(e), time.monotonic() - t0)
+            on_outcome(outcome)
+
+
+def cluster_threads(scheduler: str, jobs: int) -> int:
+    """How many claims the cluster runs at once: ``jobs`` for a local cluster, else the
+    worker threads of the cluster at ``scheduler`` now (``verify fuzz``'s default shards)."""
+    if scheduler == LOCAL:
+        return max(1, jobs)
+    distributed = _import_distributed()
+    with _client(distributed, scheduler, jobs) as client:
+        info = client.scheduler_info().get("workers", {}).values()
+        return max(1, sum(int(w.get("nthreads") or 1) for w in info))
+
+
+def _import_distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError("--scheduler needs Dask: pip install 'verify[dask]' (dask and "
+                         "distributed)") from None
+    return distributed
+
+
+@contextlib.contextmanager
+def _client(distributed: Any, scheduler: str, jobs: int) -> Iterator[Any]:
+    """A client of the cluster at ``scheduler``, or of a local cluster started for the run
+    (single-threaded worker processes, no dashboard), closed at the end."""
+    if scheduler == LOCAL:
+        cluster = distributed.LocalCluster(
+            n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+            dashboard_address=None, silence_logs=logging.ERROR,
+        )
+        try:
+            with distributed.Client(cluster) as client:
+                yield client
+        finally:
+            cluster.close()
+        return
+    try:
+        client = distributed.Client(scheduler, timeout="30s")
+    except (OSError, TimeoutError) as e:
+        raise UsageError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({e})") \
+            from None
+    with client:
+        yield client
+
+
+def _portable(modules: Sequence[str] | None) -> list[str] | None:
+    """The modules as workers must import them: claims files by absolute path (a worker's
+    working folder need not be the client's)."""
+    if modules is None:
+        return None
+    out = []
+    for m in modules:
+        if m.startswith(FILE_PREFIX):
+            m = FILE_PREFIX + str(Path(m[len(FILE_PREFIX):]).resolve())
+        out.append(m)
+    return out
+
+
+def _offered_resources(client: Any) -> dict[str, float]:
+    """The most of each resource one worker of the cluster offers now."""
+    best: dict[str, float] = {}
+    for info in client.scheduler_info().get("workers", {}).values():
+        for name, amount in (info.get("resources") or {}).items():
+            best[name] = max(best.get(name, 0.0), float(amount))
+    return best
+
+
+def _host_shares(client: Any) -> dict[str, int]:
+    """How many worker threads each host runs: a claim gets its share of the host's cores
+    and memory, as a local pool divides them between its slots."""
+    hosts: dict[str, int] = {}
+    for info in client.scheduler_info().get("workers", {}).values():
+        host = info.get("host") or "?"
+        hosts[host] = hosts.get(host, 0) + int(info.get("nthreads") or 1)
+    return hosts
+
+
+def _no_worker_offers(missing: dict[str, float], scheduler: str) -> str:
+    need = ", ".join(f"{k}={v:g}" for k, v in sorted(missing.items()))
+    return (f"needs Dask resources {need}, which no worker of the cluster at {scheduler} "
+            f"offers (start one with: dask worker <scheduler> --resources {need})")
+
+
+def _task_failure(e: BaseException) -> str:
+    name = type(e).__name__
+    if name == "KilledWorker":
+        return ("the Dask workers that ran it died each time (distributed.scheduler."
+                f"allowed-failures): {e}")
+    return f"Dask task failed on its worker: {name}: {e}"
+
+
+# -- on the worker ---------------------------------------------------------------------------
+
+#: This worker process's resident pools, by (modules, memory limit, threads): one template
+#: each, spawned by the first claim that needs it and kept for the next ones.
+_RESIDENT: dict[tuple[Any, ...], _Pool] = {}
+_RESIDENT_LOCK = threading.Lock()
+
+
+def run_on_worker(task: Task, modules: Sequence[str] | None, shares: dict[str, int],
+                  auto_device: bool) -> Outcome:
+    """The Dask task: run one claim in a fresh fork of this worker's template, within its
+    budget, and return its :class:`~verify.pool.Outcome` (never raises for the claim's
+    sake: a crash, hang or out-of-memory is the outcome's failure)."""
+    if auto_device:
+        from .devices import resolve_device
+
+        task = Task(task.claim_id, replace(task.ctx, device=resolve_device(None)))
+    threads, mem_gib = _share(shares, task.ctx.device)
+    key = (tuple(modules) if modules is not None else None, mem_gib, threads)
+    with _RESIDENT_LOCK:  # a worker with several threads runs its claims one by one here
+        pool = _RESIDENT.get(key)
+        if pool is None:
+            pool = _RESIDENT[key] = _resident_pool(modules, threads, mem_gib)
+        got: list[Outcome] = []
+        pool.on_outcome = got.append
+        pool.queue.append(task)
+        while not got:
+            pool.step()
+        return got[0]
+
+
+def _resident_pool(modules: Sequence[str] | None, threads: int,
+                   mem_gib: float | None) -> _Pool:
+    # A Dask worker process is daemonic by default, and multiprocessing refuses children
+    # to daemonic processes. The templates die with this process anyway (PR_SET_PDEATHSIG).
+    me = mp.current_process()
+    if me.daemon:
+        me.daemon = False
+    with contextlib.suppress(ImportError, ValueError):
+        from distributed import get_worker
+
+        os.environ["VERIFY_WORKER"] = get_worker().address  # inherited: where a claim ran
+    spawn = mp.get_context("spawn")
+    pool = _Pool(deque(), lambda o: None, lambda: _Slot(spawn, modules, threads, mem_gib))
+    pool.spawn()
+    return pool
+
+
+def _share(shares: dict[str, int], device: str) -> tuple[int, float | None]:
+    """Torch threads and the address-space limit (GiB, None on CUDA) of one claim on this
+    worker: its share of the host's cores and memory."""
+    from .runner import default_memory_gib
+
+    try:
+        from distributed import get_worker
+
+        host = get_worker().address.split("://")[-1].rsplit(":", 1)[0]
+    except (ImportError, ValueError, AttributeError):
+        host = "?"
+    n = max(1, shares.get(host, 1))
+    threads = max(1, (os.cpu_count() or 1) // n)
+    return threads, (default_memory_gib(n) if device == "cpu" else None)
