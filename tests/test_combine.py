@@ -16,7 +16,7 @@ def ev(verdict, method=None, part="main", reading="A", **kw):
     if verdict is R:
         kw.setdefault("counterexample", {"x": 1})
     if verdict in (RP, NR):
-        kw.setdefault("numbers", {"paper_value": 1.0, "measured": 1.0})
+        kw.setdefault("numbers", {"paper_value": 1.0, "measured": 1.0, "scale": "paper"})
     return Evidence(verdict, f"{verdict.value} piece", method=method, part=part, reading=reading, **kw)
 
 
@@ -74,3 +74,37 @@ def test_only_the_printed_reading_decides():
     assert combine(pieces).verdict is P
     assert combine(pieces, reading="B").verdict is R
     assert combine([ev(R, reading="B")]).verdict is U
+
+
+XN = {"paper_value": 0.9, "measured": 0.5}
+
+
+@pytest.mark.parametrize("verdict", [RP, NR])
+@pytest.mark.parametrize(
+    "numbers, kept, problem",
+    [
+        ({**XN, "scale": "paper"}, True, None),
+        ({**XN, "scale": "stated", "setting": "T=500: the curve is flat past T=300 (Fig. 2)"}, True, None),
+        ({**XN, "scale": "smoke", "setting": "T=100 vs the paper's 2000"}, False,
+         "smoke scale (T=100 vs the paper's 2000): the deep profile judges it"),
+        ({**XN, "scale": "stated"}, False, "justification in numbers['setting']"),
+        ({**XN, "scale": "stated", "setting": "  "}, False, "justification in numbers['setting']"),
+        (dict(XN), False, "must state its scale"),
+        ({**XN, "scale": "tiny"}, False, "must state its scale"),
+    ],
+)
+def test_experiment_verdicts_need_the_scale_they_ran_at(verdict, numbers, kept, problem):
+    piece = Evidence(verdict, "measured", method="experiment", numbers=numbers)
+    audited = audit(piece)
+    if kept:
+        assert audited is piece and combine([piece]).verdict is verdict
+    else:
+        assert audited.verdict is U and problem in audited.audit
+        assert combine([piece]).verdict is U
+
+
+def test_a_smoke_run_does_not_outvote_nothing():
+    """A smoke-scale NOT_REPRODUCED beside a paper-scale REPRODUCED leaves the paper-scale one."""
+    smoke = Evidence(NR, "small", method="experiment", part="t",
+                     numbers={**XN, "scale": "smoke", "setting": "n=10 vs 1000"})
+    assert combine([smoke, ev(RP, part="t")]).verdict is RP

@@ -7,8 +7,10 @@
    - PROVED needs ``method="symbolic"``: a numeric agreement is never a proof;
    - CERTIFIED needs ``method="certificate"``;
    - REFUTED needs a non-empty ``counterexample``;
-   - REPRODUCED / NOT_REPRODUCED need ``method="experiment"`` and the numbers
-     ``paper_value`` and ``measured``;
+   - REPRODUCED / NOT_REPRODUCED need ``method="experiment"``, the numbers
+     ``paper_value`` and ``measured``, and the ``scale`` they ran at: ``"paper"`` (the
+     paper's own setting) or ``"stated"`` (a smaller scale justified in ``setting``); a
+     ``"smoke"`` run is UNDECIDED, for the deep profile to judge;
    - any NaN or infinity among the numbers or in the counterexample voids the piece,
      wherever it sits (nested, in a set, in a SymPy, mpmath, Decimal, numpy or torch value);
    - so does a field the report cannot show: a counterexample or numbers that are not a
@@ -108,6 +110,25 @@ def _problem(ev: Evidence) -> str | None:
         missing = [k for k in ("paper_value", "measured") if k not in ev.numbers]
         if missing:
             return f"{v.value} needs numbers {', '.join(missing)}"
+        return _scale_problem(ev.numbers)
+    return None
+
+
+#: How an experiment's evidence states the scale it ran at (``numbers["scale"]``).
+SCALES: tuple[str, ...] = ("paper", "stated", "smoke")
+
+
+def _scale_problem(numbers: dict) -> str | None:
+    """An experiment number is judged only at the paper's setting, or at a stated scale
+    whose justification ``numbers["setting"]`` gives; a smoke-scale run never judges it."""
+    scale, setting = numbers.get("scale"), str(numbers.get("setting") or "").strip()
+    if scale not in SCALES:
+        return (f"experiment evidence must state its scale ('paper', 'stated' or 'smoke'), "
+                f"got {scale!r}")
+    if scale == "smoke":
+        return f"smoke scale ({setting or 'setting not given'}): the deep profile judges it"
+    if scale == "stated" and not setting:
+        return "a stated scale needs its justification in numbers['setting']"
     return None
 
 
