@@ -18,7 +18,7 @@ from verify import Evidence, Verdict
 from verify.symbolic import prove_cases
 
 from .onestep import P_READINGS, VIEWS, sign_tallies, tally_evidence, view_reading
-from .sticky import trained
+from .sticky import scale_fields, trained
 from .toy import ToySetting, cached_toy, diverged, grid_logs, label
 
 PAPER = "gda"
@@ -206,7 +206,11 @@ def manual_em_algorithm(ctx):
         "algorithm specification; the Sec. 7.2 protocol (simultaneous, per-group rates, W_V) is "
         "not the Sec. 5.3 alternation (free v_j, refreshed forward pass); toy comparison in the "
         "numbers",
-        numbers=rows,
+        numbers={
+            **rows,
+            "scale": "paper",
+            "setting": "the Sec. 7.1 toy at its own size (T=5, 100 steps), 20 seeds",
+        },
         method="experiment",
     )
 
@@ -254,7 +258,11 @@ def two_timescale(ctx):
         f"toy: half-life(alpha) < half-life(V) in {100 * share:.0f}% of {tot} stable runs; "
         f"sticky: ||grad W_V||/||grad W_Q|| from {ratio[0]:.3g} (start) to {ratio[-1]:.3g} (end)",
         method="experiment",
-        numbers={"share_by_setting": res, "grad_ratio_V_over_Q": ratio[::10].tolist()},
+        numbers={
+            "share_by_setting": res,
+            "grad_ratio_V_over_Q": ratio[::10].tolist(),
+            **scale_fields(cfg),
+        },
         seed=ctx.run_seed,
     )
 

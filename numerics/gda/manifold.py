@@ -22,7 +22,7 @@ from verify.symbolic import prove_cases
 
 from .attention_head import closed_form_grads
 from .dynamics import FreeState
-from .sticky import trained, transition_matrix
+from .sticky import scale_fields, trained, transition_matrix
 
 PAPER = "gda"
 
@@ -183,7 +183,7 @@ def low_dim_values(ctx):
         f"best final run: PC1 share {best[0]:.2f}, |r(PC1, Bayes entropy)| {best[1]:.2f} "
         f"(thresholds 0.84 / 0.9 from Paper I); T={cfg.T}",
         method="experiment",
-        numbers=res,
+        numbers={**res, **scale_fields(cfg)},
         seed=ctx.run_seed,
     )
 

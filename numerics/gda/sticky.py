@@ -330,6 +330,21 @@ def scale_note(cfg: StickyConfig) -> str:
     return f"T={cfg.T}" + (" (quick profile; the paper uses T=2000)" if cfg.T != 2000 else "")
 
 
+def scale_fields(cfg: StickyConfig, paper: StickyConfig | None = None) -> dict[str, str]:
+    """``numbers["scale"]`` and ``numbers["setting"]`` of an experiment trained with ``cfg``:
+    ``"paper"`` at the paper's T=2000, 1000 steps, 5 seeds (L395, L412-413; Table 1), else
+    ``"smoke"`` (the quick profile: the deep profile judges it)."""
+    paper = paper or StickyConfig()
+    diffs = [
+        f"{k}={getattr(cfg, k)} vs the paper's {getattr(paper, k)}"
+        for k in ("T", "steps", "n_seeds")
+        if getattr(cfg, k) != getattr(paper, k)
+    ]
+    if diffs:
+        return {"scale": "smoke", "setting": ", ".join(diffs)}
+    return {"scale": "paper", "setting": f"T={cfg.T}, {cfg.steps} steps, {cfg.n_seeds} seeds"}
+
+
 def steps_to_level(curve: np.ndarray, steps: list[int], level: float) -> float:
     """First evaluation step whose held-out loss is <= ``level`` (nan if never)."""
     idx = np.nonzero(curve <= level)[0]
