@@ -1,6 +1,6 @@
 """verify: a symbolic-plus-numeric verifier for the theorems of ML-theory papers.
 
-The public API is a few names (DESIGN.md section 4)::
+The public API is a few names (docs/api.md lists them all)::
 
     import verify
 

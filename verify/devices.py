@@ -1,6 +1,8 @@
 """Choosing the torch device, and making float arithmetic on it honest.
 
-On CUDA, TF32 is switched off so that float32 means IEEE float32 (DESIGN.md section 5).
+On CUDA, TF32 is switched off so that float32 means IEEE float32: the numeric engine's
+tolerances are multiples of float32's eps (verify.numeric.falsify.default_tol), which TF32's
+10-bit mantissa would silently exceed.
 """
 
 from __future__ import annotations

@@ -79,7 +79,9 @@ def has_nan(value: Any) -> bool:
     module = type(value).__module__.split(".")[0]
     if module in ("numpy", "torch"):
         try:
-            return bool(value != value) if getattr(value, "ndim", 1) == 0 else has_nan(value.tolist())
+            if getattr(value, "ndim", 1) == 0:
+                return bool(value != value)
+            return has_nan(value.tolist())
         except Exception:  # noqa: BLE001 - exotic array types: not our business
             return False
     return False

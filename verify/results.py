@@ -2,7 +2,8 @@
 
 One line per claim, written as soon as the claim finishes (flushed and synced, so an
 interrupted run loses nothing already done). The record holds at least ``id``, ``paper``,
-``verdict``, ``summary``, ``expect``, ``elapsed_s`` and ``evidence`` (DESIGN.md section 4).
+``verdict``, ``summary``, ``expect``, ``elapsed_s`` and ``evidence``; docs/guide.md ("The results
+file") describes every field.
 
 The file is safe to keep beside other data: a run holds it with :func:`lock` (a second run
 on the same file fails at once instead of silently overwriting the first one's results),
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 #: in the ``.meta.json`` sidecar). A record without it is version 1 (files written before the
 #: field existed) and is read as it is; a record of a newer version than this is refused,
 #: naming the file and line, since its fields may mean what this version cannot know.
-#: History: 1 - the fields up to ``output``; 2 - ``schema_version`` itself.
+#: The layouts: 1 - the fields up to ``output``; 2 - ``schema_version`` itself.
 SCHEMA_VERSION = 2
 
 

@@ -1,4 +1,5 @@
-"""The verdicts a claim can end with (DESIGN.md section 3)."""
+"""The verdicts a claim can end with; what each needs to be reached is verify/combine.py's
+audit rule (docs/concepts.md, "Verdicts and what backs each")."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
-"""Certificates from cvxpy, re-checked in exact rational arithmetic (DESIGN.md section 3).
+"""Certificates from cvxpy, re-checked in exact rational arithmetic.
 
 The solver's answer is never trusted alone. Each engine solves with cvxpy, rounds the
 primal point and the dual multipliers to rationals, and re-checks them with Fractions:
 primal feasibility, the dual bound (weak duality), a Farkas certificate of infeasibility,
 a second-order cone by squares (``u^T u <= t^2``, ``t >= 0``), a PSD matrix by exact LDL^T.
-Only what passes is CERTIFIED (``method="certificate"``);
+Only what passes is CERTIFIED (``method="certificate"``, which verify/combine.py's audit
+requires of a CERTIFIED piece);
 a claim contradicted by an exactly checked certificate is REFUTED, with that certificate
 as counterexample; anything else is UNDECIDED with the reason.
 

@@ -63,7 +63,8 @@ class ClaimSpec:
     feasible: bool | None = None
 
     @classmethod
-    def make(cls, bound: Any = None, value: Any = None, tol: Any = 0, feasible: bool | None = None) -> ClaimSpec:
+    def make(cls, bound: Any = None, value: Any = None, tol: Any = 0,
+             feasible: bool | None = None) -> ClaimSpec:
         return cls(
             None if bound is None else to_fraction(bound),
             None if value is None else to_fraction(value),
@@ -76,7 +77,8 @@ class ClaimSpec:
         if self.bound is not None:
             parts.append(f"opt {'>=' if sense == 'min' else '<='} {short(self.bound)}")
         if self.value is not None:
-            parts.append(f"opt = {short(self.value)}" + (f" +- {short(self.tol)}" if self.tol else ""))
+            pm = f" +- {short(self.tol)}" if self.tol else ""
+            parts.append(f"opt = {short(self.value)}{pm}")
         if self.feasible is not None:
             parts.append("feasible" if self.feasible else "infeasible")
         return " and ".join(parts) or "optimum pinned down"
@@ -173,12 +175,17 @@ def decide(out: Outcome, claim: ClaimSpec, *, gap_tol: float, what: str) -> Evid
 
     if claim.feasible is not None:
         if infeasible:
-            return (ev(Verdict.REFUTED, f"{what} is infeasible: Farkas certificate checked exactly", out.get("farkas"))
-                    if claim.feasible else ev(Verdict.CERTIFIED, f"{what} infeasible: Farkas certificate checked exactly"))
+            if claim.feasible:
+                return ev(Verdict.REFUTED,
+                          f"{what} is infeasible: Farkas certificate checked exactly",
+                          out.get("farkas"))
+            return ev(Verdict.CERTIFIED, f"{what} infeasible: Farkas certificate checked exactly")
         if primal or unbounded:
             point = primal or out.get("ray")
-            return (ev(Verdict.CERTIFIED, f"{what} feasible: rational point checked exactly")
-                    if claim.feasible else ev(Verdict.REFUTED, f"{what} is feasible: rational point checked exactly", point))
+            if claim.feasible:
+                return ev(Verdict.CERTIFIED, f"{what} feasible: rational point checked exactly")
+            return ev(Verdict.REFUTED, f"{what} is feasible: rational point checked exactly",
+                      point)
         return undecided("no certificate of feasibility or infeasibility survived the exact check")
 
     if claim.bound is not None:
@@ -186,11 +193,15 @@ def decide(out: Outcome, claim: ClaimSpec, *, gap_tol: float, what: str) -> Evid
         vs = short(v)
         rel = ">=" if sense == "min" else "<="
         if infeasible:
-            return ev(Verdict.CERTIFIED, f"{what} infeasible (Farkas, exact), so opt {rel} {vs} holds vacuously")
+            return ev(Verdict.CERTIFIED,
+                      f"{what} infeasible (Farkas, exact), so opt {rel} {vs} holds vacuously")
         if unbounded:
-            return ev(Verdict.REFUTED, f"{what} unbounded: exact improving ray contradicts opt {rel} {vs}", out.get("ray"))
+            return ev(Verdict.REFUTED,
+                      f"{what} unbounded: exact improving ray contradicts opt {rel} {vs}",
+                      out.get("ray"))
         if primal is not None and better(primal.value, v):
-            return ev(Verdict.REFUTED, f"feasible rational point with objective {short(primal.value)} "
+            return ev(Verdict.REFUTED,
+                      f"feasible rational point with objective {short(primal.value)} "
                       f"contradicts opt {rel} {vs}", primal)
         if dual is not None and not better(dual.value, v):
             return ev(Verdict.CERTIFIED, f"dual certificate proves opt {rel} {short(dual.value)}, "
@@ -201,9 +212,11 @@ def decide(out: Outcome, claim: ClaimSpec, *, gap_tol: float, what: str) -> Evid
         v, t = claim.value, claim.tol
         vs, ts = short(v), short(t)
         if infeasible:
-            return ev(Verdict.REFUTED, f"{what} infeasible (Farkas, exact): no optimum {vs}", out.get("farkas"))
+            return ev(Verdict.REFUTED, f"{what} infeasible (Farkas, exact): no optimum {vs}",
+                      out.get("farkas"))
         if unbounded:
-            return ev(Verdict.REFUTED, f"{what} unbounded (exact ray): no optimum {vs}", out.get("ray"))
+            return ev(Verdict.REFUTED, f"{what} unbounded (exact ray): no optimum {vs}",
+                      out.get("ray"))
         if hi is not None and hi < v - t:
             cex = primal if sense == "min" else dual
             return ev(Verdict.REFUTED, f"certified opt <= {short(hi)} < {vs} - {ts}", cex)
@@ -211,20 +224,26 @@ def decide(out: Outcome, claim: ClaimSpec, *, gap_tol: float, what: str) -> Evid
             cex = dual if sense == "min" else primal
             return ev(Verdict.REFUTED, f"certified opt >= {short(lo)} > {vs} + {ts}", cex)
         if lo is not None and hi is not None and lo >= v - t and hi <= v + t:
-            return ev(Verdict.CERTIFIED, f"opt in [{short(lo)}, {short(hi)}] within {vs} +- {ts} (exact certificates)")
+            return ev(Verdict.CERTIFIED,
+                      f"opt in [{short(lo)}, {short(hi)}] within {vs} +- {ts} "
+                      "(exact certificates)")
         if lo is not None and hi is not None:
-            return undecided(f"certified opt in [{float(lo):.9g}, {float(hi):.9g}], not inside {vs} +- {ts}")
+            return undecided(f"certified opt in [{float(lo):.9g}, {float(hi):.9g}], "
+                             f"not inside {vs} +- {ts}")
         return undecided("no two-sided bound on the optimum survived the exact check")
 
     # no claim: pin the optimum down
     if infeasible:
         return ev(Verdict.CERTIFIED, f"{what} infeasible: Farkas certificate checked exactly")
     if unbounded:
-        return ev(Verdict.CERTIFIED, f"{what} unbounded: feasible point and improving ray checked exactly")
+        return ev(Verdict.CERTIFIED,
+                  f"{what} unbounded: feasible point and improving ray checked exactly")
     if lo is not None and hi is not None:
         gap = hi - lo
         if gap <= Fraction(gap_tol) * (1 + abs(hi)):
             exact = "exact optimum" if gap == 0 else f"gap {float(gap):.3g}"
-            return ev(Verdict.CERTIFIED, f"opt in [{short(lo)}, {short(hi)}] ({exact}), both sides checked exactly")
-        return undecided(f"certified interval [{float(lo):.9g}, {float(hi):.9g}] wider than gap_tol={gap_tol}")
+            return ev(Verdict.CERTIFIED,
+                      f"opt in [{short(lo)}, {short(hi)}] ({exact}), both sides checked exactly")
+        return undecided(f"certified interval [{float(lo):.9g}, {float(hi):.9g}] "
+                         f"wider than gap_tol={gap_tol}")
     return undecided("no certificate survived the exact re-check")

@@ -133,7 +133,8 @@ def identity(n: int) -> Matrix:
 
 def mat_add(A: Matrix, B: Matrix, scale: Fraction = Fraction(1)) -> Matrix:
     """``A + scale * B``."""
-    return [[a + scale * b for a, b in zip(ra, rb, strict=True)] for ra, rb in zip(A, B, strict=True)]
+    return [[a + scale * b for a, b in zip(ra, rb, strict=True)]
+            for ra, rb in zip(A, B, strict=True)]
 
 
 def lin_comb(base: Matrix, coeffs: Iterable[Fraction], mats: Iterable[Matrix]) -> Matrix:
@@ -243,7 +244,8 @@ def psd_witness(M: Matrix, *, strict: bool = False) -> Vector | None:
         history.append((idx[best], col, d))
         keep = [i for i in range(k) if i != best]
         S = [
-            [S[i][j] - S[i][best] * S[best][j] / d if S[i][best] and S[best][j] else S[i][j] for j in keep]
+            [S[i][j] - S[i][best] * S[best][j] / d if S[i][best] and S[best][j] else S[i][j]
+             for j in keep]
             for i in keep
         ]
         idx = [idx[i] for i in keep]

@@ -137,7 +137,9 @@ def _point_violation(p: LPProblem, x: Vector, *, homogeneous: bool = False) -> s
     return None
 
 
-def dual_bound(p: LPProblem, lam: Vector, nu: Vector, *, objective: bool = True) -> tuple[Fraction | None, str]:
+def dual_bound(
+    p: LPProblem, lam: Vector, nu: Vector, *, objective: bool = True
+) -> tuple[Fraction | None, str]:
     """The exact min-form lower bound proved by ``(lam, nu)`` (None, reason if invalid).
 
     ``objective=False`` uses ``c = 0`` (the Farkas case: a bound > 0 proves infeasibility).
@@ -148,7 +150,8 @@ def dual_bound(p: LPProblem, lam: Vector, nu: Vector, *, objective: bool = True)
     if neg is not None:
         return None, f"inequality multiplier lam[{neg}] = {lam[neg]} is negative"
     base = p.c_min if objective else [Fraction(0)] * p.n
-    r = [a + b + e for a, b, e in zip(base, rmatvec(p.A_ub, lam, p.n), rmatvec(p.A_eq, nu, p.n), strict=True)]
+    r = [a + b + e for a, b, e in zip(base, rmatvec(p.A_ub, lam, p.n),
+                                       rmatvec(p.A_eq, nu, p.n), strict=True)]
     bound = -dot(lam, p.b_ub) - dot(nu, p.b_eq)
     for j, rj in enumerate(r):
         if rj > 0:
@@ -222,8 +225,10 @@ def _solvers(preferred: str | None) -> list[str]:
     return [s for s in order if s in have]
 
 
-def _cvx_solve(p: LPProblem, c_min: np.ndarray, solver: str, extra_box: float | None = None,
-               homogeneous: bool = False) -> tuple[str, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+def _cvx_solve(
+    p: LPProblem, c_min: np.ndarray, solver: str, extra_box: float | None = None,
+    homogeneous: bool = False,
+) -> tuple[str, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
     """Solve min c_min^T x over p (or its recession cone); (status, x, lam, nu)."""
     import cvxpy as cp
 
@@ -258,9 +263,9 @@ def _cvx_solve(p: LPProblem, c_min: np.ndarray, solver: str, extra_box: float | 
     return prob.status, xv, lam, nu
 
 
-def _round_point(p: LPProblem, xf: np.ndarray, lam_f: np.ndarray | None, *, homogeneous: bool = False,
-                 objective: Vector | None = None, target: Fraction | None = None,
-                 goal: float | None = None) -> Vector | None:
+def _round_point(p: LPProblem, xf: np.ndarray, lam_f: np.ndarray | None, *,
+                 homogeneous: bool = False, objective: Vector | None = None,
+                 target: Fraction | None = None, goal: float | None = None) -> Vector | None:
     """An exactly feasible rational point near ``xf`` (best ``objective`` among candidates;
     the search stops early once the objective reaches ``target``, e.g. a certified dual bound,
     or comes within round-off of ``goal``, the solver's optimal value).
@@ -356,7 +361,8 @@ def _repair_dual(p: LPProblem, lam: Vector, nu: Vector, lam_f: np.ndarray, base:
     n = p.n
     zero = Fraction(0)
     base_q = [Fraction(float(v)) for v in base]
-    r = [a + b + e for a, b, e in zip(base_q, rmatvec(p.A_ub, lam, n), rmatvec(p.A_eq, nu, n), strict=True)]
+    r = [a + b + e for a, b, e in zip(base_q, rmatvec(p.A_ub, lam, n),
+                                       rmatvec(p.A_eq, nu, n), strict=True)]
     F = [j for j in range(n)
          if (p.lower[j] is None and (p.upper[j] is None or r[j] > -tol))
          or (p.upper[j] is None and r[j] < tol)]
@@ -396,7 +402,8 @@ def _farkas_lp(p: LPProblem, solver: str) -> tuple[np.ndarray, np.ndarray] | Non
         cons.append(zl[no_lo] == 0)
     if no_hi:
         cons.append(zu[no_hi] == 0)
-    obj = -(_fvec(p.b_ub) @ lam if m_ub else 0) - (_fvec(p.b_eq) @ nu if m_eq else 0) + lo_f @ zl - hi_f @ zu
+    obj = (-(_fvec(p.b_ub) @ lam if m_ub else 0) - (_fvec(p.b_eq) @ nu if m_eq else 0)
+           + lo_f @ zl - hi_f @ zu)
     prob = cp.Problem(cp.Maximize(obj), cons)
     try:
         prob.solve(solver=solver)
@@ -424,11 +431,16 @@ def certify_lp(p: LPProblem, *, solver: str | None = None) -> Outcome:
                 d = _round_dual(p, lam_f, nu_f, goal=goal)
                 if d is not None:
                     target = d[2]
-                    out.certificates["dual"] = Certificate("dual", {"lam": d[0], "nu": d[1]}, sign * d[2])
+                    out.certificates["dual"] = Certificate("dual", {"lam": d[0], "nu": d[1]},
+                                                           sign * d[2])
                     rel = ">=" if p.sense == "min" else "<="
-                    out.steps.append(f"rounded dual multipliers checked exactly: opt {rel} {sign * d[2]}")
+                    out.steps.append(
+                        f"rounded dual multipliers checked exactly: opt {rel} {sign * d[2]}"
+                    )
                 else:
-                    out.failures.append(f"{s}: no rounding of the dual multipliers gave a valid bound")
+                    out.failures.append(
+                        f"{s}: no rounding of the dual multipliers gave a valid bound"
+                    )
             x = _round_point(p, xf, lam_f, objective=p.c_min, target=target, goal=goal)
             if x is not None:
                 val = dot(p.c, x)
@@ -443,7 +455,8 @@ def certify_lp(p: LPProblem, *, solver: str | None = None) -> Outcome:
             got = _round_dual(p, *fk, objective=False) if fk is not None else None
             if got is not None and got[2] > 0:
                 out.certificates["farkas"] = Certificate("farkas", {"lam": got[0], "nu": got[1]})
-                out.steps.append(f"Farkas multipliers checked exactly: 0 >= {got[2]} > 0 on the feasible set")
+                out.steps.append(f"Farkas multipliers checked exactly: 0 >= {got[2]} > 0 "
+                                 "on the feasible set")
                 break
             out.failures.append(f"{s}: infeasible, but no Farkas certificate survived rounding")
         elif status in ("unbounded", "unbounded_inaccurate"):

@@ -40,7 +40,9 @@ def round_vector(values: Sequence[float], max_denominator: int | None) -> Vector
     return [rationalize(float(v), max_denominator) for v in values]
 
 
-def candidates(values: Sequence[float], denominators: Iterable[int] = DENOMINATORS) -> Iterator[Vector]:
+def candidates(
+    values: Sequence[float], denominators: Iterable[int] = DENOMINATORS
+) -> Iterator[Vector]:
     """Rational roundings of ``values``, from small denominators up to the exact doubles.
 
     Consecutive duplicates are skipped, so a vertex with small denominators is yielded once.

@@ -81,7 +81,8 @@ def _psd_reason(blocks: Blocks, name: str, strict: bool = False) -> str | None:
             return f"{name} block {k} is not symmetric"
         w = psd_witness(B, strict=strict)
         if w is not None:
-            return f"{name} block {k} is not {'PD' if strict else 'PSD'}: v^T M v <= 0 for v = {[str(v) for v in w]}"
+            return (f"{name} block {k} is not {'PD' if strict else 'PSD'}: "
+                    f"v^T M v <= 0 for v = {[str(v) for v in w]}")
     return None
 
 
@@ -165,7 +166,8 @@ def check_sdp_certificate(p: SDPProblem, cert: Certificate) -> tuple[bool, str]:
                     return False, f"b^T y = {by} is not positive"
                 return True, f"-sum y_i A_i is PSD and b^T y = {by} > 0: infeasible"
             if cert.value is not None and sign * cert.value > by:
-                return False, f"dual proves only the bound {sign * by}, certificate claims {cert.value}"
+                return False, (f"dual proves only the bound {sign * by}, "
+                               f"certificate claims {cert.value}")
             return True, f"slack is PSD (exact LDL^T): opt {'>=' if sign > 0 else '<='} {sign * by}"
         return False, f"no {cert.kind!r} certificates for SDPs"
     except (KeyError, TypeError, ValueError) as e:
@@ -224,7 +226,9 @@ def _solve(prob: Any, solver: str) -> str:
     return str(prob.status)
 
 
-def _primal_float(p: SDPProblem, eps: float, solver: str, *, objective: bool = True) -> tuple[str, list[np.ndarray] | None]:
+def _primal_float(
+    p: SDPProblem, eps: float, solver: str, *, objective: bool = True
+) -> tuple[str, list[np.ndarray] | None]:
     import cvxpy as cp
 
     Xs = [cp.Variable((n, n), symmetric=True) for n in p.sizes]
@@ -239,7 +243,9 @@ def _primal_float(p: SDPProblem, eps: float, solver: str, *, objective: bool = T
     return status, [np.asarray(X.value) for X in Xs]
 
 
-def _dual_float(p: SDPProblem, eps: float, solver: str, *, farkas: bool = False) -> tuple[str, np.ndarray | None]:
+def _dual_float(
+    p: SDPProblem, eps: float, solver: str, *, farkas: bool = False
+) -> tuple[str, np.ndarray | None]:
     """max b^T y s.t. S(y) >= eps I (farkas: C = 0, b^T y = 1, max the margin t)."""
     import cvxpy as cp
 
@@ -279,7 +285,9 @@ def _round_y(p: SDPProblem, yf: np.ndarray, kind: str) -> tuple[Vector, Fraction
     return None
 
 
-def certify_sdp(p: SDPProblem, *, solver: str | None = None, margins: tuple[float, ...] = MARGINS) -> Outcome:
+def certify_sdp(
+    p: SDPProblem, *, solver: str | None = None, margins: tuple[float, ...] = MARGINS
+) -> Outcome:
     """Solve, round with growing margins, and keep what passes the exact check."""
     out = Outcome(sense=p.sense)
     s = _solver(solver)
@@ -296,7 +304,9 @@ def certify_sdp(p: SDPProblem, *, solver: str | None = None, margins: tuple[floa
         got = _round_y(p, yf, "farkas") if yf is not None else None
         if got is not None:
             out.certificates["farkas"] = Certificate("farkas", {"y": got[0]})
-            out.steps.append(f"Farkas y checked exactly: -sum y_i A_i PSD, b^T y = {short(got[1])} > 0")
+            out.steps.append(
+                f"Farkas y checked exactly: -sum y_i A_i PSD, b^T y = {short(got[1])} > 0"
+            )
         else:
             out.failures.append("infeasible, but no Farkas certificate survived the exact check")
         return out
@@ -310,18 +320,21 @@ def certify_sdp(p: SDPProblem, *, solver: str | None = None, margins: tuple[floa
             if X is not None:
                 val = p.objective(X)
                 out.certificates["primal"] = Certificate("primal", {"X": X}, val)
-                out.steps.append(f"primal X (margin {eps:g}) rounded, PSD by exact LDL^T, objective {short(val)}")
+                out.steps.append(f"primal X (margin {eps:g}) rounded, PSD by exact LDL^T, "
+                                 f"objective {short(val)}")
         if "dual" not in out.certificates:
             st, yf = _dual_float(p, eps * scale, s)
             got = _round_y(p, yf, "dual") if yf is not None else None
             if got is not None:
                 out.certificates["dual"] = Certificate("dual", {"y": got[0]}, sign * got[1])
-                out.steps.append(f"dual y (margin {eps:g}) rounded, slack PSD by exact LDL^T: bound {short(sign * got[1])}")
+                out.steps.append(f"dual y (margin {eps:g}) rounded, slack PSD by exact LDL^T: "
+                                 f"bound {short(sign * got[1])}")
         if "primal" in out.certificates and "dual" in out.certificates:
             break
     for side in ("primal", "dual"):
         if side not in out.certificates:
-            out.failures.append(f"no {side} rounding passed the exact check for margins up to {margins[-1]:g}")
+            out.failures.append(f"no {side} rounding passed the exact check for margins up to "
+                                f"{margins[-1]:g}")
     return out
 
 
@@ -357,7 +370,8 @@ def sdp(
         ok, why = check_sdp_certificate(p, cert)
         if not ok:
             raise AssertionError(f"internal error: kept a certificate that fails its check: {why}")
-    return decide(out, ClaimSpec.make(claim_bound, claim_value, tol, claim_feasible), gap_tol=gap_tol, what="SDP")
+    return decide(out, ClaimSpec.make(claim_bound, claim_value, tol, claim_feasible),
+                  gap_tol=gap_tol, what="SDP")
 
 
 # -- LMI feasibility -------------------------------------------------------------------------
@@ -391,7 +405,9 @@ def check_lmi_certificate(p: LMIProblem, cert: Certificate) -> tuple[bool, str]:
             if len(y) != len(p.F):
                 return False, f"y has {len(y)} entries, expected {len(p.F)}"
             why = _psd_reason([p.at(y)], "F(y)", strict=p.strict)
-            return (False, why) if why else (True, f"F(y) is {'PD' if p.strict else 'PSD'} (exact LDL^T)")
+            if why:
+                return False, why
+            return True, f"F(y) is {'PD' if p.strict else 'PSD'} (exact LDL^T)"
         if cert.kind == "farkas":
             Z = to_matrix(cert.values["Z"])
             why = _psd_reason([Z], "Z")
@@ -406,13 +422,15 @@ def check_lmi_certificate(p: LMIProblem, cert: Certificate) -> tuple[bool, str]:
                     return False, f"<F0, Z> = {v} > 0 or Z = 0"
             elif v >= 0:
                 return False, f"<F0, Z> = {v} is not negative"
-            return True, f"Z PSD, <F_i, Z> = 0, <F0, Z> = {v}: no {'strictly ' if p.strict else ''}feasible y"
+            return True, (f"Z PSD, <F_i, Z> = 0, <F0, Z> = {v}: "
+                          f"no {'strictly ' if p.strict else ''}feasible y")
         return False, f"no {cert.kind!r} certificates for LMIs"
     except (KeyError, TypeError, ValueError) as e:
         return False, f"malformed certificate: {e}"
 
 
-def lmi(F0: Any, F: Any, *, strict: bool = False, box: float = 1e6, solver: str | None = None) -> Evidence:
+def lmi(F0: Any, F: Any, *, strict: bool = False, box: float = 1e6,
+        solver: str | None = None) -> Evidence:
     """Certify that some ``y`` makes ``F0 + sum_i y_i F_i`` PSD (PD if ``strict``), or that
     none does. CERTIFIED (feasible) with the rational ``y``; REFUTED with a rational ``Z``
     (an exactly checked alternative) as the counterexample; else UNDECIDED.
@@ -440,8 +458,9 @@ def lmi(F0: Any, F: Any, *, strict: bool = False, box: float = 1e6, solver: str 
         if got is not None:
             steps.append("rounded y: F(y) checked exactly by LDL^T")
             nums["certificates"] = {"primal": Certificate("primal", {"y": got}).to_dict()}
-            return Evidence(Verdict.CERTIFIED, f"LMI {'strictly ' if strict else ''}feasible: rational y "
-                            f"checked exactly", method="certificate", steps=steps, numbers=nums,
+            return Evidence(Verdict.CERTIFIED,
+                            f"LMI {'strictly ' if strict else ''}feasible: rational y "
+                            "checked exactly", method="certificate", steps=steps, numbers=nums,
                             generality="exact rational re-check of the rounded certificate")
     if status.startswith("optimal") and t.value is not None and t.value < 0:
         Z = _lmi_alternative(p, s)
@@ -452,7 +471,8 @@ def lmi(F0: Any, F: Any, *, strict: bool = False, box: float = 1e6, solver: str 
             return Evidence(Verdict.REFUTED, "LMI infeasible: exact alternative certificate Z",
                             method="certificate", steps=steps, numbers=nums,
                             counterexample={"claim": "LMI feasible", **cert.to_dict()})
-    return Evidence(Verdict.UNDECIDED, f"LMI: no certificate survived the exact check (margin {prob.value})",
+    return Evidence(Verdict.UNDECIDED,
+                    f"LMI: no certificate survived the exact check (margin {prob.value})",
                     method="certificate", steps=steps, numbers=nums)
 
 

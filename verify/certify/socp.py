@@ -79,7 +79,8 @@ class SOCCone:
         gv = to_vector(g) if g is not None else [Fraction(0)] * len(Fm)
         hv = to_vector(h) if h is not None else [Fraction(0)] * n
         if len(gv) != len(Fm) or any(len(r) != n for r in Fm) or len(hv) != n:
-            raise ValueError(f"cone data shapes do not match: F {len(Fm)}x?, g {len(gv)}, h {len(hv)}, n={n}")
+            raise ValueError(f"cone data shapes do not match: F {len(Fm)}x?, g {len(gv)}, "
+                             f"h {len(hv)}, n={n}")
         return cls(Fm, gv, hv, to_fraction(0 if d is None else d))
 
     def u(self, x: Sequence[Fraction]) -> Vector:
@@ -127,7 +128,8 @@ class SOCPProblem:
         sense: str = "min",
     ) -> SOCPProblem:
         """Exact problem from array-likes; ``cones`` is a list of ``(F, g, h, d)``."""
-        lin = LPProblem.make(c, A_ub, b_ub, A_eq, b_eq, (None, None) if bounds is None else bounds, sense)
+        lin = LPProblem.make(c, A_ub, b_ub, A_eq, b_eq,
+                             (None, None) if bounds is None else bounds, sense)
         parsed = []
         for i, cone in enumerate(cones):
             if len(cone) != 4:
@@ -176,7 +178,9 @@ def _shifted(p: SOCPProblem, m: Multipliers, objective: bool) -> Vector:
     return out
 
 
-def socp_dual_bound(p: SOCPProblem, m: Multipliers, *, objective: bool = True) -> tuple[Fraction | None, str]:
+def socp_dual_bound(
+    p: SOCPProblem, m: Multipliers, *, objective: bool = True
+) -> tuple[Fraction | None, str]:
     """The exact min-form lower bound proved by ``m`` (None, reason if invalid).
 
     Cone membership is checked with squares; the rest is the LP's
@@ -189,12 +193,14 @@ def socp_dual_bound(p: SOCPProblem, m: Multipliers, *, objective: bool = True) -
         if len(lv) != len(cone.g):
             return None, f"cone {i}: lambda has {len(lv)} entries, expected {len(cone.g)}"
         if mu < 0 or dot(lv, lv) > mu * mu:
-            return None, f"cone {i}: (lambda, mu) outside the cone: ||lambda||^2 = {short(dot(lv, lv))}, mu = {short(mu)}"
+            return None, (f"cone {i}: (lambda, mu) outside the cone: "
+                          f"||lambda||^2 = {short(dot(lv, lv))}, mu = {short(mu)}")
     shifted = replace(p.lin, c=_shifted(p, m, objective), sense="min")
     b, why = dual_bound(shifted, m.lam, m.nu)
     if b is None:
         return None, why
-    const = sum((dot(lv, cone.g) + mu * cone.d for cone, lv, mu in zip(p.cones, m.cone_lam, m.cone_mu, strict=True)),
+    const = sum((dot(lv, cone.g) + mu * cone.d
+                 for cone, lv, mu in zip(p.cones, m.cone_lam, m.cone_mu, strict=True)),
                 Fraction(0))
     return b - const, "ok"
 
@@ -226,7 +232,8 @@ def check_socp_certificate(p: SOCPProblem, cert: Certificate) -> tuple[bool, str
                     return False, f"Farkas certificate proves only 0 >= {b}, no contradiction"
                 return True, f"Farkas certificate: 0 >= {b} > 0 for every feasible point"
             if cert.value is not None and sign * cert.value > b:
-                return False, f"dual proves only opt {rel} {sign * b}, certificate claims {cert.value}"
+                return False, (f"dual proves only opt {rel} {sign * b}, "
+                               f"certificate claims {cert.value}")
             return True, f"dual certificate proves opt {rel} {sign * b}"
         return False, f"no {cert.kind!r} certificates for SOCPs"
     except (KeyError, TypeError, ValueError) as e:
@@ -279,8 +286,11 @@ class _FloatDual:
     cone_mu: np.ndarray
 
 
-def _dual_float(p: SOCPProblem, eps: float, solver: str, *, farkas: bool = False) -> tuple[str, _FloatDual | None]:
-    """The explicit dual: max of the bound in the module docstring, ``||lambda_i|| <= mu_i - eps``.
+def _dual_float(
+    p: SOCPProblem, eps: float, solver: str, *, farkas: bool = False
+) -> tuple[str, _FloatDual | None]:
+    """The explicit dual: max of the bound in the module docstring,
+    ``||lambda_i|| <= mu_i - eps``.
 
     ``farkas``: ``c = 0`` and the multipliers normalised (total mass <= 1)."""
     import cvxpy as cp
@@ -291,7 +301,8 @@ def _dual_float(p: SOCPProblem, eps: float, solver: str, *, farkas: bool = False
     zl, zu = cp.Variable(n, nonneg=True), cp.Variable(n, nonneg=True)
     Ls = [cp.Variable(len(cone.g)) if cone.g else None for cone in p.cones]
     mus = cp.Variable(len(p.cones)) if p.cones else None
-    r = (np.zeros(n) if farkas else _fvec(lin.c_min)) + _floats(lin.A_ub, n).T @ lam + _floats(lin.A_eq, n).T @ nu
+    r = ((np.zeros(n) if farkas else _fvec(lin.c_min))
+         + _floats(lin.A_ub, n).T @ lam + _floats(lin.A_eq, n).T @ nu)
     obj = -(_fvec(lin.b_ub) @ lam) - (_fvec(lin.b_eq) @ nu)
     cons = []
     for k, (cone, L) in enumerate(zip(p.cones, Ls, strict=True)):
@@ -314,7 +325,8 @@ def _dual_float(p: SOCPProblem, eps: float, solver: str, *, farkas: bool = False
     hi_f = np.array([0.0 if v is None else float(v) for v in lin.upper])
     obj = obj + lo_f @ zl - hi_f @ zu
     if farkas:
-        mass = cp.sum(lam) + cp.norm1(nu) + cp.sum(zl) + cp.sum(zu) + (cp.sum(mus) if mus is not None else 0)
+        mass = (cp.sum(lam) + cp.norm1(nu) + cp.sum(zl) + cp.sum(zu)
+                + (cp.sum(mus) if mus is not None else 0))
         cons.append(mass <= 1)
     prob = cp.Problem(cp.Maximize(obj), cons)
     status = _solve(prob, solver)
@@ -328,7 +340,9 @@ def _dual_float(p: SOCPProblem, eps: float, solver: str, *, farkas: bool = False
 
 
 # -- rounding --------------------------------------------------------------------------------
-def _round_primal(p: SOCPProblem, xf: np.ndarray, *, target: Fraction | None, goal: float) -> Vector | None:
+def _round_primal(
+    p: SOCPProblem, xf: np.ndarray, *, target: Fraction | None, goal: float
+) -> Vector | None:
     """The best exactly feasible rational point among the roundings of ``xf`` (small
     denominators first, up to the exact doubles), each tried as is, moved exactly onto the
     equalities, and onto the equalities plus the linear constraints active at ``xf``. Stops
@@ -383,7 +397,8 @@ def _repair(p: SOCPProblem, m: Multipliers, f: _FloatDual, objective: bool, tol:
     matrix per set of repaired coordinates (they do not change with the rounding)."""
     lin, n = p.lin, p.n
     base = _shifted(p, m, objective)
-    r = [a + b + e for a, b, e in zip(base, rmatvec(lin.A_ub, m.lam, n), rmatvec(lin.A_eq, m.nu, n), strict=True)]
+    r = [a + b + e for a, b, e in zip(base, rmatvec(lin.A_ub, m.lam, n),
+                                       rmatvec(lin.A_eq, m.nu, n), strict=True)]
     need = [j for j in range(n)
             if (lin.lower[j] is None and (lin.upper[j] is None or r[j] > -tol))
             or (lin.upper[j] is None and r[j] < tol)]
@@ -426,12 +441,16 @@ def _round_dual(p: SOCPProblem, f: _FloatDual, *, objective: bool = True,
     """Rational multipliers with the best exact bound among the roundings of ``f`` (plain and
     repaired); stops early at round-off distance from ``goal``. Every rounding is scanned
     otherwise: near a cone boundary only the fine ones stay inside the cone."""
-    vals = [*f.lam.tolist(), *f.nu.tolist(), *f.cone_mu.tolist(), *(v for w in f.cone_lam for v in w.tolist())]
+    vals = [*f.lam.tolist(), *f.nu.tolist(), *f.cone_mu.tolist(),
+            *(v for w in f.cone_lam for v in w.tolist())]
     tol = 1e-7 * scale_of([*vals, *(float(v) for v in p.lin.c)])
     best: tuple[Multipliers, Fraction] | None = None
     cache: dict[tuple[int, ...], tuple[Matrix, Matrix]] = {}
     for q in [*DENOMINATORS, None]:
-        if best is not None and goal is not None and float(best[1]) >= goal - 1e-12 * (1 + abs(goal)):
+        near_goal = goal is not None and best is not None and (
+            float(best[1]) >= goal - 1e-12 * (1 + abs(goal))
+        )
+        if near_goal:
             break
         m = _round_multipliers(f, q)
         for cand in (m, _repair(p, m, f, objective, tol, cache)):
@@ -443,7 +462,9 @@ def _round_dual(p: SOCPProblem, f: _FloatDual, *, objective: bool = True,
     return best
 
 
-def certify_socp(p: SOCPProblem, *, solver: str | None = None, margins: tuple[float, ...] = MARGINS) -> Outcome:
+def certify_socp(
+    p: SOCPProblem, *, solver: str | None = None, margins: tuple[float, ...] = MARGINS
+) -> Outcome:
     """Solve ``p`` with cvxpy, round with growing margins, keep what passes the exact check."""
     out = Outcome(sense=p.sense)
     s = _solver(solver)
@@ -462,8 +483,8 @@ def certify_socp(p: SOCPProblem, *, solver: str | None = None, margins: tuple[fl
             got = _round_dual(p, fd, objective=False) if fd is not None else None
             if got is not None and got[1] > 0:
                 out.certificates["farkas"] = Certificate("farkas", got[0].values())
-                out.steps.append(f"Farkas multipliers (margin {eps:g}) checked exactly: 0 >= {short(got[1])} > 0 "
-                                 "on the feasible set")
+                out.steps.append(f"Farkas multipliers (margin {eps:g}) checked exactly: "
+                                 f"0 >= {short(got[1])} > 0 on the feasible set")
                 return out
         out.failures.append("infeasible, but no Farkas certificate survived the exact check")
         return out
@@ -481,14 +502,17 @@ def certify_socp(p: SOCPProblem, *, solver: str | None = None, margins: tuple[fl
         got = _round_dual(p, fd, goal=goal) if fd is not None else None
         if got is not None and (best_d is None or got[1] > best_d[1]):
             best_d = (got[0], got[1], eps)
-        if best_d is not None and ((eps > 0 and best_d[2] == eps) or float(best_d[1]) >= goal - near):
+        if best_d is not None and ((eps > 0 and best_d[2] == eps)
+                                   or float(best_d[1]) >= goal - near):
             break  # this margin improved the bound; a larger one would weaken it
     if best_d is not None:
         out.certificates["dual"] = Certificate("dual", best_d[0].values(), sign * best_d[1])
-        out.steps.append(f"dual multipliers (margin {best_d[2]:g}) rounded; cone membership by squares and the "
-                         f"bound checked exactly: opt {rel} {short(sign * best_d[1])}")
+        out.steps.append(f"dual multipliers (margin {best_d[2]:g}) rounded; cone membership by "
+                         f"squares and the bound checked exactly: "
+                         f"opt {rel} {short(sign * best_d[1])}")
     else:
-        out.failures.append(f"no rounding of the dual multipliers passed the exact check (margins up to {margins[-1]:g})")
+        out.failures.append("no rounding of the dual multipliers passed the exact check "
+                            f"(margins up to {margins[-1]:g})")
     target = best_d[1] if best_d is not None else None
     best_x: tuple[Vector, Fraction, float] | None = None
     for eps in margins:
@@ -498,16 +522,18 @@ def certify_socp(p: SOCPProblem, *, solver: str | None = None, margins: tuple[fl
             val = dot(p.lin.c_min, x)
             if best_x is None or val < best_x[1]:
                 best_x = (x, val, eps)
-        if best_x is not None and ((eps > 0 and best_x[2] == eps) or (target is not None and best_x[1] <= target)
+        if best_x is not None and ((eps > 0 and best_x[2] == eps)
+                                   or (target is not None and best_x[1] <= target)
                                    or float(best_x[1]) <= goal + near):
             break  # this margin improved the bound; a larger one would weaken it
     if best_x is not None:
         val = dot(p.lin.c, best_x[0])
         out.certificates["primal"] = Certificate("primal", {"x": best_x[0]}, val)
-        out.steps.append(f"primal point (margin {best_x[2]:g}) rounded, exactly feasible (cones by squares); "
-                         f"objective {short(val)}")
+        out.steps.append(f"primal point (margin {best_x[2]:g}) rounded, exactly feasible "
+                         f"(cones by squares); objective {short(val)}")
     else:
-        out.failures.append(f"no rounding of the primal point was exactly feasible (margins up to {margins[-1]:g})")
+        out.failures.append("no rounding of the primal point was exactly feasible "
+                            f"(margins up to {margins[-1]:g})")
     return out
 
 
@@ -550,4 +576,5 @@ def socp(
         ok, why = check_socp_certificate(p, cert)
         if not ok:
             raise AssertionError(f"internal error: kept a certificate that fails its check: {why}")
-    return decide(out, ClaimSpec.make(claim_bound, claim_value, tol, claim_feasible), gap_tol=gap_tol, what="SOCP")
+    return decide(out, ClaimSpec.make(claim_bound, claim_value, tol, claim_feasible),
+                  gap_tol=gap_tol, what="SOCP")

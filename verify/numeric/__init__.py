@@ -1,6 +1,6 @@
 """The numeric engine: torch + hypothesis falsification, equivariance, injectivity, margins, rates.
 
-Public names (DESIGN.md section 4)::
+Public names (docs/api.md, "Numeric")::
 
     from verify.numeric import falsify, check_equivariance, check_injective, check_margin
     from verify.numeric import fit_rate, RateFit, rate_evidence, default_device

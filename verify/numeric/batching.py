@@ -87,11 +87,15 @@ def flat(y: Any, batch: int) -> torch.Tensor:
     if not isinstance(y, torch.Tensor):
         raise TypeError(f"expected a batched tensor, got {type(y).__name__}")
     if y.shape[0] != batch:
-        raise ValueError(f"expected a batch-first tensor with {batch} rows, got shape {tuple(y.shape)}")
+        raise ValueError(
+            f"expected a batch-first tensor with {batch} rows, got shape {tuple(y.shape)}"
+        )
     return y.reshape(batch, -1)
 
 
-def relative_gap(a: torch.Tensor, b: torch.Tensor, floor: torch.Tensor | float = 0.0) -> torch.Tensor:
+def relative_gap(
+    a: torch.Tensor, b: torch.Tensor, floor: torch.Tensor | float = 0.0
+) -> torch.Tensor:
     """``||a_i - b_i|| / max(||a_i||, ||b_i||, floor_i)`` per row, in float64.
 
     Both zero gives 0; a non-zero difference over a zero magnitude gives ``inf`` (a violation,

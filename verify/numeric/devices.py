@@ -1,8 +1,8 @@
 """The device the numeric engine runs on, with honest float arithmetic.
 
-``device=None`` means CUDA when a GPU is present, else CPU (DESIGN.md section 5). Whenever the
-engine touches CUDA it first switches TF32 off (matmul and cuDNN), so that ``float32`` means
-IEEE float32 and a tolerance scaled by float32's eps is meaningful.
+``device=None`` means CUDA when a GPU is present, else CPU (verify.devices.resolve_device).
+Whenever the engine touches CUDA it first switches TF32 off (matmul and cuDNN), so that
+``float32`` means IEEE float32 and a tolerance scaled by float32's eps is meaningful.
 """
 
 from __future__ import annotations

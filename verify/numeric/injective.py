@@ -216,7 +216,10 @@ def _smallest_gap(ys: list[Any], limit: int) -> tuple[int, int, float, float] | 
         Y = torch.stack([y.reshape(-1) for y in ys]).cpu()
     except RuntimeError:  # outputs of different shapes cannot collide anyway
         return None
-    Y = torch.view_as_real(Y.to(torch.complex128)).reshape(n, -1) if Y.is_complex() else Y.to(torch.float64)
+    if Y.is_complex():
+        Y = torch.view_as_real(Y.to(torch.complex128)).reshape(n, -1)
+    else:
+        Y = Y.to(torch.float64)
     if Y.shape[1] == 1:  # scalar outputs: neighbours after sorting, O(n log n)
         v, order = Y[:, 0].sort()
         k = int((v[1:] - v[:-1]).argmin())
@@ -250,7 +253,8 @@ def _sampled(f, domain, params, budget, batch, dtype, device, tol, seed, max_sec
     track: dict[str, Any] = {"min_gap": math.inf, "min_ratio": math.inf}
 
     def collision_violation(generator, batch, dtype, device, **drawn):
-        x = cast(domain(generator=generator, batch=batch, dtype=torch.float64, device=device, **drawn), dtype)
+        x64 = domain(generator=generator, batch=batch, dtype=torch.float64, device=device, **drawn)
+        x = cast(x64, dtype)
         y = in_dtype(dtype, device)(x)
         X, Y = flat(x, batch), flat(y, batch)
         X = torch.view_as_real(X).reshape(batch, -1) if X.is_complex() else X
@@ -273,30 +277,36 @@ def _sampled(f, domain, params, budget, batch, dtype, device, tol, seed, max_sec
         return hit.to(torch.float64), {"x": x, "partner": x[partner]}
 
     ev = falsify(
-        collision_violation, params, budget=budget, batch=batch, dtype=dtype, device=device, tol=tol, seed=seed,
-        max_seconds=max_seconds,
+        collision_violation, params, budget=budget, batch=batch, dtype=dtype, device=device,
+        tol=tol, seed=seed, max_seconds=max_seconds,
     )
     for k in ("min_gap", "min_ratio"):
         if math.isfinite(track[k]):
             ev.numbers[k] = track[k]
             ev.numbers[f"{k}_pair"] = track[f"{k}_pair"]
-    ev.numbers["violation_definition"] = "1 where x has a distinct partner with a bitwise-equal output"
+    ev.numbers["violation_definition"] = (
+        "1 where x has a distinct partner with a bitwise-equal output"
+    )
     if ev.verdict is Verdict.REFUTED:
         ev.summary = f"not injective: two distinct sampled inputs with equal outputs; {ev.summary}"
         # prose for a reader; the re-run command is the claim's own (set by the runner)
         ev.counterexample["how_to_check"] = (
-            f"evaluate f in float64 at counterexample['inputs']['x'] and ['partner'] (equal outputs); "
+            f"evaluate f in float64 at counterexample['inputs']['x'] and ['partner'] "
+            f"(equal outputs); "
             f"or re-run check_injective(..., seed={seed}, dtype=torch.float64)"
         )
     else:
-        gap = f"; smallest output gap {track['min_gap']:.3g}, smallest ratio {track['min_ratio']:.3g}"
+        gap = (f"; smallest output gap {track['min_gap']:.3g}, "
+               f"smallest ratio {track['min_ratio']:.3g}")
         ev.summary = f"injectivity ({dtype_name(dtype)}): {ev.summary}" + (
             gap if math.isfinite(track["min_gap"]) else ""
         )
     return ev
 
 
-def _record(track: dict[str, Any], name: str, m: torch.Tensor, X: torch.Tensor, drawn: dict[str, Any]) -> None:
+def _record(
+    track: dict[str, Any], name: str, m: torch.Tensor, X: torch.Tensor, drawn: dict[str, Any]
+) -> None:
     v, idx = m.reshape(-1).min(0)
     if float(v) < track[name]:
         i, j = divmod(int(idx), m.shape[1])

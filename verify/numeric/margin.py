@@ -36,14 +36,18 @@ def margins(S: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
             raise ValueError("check_margin: with 1-D scores the targets must be -1 or +1")
         return t.to(S.dtype) * S
     if S.dim() != 2:
-        raise ValueError(f"check_margin: scores must be (batch,) or (batch, classes), got {tuple(S.shape)}")
+        raise ValueError(
+            f"check_margin: scores must be (batch,) or (batch, classes), got {tuple(S.shape)}"
+        )
     t = t.long().reshape(-1, 1)
     own = S.gather(1, t).squeeze(1)
     others = S.scatter(1, t, -math.inf)
     return own - others.max(dim=1).values
 
 
-def margin_violation(S: torch.Tensor, t: torch.Tensor, margin: torch.Tensor | float) -> torch.Tensor:
+def margin_violation(
+    S: torch.Tensor, t: torch.Tensor, margin: torch.Tensor | float
+) -> torch.Tensor:
     """``max(0, margin - m_i) / max(|margin|, max|S_i|)`` in float64."""
     S64 = S.to(torch.float64)
     m = margins(S64, t)
@@ -89,18 +93,21 @@ def check_margin(
     track: dict[str, Any] = {"min_margin": math.inf}
 
     def margin_prop(generator, batch, dtype, device, **drawn):
-        x = cast(sample_input(generator=generator, batch=batch, dtype=torch.float64, device=device, **drawn), dtype)
+        x64 = sample_input(generator=generator, batch=batch, dtype=torch.float64, device=device,
+                           **drawn)
+        x = cast(x64, dtype)
         S = in_dtype(dtype, device)(x)
         t = targets(x) if callable(targets) else targets
         mg = margin(x) if callable(margin) else margin
         m = margins(S.to(torch.float64), t)
         lo, i = m.min(0)
         if float(lo) < track["min_margin"]:
-            track.update(min_margin=float(lo), min_margin_at={"params": to_jsonable(drawn), "x": to_jsonable(x[int(i)])})
+            at = {"params": to_jsonable(drawn), "x": to_jsonable(x[int(i)])}
+            track.update(min_margin=float(lo), min_margin_at=at)
         return margin_violation(S, t, mg), {"x": x, "scores": S, "target": t}
 
-    ev = falsify(margin_prop, params, budget=budget, batch=batch, dtype=dtype, device=device, tol=tol, seed=seed,
-                 max_seconds=max_seconds)
+    ev = falsify(margin_prop, params, budget=budget, batch=batch, dtype=dtype, device=device,
+                 tol=tol, seed=seed, max_seconds=max_seconds)
     ev.numbers["min_margin"] = track["min_margin"]
     if "min_margin_at" in track:
         ev.numbers["min_margin_at"] = track["min_margin_at"]
@@ -147,7 +154,9 @@ def _exhaustive(scores, targets, margin, device, tol) -> Evidence:
             "index": i,
             "scores": to_jsonable(S[i]),
             "target": to_jsonable(t[i]),
-            "margin_required": to_jsonable(mg[i] if isinstance(mg, torch.Tensor) and mg.dim() else mg),
+            "margin_required": to_jsonable(
+                mg[i] if isinstance(mg, torch.Tensor) and mg.dim() else mg
+            ),
             "margin_found": float(m[i]),
             "violation": float(v[i]),
             "violations_found": int(over.sum()),
@@ -166,7 +175,8 @@ def _exhaustive(scores, targets, margin, device, tol) -> Evidence:
         numbers["min_margin"] = float(torch.nan_to_num(m, nan=math.inf).min())
         return Evidence(
             Verdict.UNDECIDED,
-            f"{int(nans.sum())} item(s) have NaN scores or margins (first #{int(nans.float().argmax())})",
+            f"{int(nans.sum())} item(s) have NaN scores or margins "
+            f"(first #{int(nans.float().argmax())})",
             numbers=numbers,
             **common,
         )

@@ -1,7 +1,7 @@
 """Convergence rates: a log-log least-squares slope with its confidence interval.
 
 A claim like "the error is O(tau^-2)" is checked by measuring the error over a sweep of tau
-and fitting ``log y = intercept + slope * log x`` (DESIGN.md section 5). The slope's interval
+and fitting ``log y = intercept + slope * log x``. The slope's interval
 is the Student-t interval of ordinary least squares (``n - 2`` degrees of freedom), so a
 short or noisy sweep gives a wide interval and an honest verdict.
 
@@ -142,19 +142,24 @@ class RateFit:
         }
         kw: dict[str, Any] = {"method": "numeric", "numbers": numbers}
         kw["figures"] = [self.figure(c, xlabel=xlabel, ylabel=ylabel, title=title)]
-        kw["generality"] = f"sweep of {self.n} points, x in [{self.x_range[0]:.3g}, {self.x_range[1]:.3g}]"
+        kw["generality"] = (
+            f"sweep of {self.n} points, x in [{self.x_range[0]:.3g}, {self.x_range[1]:.3g}]"
+        )
         kw.update(evidence_kw)
         if reach <= margin:
             return Evidence(
                 Verdict.SUPPORTED,
-                f"claimed slope {rel} {c:g}: the whole interval lies within {margin:g} of it: {fit}",
+                f"claimed slope {rel} {c:g}: the whole interval lies within {margin:g} of it: "
+                f"{fit}",
                 **kw,
             )
         if gap > margin:
-            ce = {"x": list(self.x), "y": list(self.y), "slope": self.slope, "ci": [lo, hi], "claimed_slope": c}
+            ce = {"x": list(self.x), "y": list(self.y), "slope": self.slope, "ci": [lo, hi],
+                  "claimed_slope": c}
             return Evidence(
                 Verdict.REFUTED,
-                f"claimed slope {rel} {c:g} lies {gap:.3f} outside the interval (margin {margin:g}): {fit}",
+                f"claimed slope {rel} {c:g} lies {gap:.3f} outside the interval "
+                f"(margin {margin:g}): {fit}",
                 counterexample=ce,
                 **kw,
             )

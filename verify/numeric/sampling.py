@@ -1,9 +1,10 @@
 """Random inputs that are the *same* inputs in every dtype.
 
 ``torch.randn(..., dtype=torch.float32)`` and ``torch.randn(..., dtype=torch.float64)`` from
-the same generator state give different numbers. A float32 finding is re-checked in float64
-(DESIGN.md section 3), so a property should draw its inputs with these helpers: they draw in
-float64 and round to ``dtype``, so the float64 re-evaluation sees the float32 inputs unrounded.
+the same generator state give different numbers. :func:`verify.numeric.falsify` re-checks a
+float32 finding in float64 before it refutes, so a property should draw its inputs with these
+helpers: they draw in float64 and round to ``dtype``, so the float64 re-evaluation sees the
+float32 inputs unrounded.
 """
 
 from __future__ import annotations

@@ -213,7 +213,8 @@ def build(
                 "header": Tex("Summary"),
                 "kicker": Tex("Proof report \\,\\textperiodcentered\\, summary"),
                 "doc_title": Tex(
-                    f"{len(results)} claims from {len(selected)} paper{'' if len(selected) == 1 else 's'}"
+                    f"{len(results)} claims from {len(selected)} "
+                    f"paper{'' if len(selected) == 1 else 's'}"
                 ),
                 "subtitle": subtitle_run,
                 "counts": view.counts_view(results, selected),

@@ -24,7 +24,7 @@ from . import latex
 from .latex import Tex, code, escape_text
 from .papers import title
 
-# The order a reader wants problems in: refuted first, then not reproduced (DESIGN.md 6).
+# The order a reader wants problems in: refuted first, then not reproduced.
 SEVERITY = {Verdict.REFUTED: 0, Verdict.NOT_REPRODUCED: 1}
 EPS = {"float64": 2.0**-52, "float32": 2.0**-23, "float16": 2.0**-10, "bfloat16": 2.0**-7}
 _VIOLATION_KEY = re.compile(r"(worst|violation|max_err|max_rel|rel_err|error)", re.I)

@@ -1,4 +1,5 @@
-"""SymPy evidence engine: exact proofs, checked refutations, Wirtinger calculus, BCH, trig interpolation.
+"""SymPy evidence engine: exact proofs, checked refutations, Wirtinger calculus, BCH, trig
+interpolation.
 
 Public names::
 

@@ -31,7 +31,9 @@ def _names(value: Any) -> list[str]:
     return [str(v) for v in value]
 
 
-def normalise(assumptions: Assumptions, symbols: Iterable[sp.Symbol]) -> dict[sp.Symbol, dict[str, bool]]:
+def normalise(
+    assumptions: Assumptions, symbols: Iterable[sp.Symbol]
+) -> dict[sp.Symbol, dict[str, bool]]:
     """Map each symbol that gets extra assumptions to them (``{x: {"positive": True}}``)."""
     symbols = list(symbols)
     by_name = {s.name: s for s in symbols}
@@ -76,7 +78,9 @@ def normalise(assumptions: Assumptions, symbols: Iterable[sp.Symbol]) -> dict[sp
     return out
 
 
-def apply(exprs: list[Any], assumptions: Assumptions) -> tuple[list[Any], dict[sp.Symbol, sp.Symbol]]:
+def apply(
+    exprs: list[Any], assumptions: Assumptions
+) -> tuple[list[Any], dict[sp.Symbol, sp.Symbol]]:
     """Replace symbols by same-named symbols that carry the assumptions.
 
     Returns the rewritten expressions and the map new symbol -> original symbol.
@@ -105,7 +109,8 @@ _BASIC = {
 
 
 def describe(symbol: sp.Symbol) -> str:
-    """A short text of what a symbol is assumed to be (``"positive"``, ``"integer"``, ``"complex"``)."""
+    """A short text of what a symbol is assumed to be (``"positive"``, ``"integer"``,
+    ``"complex"``)."""
     a = symbol.assumptions0
     for key in ("prime", "even", "odd"):
         if a.get(key):

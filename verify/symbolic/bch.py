@@ -69,13 +69,19 @@ def bch_words(order: int) -> Poly:
     return dict(_bch_words(int(order)))
 
 
-def words_to_expr(poly: Mapping[Word, Any], letters: Mapping[str, sp.Expr] | None = None) -> sp.Expr:
+def words_to_expr(
+    poly: Mapping[Word, Any], letters: Mapping[str, sp.Expr] | None = None
+) -> sp.Expr:
     """A word polynomial as a SymPy expression in noncommutative symbols (default X, Y)."""
     letters = dict(letters or {"X": X, "Y": Y})
     for k in {ch for w in poly for ch in w} - set(letters):
         letters[k] = sp.Symbol(k, commutative=False)
-    return sp.Add(*[sp.Rational(c.numerator, c.denominator) * sp.Mul(*[letters[ch] for ch in w])
-                    if isinstance(c, Fraction) else sp.sympify(c) * sp.Mul(*[letters[ch] for ch in w])
+    def coefficient(c: Any) -> sp.Expr:
+        if isinstance(c, Fraction):
+            return sp.Rational(c.numerator, c.denominator)
+        return sp.sympify(c)
+
+    return sp.Add(*[coefficient(c) * sp.Mul(*[letters[ch] for ch in w])
                     for w, c in poly.items()])
 
 
@@ -237,7 +243,8 @@ def to_commutators(poly: Any, *, basis: str = "lyndon") -> sp.Expr:
     letters = {ch: sp.Symbol(ch, commutative=False) for w in words for ch in w}
     if basis == "lyndon":
         coords = lyndon_coordinates(words)
-        return sp.Add(*[sp.Rational(c.numerator, c.denominator) * _tree_expr(_lyndon_bracket(w)[0], letters)
+        return sp.Add(*[sp.Rational(c.numerator, c.denominator)
+                        * _tree_expr(_lyndon_bracket(w)[0], letters)
                         for w, c in sorted(coords.items(), key=lambda t: (len(t[0]), t[0]))])
     if basis == "dynkin":
         terms = []

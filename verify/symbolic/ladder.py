@@ -122,7 +122,8 @@ def r_piecewise(e: sp.Expr) -> sp.Expr:
     for expr_k, cond_k in pw.args:
         if cond_k == sp.false:
             continue
-        if any(is_zero(f(expr_k)) for f in (sp.expand, r_cancel, lambda q: sp.cancel(exp_normal(q)))):
+        rewrites = (sp.expand, r_cancel, lambda q: sp.cancel(exp_normal(q)))
+        if any(is_zero(f(expr_k)) for f in rewrites):
             continue
         point = _point_of(cond_k)
         if point is not None:
@@ -136,7 +137,8 @@ def r_piecewise(e: sp.Expr) -> sp.Expr:
 
 
 def r_log(e: sp.Expr) -> sp.Expr:
-    """``expand_log`` / ``powsimp`` / ``powdenest`` under the symbols' assumptions (no ``force``)."""
+    """``expand_log`` / ``powsimp`` / ``powdenest`` under the symbols' assumptions (no
+    ``force``)."""
     e = sp.expand_log(sp.expand(e), force=False)
     e = sp.powsimp(sp.powdenest(e), force=False)
     e = sp.expand_log(sp.expand(e), force=False)
@@ -306,7 +308,8 @@ def r_trace(e: sp.Expr) -> sp.Expr:
 MATRIX_RUNGS: tuple[Rung, ...] = (
     Rung("as given", lambda e: e, 2.0, cheap=True),
     Rung("matrix doit (canonical MatAdd/MatMul)", r_matrix_doit, 10.0, cheap=True),
-    Rung("noncommutative polynomial in the matrix letters, expanded", r_matrix_nc, 10.0, cheap=True),
+    Rung("noncommutative polynomial in the matrix letters, expanded", r_matrix_nc, 10.0,
+         cheap=True),
 )
 
 

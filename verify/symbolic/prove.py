@@ -109,7 +109,8 @@ def _exactify(x: Any, steps: list[str]) -> Any:
     if not floats:
         return x
     rep = {f: sp.Rational(str(f)) for f in floats}
-    steps.append("Floats replaced by the exact rationals of their decimal text: " + ", ".join(f"{k} -> {v}" for k, v in list(rep.items())[:6]))
+    shown = ", ".join(f"{k} -> {v}" for k, v in list(rep.items())[:6])
+    steps.append(f"Floats replaced by the exact rationals of their decimal text: {shown}")
     return x.xreplace(rep)
 
 
@@ -183,7 +184,8 @@ class _Ladder:
             try:
                 out = guarded(rung.fn, e, seconds=self.deadline.budget(rung.cap_s))
             except RungTimeout:
-                self.steps.append(f"{rung.name}: time guard ({rung.cap_s:g} s or the deadline) exceeded, skipped")
+                self.steps.append(f"{rung.name}: time guard ({rung.cap_s:g} s or the deadline) "
+                                  "exceeded, skipped")
                 if self.deadline.expired():
                     self.timed_out = True
                 return False
@@ -193,7 +195,8 @@ class _Ladder:
                 continue
             except Exception as exc:  # noqa: BLE001 - a rung that does not apply is skipped
                 if key is None:
-                    self.steps.append(f"{rung.name}: not applicable ({type(exc).__name__}: {str(exc)[:80]})")
+                    self.steps.append(f"{rung.name}: not applicable "
+                                      f"({type(exc).__name__}: {str(exc)[:80]})")
                     return False
                 continue  # this entry stays open; the rung may still close the others
             if is_zero(out):
@@ -206,7 +209,9 @@ class _Ladder:
                 self.open[key] = e  # keep the original entry for the next rung
         if self.open:
             n = len(self.open)
-            self.steps.append(f"{rung.name}: {n} matrix entr{'y' if n == 1 else 'ies'} not yet zero")
+            self.steps.append(
+                f"{rung.name}: {n} matrix entr{'y' if n == 1 else 'ies'} not yet zero"
+            )
             return False
         self.steps.append(f"{rung.name}: exact zero ({time.perf_counter() - t0:.2f} s)")
         return True
@@ -323,7 +328,8 @@ def _prove_equal(lhs: Any, rhs: Any, *, assumptions: assume.Assumptions, total: 
             return ev(Verdict.PROVED, f"exact zero after {ladder.proof_methods()}; {generality}",
                       generality=generality, scope="general" if symbolic_size else None)
         if deadline.expired():
-            return ev(Verdict.UNDECIDED, f"timeout after {time.perf_counter() - t0:.1f} s: no rung gave an exact zero and no witness was found")
+            return ev(Verdict.UNDECIDED, f"timeout after {time.perf_counter() - t0:.1f} s: "
+                      "no rung gave an exact zero and no witness was found")
         if not ladder.symbolic_matrix:
             found = _witness(L, R, seed + 1, points, deadline, steps, adaptive=True)
             if found is not None:
@@ -334,7 +340,8 @@ def _prove_equal(lhs: Any, rhs: Any, *, assumptions: assume.Assumptions, total: 
     if deadline.expired() or (diff is not None and ladder.timed_out):
         return ev(Verdict.UNDECIDED, f"timeout after {time.perf_counter() - t0:.1f} s: "
                   "no rung gave an exact zero in time and no witness was found")
-    return ev(Verdict.UNDECIDED, "no rung of the ladder gave an exact zero and no witness was found")
+    return ev(Verdict.UNDECIDED,
+              "no rung of the ladder gave an exact zero and no witness was found")
 
 
 def _witness(L: Any, R: Any, seed: int, points: int, deadline: Deadline, steps: list[str],
@@ -362,11 +369,19 @@ def _refuted(ev: Callable[..., Evidence], cex: dict[str, Any]) -> Evidence:
     if "sizes" in cex:
         sz = " at size " + ", ".join(f"{k}={v}" for k, v in cex["sizes"].items())
     return ev(Verdict.REFUTED,
-              f"counterexample{sz}: {where}lhs={cex['lhs']} vs rhs={cex['rhs']} at {pt or 'any point'}",
+              f"counterexample{sz}: {where}lhs={cex['lhs']} vs rhs={cex['rhs']} "
+              f"at {pt or 'any point'}",
               counterexample=cex, generality="a single point suffices")
 
 
-def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol], sizes: Mapping[Any, Iterable[int]] | None,
+def _sizes_text(names: Iterable[str], ranges: Iterable[Iterable[int]]) -> str:
+    """``"N in {1, 2, 3}, K in {1, 2}"``: the concrete sizes an identity was proved at."""
+    return ", ".join(f"{n} in {{{', '.join(map(str, r))}}}"
+                     for n, r in zip(names, ranges, strict=True))
+
+
+def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol],
+                    sizes: Mapping[Any, Iterable[int]] | None,
                     deadline: Deadline, seed: int, points: int, steps: list[str],
                     ev: Callable[..., Evidence]) -> Evidence:
     by_name = {str(k): list(v) for k, v in (sizes or {}).items()}
@@ -374,9 +389,11 @@ def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol], sizes: Mapping[Any, I
     for d in dims:
         facts = {k: v for k, v in d.assumptions0.items() if v is not None}
         # only sizes the symbol's own assumptions allow (an even N is never tried at N = 1)
-        ranges.append([c for c in by_name.get(d.name, list(DEFAULT_SIZES)) if consistent(sp.Integer(c), facts)])
+        ranges.append([c for c in by_name.get(d.name, list(DEFAULT_SIZES))
+                       if consistent(sp.Integer(c), facts)])
     if not all(ranges):
-        return ev(Verdict.UNDECIDED, "no concrete size satisfies the dimension symbols' assumptions")
+        return ev(Verdict.UNDECIDED,
+                  "no concrete size satisfies the dimension symbols' assumptions")
     proved: list[str] = []
     open_sizes: list[str] = []  # no proof and no witness there: a larger size may hold one
     for combo in itertools.product(*ranges):
@@ -393,12 +410,13 @@ def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol], sizes: Mapping[Any, I
         except Exception as exc:  # noqa: BLE001
             steps.append(f"[{label}] could not instantiate ({type(exc).__name__}: {exc})")
             return ev(Verdict.UNDECIDED, f"could not instantiate at {label}")
+        at_sizes = {d.name: c for d, c in zip(dims, combo, strict=True)}
         if _shape(Lc) != _shape(Rc):
             return ev(Verdict.REFUTED, f"shapes differ at {label}: {_shape(Lc)} vs {_shape(Rc)}",
-                      counterexample={"sizes": {d.name: c for d, c in zip(dims, combo, strict=True)},
-                                      "lhs_shape": str(_shape(Lc)), "rhs_shape": str(_shape(Rc))})
+                      counterexample={"sizes": at_sizes, "lhs_shape": str(_shape(Lc)),
+                                      "rhs_shape": str(_shape(Rc))})
         sub_steps: list[str] = []
-        extra = {"sizes": {d.name: c for d, c in zip(dims, combo, strict=True)}}
+        extra = {"sizes": dict(at_sizes)}
         ladder = _Ladder(Lc - Rc, deadline, sub_steps)
         if not ladder.run(cheap=True):
             cex = _witness(Lc, Rc, seed, min(points, 6), deadline, sub_steps, extra=extra)
@@ -418,8 +436,9 @@ def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol], sizes: Mapping[Any, I
     for r in ranges:
         total *= len(r)
     if len(proved) == total:
-        gen = ", ".join(f"{d.name} in {{{', '.join(map(str, r))}}}" for d, r in zip(dims, ranges, strict=True))
-        return ev(Verdict.PROVED, f"exact zero at every concrete size, {gen} (not in symbolic size)",
+        gen = _sizes_text((d.name for d in dims), ranges)
+        return ev(Verdict.PROVED,
+                  f"exact zero at every concrete size, {gen} (not in symbolic size)",
                   generality=gen, scope="bounded")
     if open_sizes:
         return ev(Verdict.UNDECIDED, f"no exact zero and no witness at {'; '.join(open_sizes)}")
@@ -485,18 +504,20 @@ def prove_for_sizes(
             cex["sizes"] = kw
             steps.append(f"[{label}] REFUTED: {e.summary}")
             return Evidence(Verdict.REFUTED, f"at {label}: {e.summary}", method="symbolic",
-                            reading=reading, part=part, steps=steps + [f"[{label}] {s}" for s in e.steps],
-                            counterexample=cex, seed=seed, generality="a single size and point suffice",
+                            reading=reading, part=part,
+                            steps=steps + [f"[{label}] {s}" for s in e.steps],
+                            counterexample=cex, seed=seed,
+                            generality="a single size and point suffice",
                             elapsed_s=time.perf_counter() - t0)
         steps.append(f"[{label}] {e.verdict.value}: {e.summary}")
         if e.verdict is not Verdict.PROVED:
             undecided.append(label)
-    gen = ", ".join(f"{n} in {{{', '.join(map(str, r))}}}" for n, r in zip(names, ranges, strict=True))
+    gen = _sizes_text(names, ranges)
     if not undecided:
         return Evidence(Verdict.PROVED, f"exact zero at every size, {gen}", method="symbolic",
                         reading=reading, part=part, steps=steps, generality=gen, seed=seed,
                         scope="bounded",
                         elapsed_s=time.perf_counter() - t0)
-    return Evidence(Verdict.UNDECIDED, f"not proved at {', '.join(undecided[:4])}", method="symbolic",
-                    reading=reading, part=part, steps=steps, seed=seed,
+    return Evidence(Verdict.UNDECIDED, f"not proved at {', '.join(undecided[:4])}",
+                    method="symbolic", reading=reading, part=part, steps=steps, seed=seed,
                     elapsed_s=time.perf_counter() - t0)

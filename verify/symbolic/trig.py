@@ -56,12 +56,14 @@ class TrigInterpolation:
         """The particular interpolant as an expression in ``theta``."""
         if self.solution is None:
             return None
-        return sp.Add(*[c * _basis_fn(b, theta) for c, b in zip(self.solution, self.basis, strict=True)])
+        return sp.Add(*[c * _basis_fn(b, theta)
+                        for c, b in zip(self.solution, self.basis, strict=True)])
 
     def describe(self) -> str:
         if not self.consistent:
             return "no solution: the values are inconsistent with the basis"
-        coeffs = ", ".join(f"{b}: {sp.sstr(c)}" for b, c in zip(self.basis, self.solution or [], strict=True))
+        coeffs = ", ".join(f"{b}: {sp.sstr(c)}"
+                           for b, c in zip(self.basis, self.solution or [], strict=True))
         if self.unique:
             return f"unique solution {coeffs}"
         return f"solution {coeffs}; kernel of dimension {len(self.kernel)}"
@@ -90,11 +92,13 @@ def _labels(freqs: Sequence[int]) -> list[tuple[str, int, str]]:
 def _to_sympy(K: Any, x: Any, M: int) -> sp.Expr:
     """Field element sum_j a_j zeta^j as a readable exact expression (cos form when real)."""
     coeffs = list(reversed(x.to_list()))  # a_0, a_1, ...
-    zeta_pow = [sp.Rational(c.numerator, c.denominator) if hasattr(c, "numerator") else sp.sympify(c) for c in coeffs]
+    zeta_pow = [sp.Rational(c.numerator, c.denominator) if hasattr(c, "numerator")
+                else sp.sympify(c) for c in coeffs]
     conj = _conj(K, x, M)
     if conj == x:
         return sp.Add(*[a * sp.cos(2 * sp.pi * j / M) for j, a in enumerate(zeta_pow)])
-    return sp.Add(*[a * (sp.cos(2 * sp.pi * j / M) + sp.I * sp.sin(2 * sp.pi * j / M)) for j, a in enumerate(zeta_pow)])
+    return sp.Add(*[a * (sp.cos(2 * sp.pi * j / M) + sp.I * sp.sin(2 * sp.pi * j / M))
+                    for j, a in enumerate(zeta_pow)])
 
 
 def _conj(K: Any, x: Any, M: int) -> Any:
@@ -107,7 +111,9 @@ def _conj(K: Any, x: Any, M: int) -> Any:
     return out
 
 
-def trig_interpolate(L: int, points: Sequence[int], values: Sequence[Any], freqs: Sequence[int]) -> TrigInterpolation:
+def trig_interpolate(
+    L: int, points: Sequence[int], values: Sequence[Any], freqs: Sequence[int]
+) -> TrigInterpolation:
     """Solve the interpolation problem exactly (see the module doc).
 
     Args:
@@ -208,24 +214,30 @@ def check_trig_interpolation(
         if res.consistent:
             return Evidence(Verdict.PROVED, res.describe(), method="symbolic", reading=reading,
                             part=part, steps=steps, generality=gen)
-        return Evidence(Verdict.REFUTED, "no trigonometric polynomial with these frequencies interpolates the values",
+        certificate = [sp.sstr(c) for c in res.certificate or []]
+        return Evidence(Verdict.REFUTED,
+                        "no trigonometric polynomial with these frequencies interpolates the "
+                        "values",
                         method="symbolic", reading=reading, part=part, steps=steps, generality=gen,
-                        counterexample={"certificate_y": [sp.sstr(c) for c in res.certificate or []],
+                        counterexample={"certificate_y": certificate,
                                         "meaning": "y A = 0 but y . values != 0"})
     from .prove import prove_equal
 
     theta = sp.Dummy("theta")
-    f = sp.Add(*[sp.sympify(c) * _basis_fn(b, theta) for c, b in zip(expected, res.basis, strict=True)])
+    f = sp.Add(*[sp.sympify(c) * _basis_fn(b, theta)
+                 for c, b in zip(expected, res.basis, strict=True)])
     for k, vk in zip(points, values, strict=True):
         e = prove_equal(f.subs(theta, 2 * sp.pi * sp.Integer(k) / L), sp.sympify(vk), timeout=20)
         steps.append(f"point k={k}: {e.verdict.value} ({e.summary})")
         if e.verdict is Verdict.REFUTED:
             return Evidence(Verdict.REFUTED, f"the expected coefficients miss the value at k={k}",
                             method="symbolic", reading=reading, part=part, steps=steps,
-                            counterexample={"k": int(k), "value": str(vk), **(e.counterexample or {})})
+                            counterexample={"k": int(k), "value": str(vk),
+                                            **(e.counterexample or {})})
         if e.verdict is not Verdict.PROVED:
-            return Evidence(Verdict.UNDECIDED, f"could not decide the value at k={k}", method="symbolic",
-                            reading=reading, part=part, steps=steps)
-    uniq = "the unique interpolant" if res.unique else f"one of a {len(res.kernel)}-dimensional family"
+            return Evidence(Verdict.UNDECIDED, f"could not decide the value at k={k}",
+                            method="symbolic", reading=reading, part=part, steps=steps)
+    uniq = ("the unique interpolant" if res.unique
+            else f"one of a {len(res.kernel)}-dimensional family")
     return Evidence(Verdict.PROVED, f"the expected coefficients interpolate exactly ({uniq})",
                     method="symbolic", reading=reading, part=part, steps=steps, generality=gen)

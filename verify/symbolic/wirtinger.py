@@ -60,7 +60,8 @@ def _scalar(expr: sp.Expr, z: sp.Expr, conj: bool) -> sp.Expr:
         # a function that is not holomorphic in its argument hides a dependence on conj(z):
         # diff would treat arg(z) or conjugate(sqrt(z)) as free of zb and return 0
         if isinstance(node, _NOT_HOLOMORPHIC) and (node.has(z) or node.has(zb)):
-            raise ValueError(f"cannot separate conjugate({z}) in {expr}: {node} is not holomorphic in its argument")
+            raise ValueError(f"cannot separate conjugate({z}) in {expr}: {node} is not "
+                             "holomorphic in its argument")
     d = sp.diff(e, zb if conj else z)
     return d.xreplace({zb: sp.conjugate(z)})
 
@@ -76,7 +77,9 @@ def _apply(expr: Any, z: Any, conj: bool) -> Any:
     if isinstance(z, (sp.MatrixBase, list, tuple)):
         Z = sp.Matrix(z)
         if isinstance(expr, sp.MatrixBase):
-            raise ValueError("matrix-valued expression and matrix variable: take entries one by one")
+            raise ValueError(
+                "matrix-valued expression and matrix variable: take entries one by one"
+            )
         return Z.applyfunc(lambda zij: _scalar(expr, zij, conj))
     if isinstance(expr, sp.MatrixBase):
         return expr.applyfunc(lambda e: _scalar(e, z, conj))
@@ -100,11 +103,13 @@ def wirtinger_conj(expr: Any, z: Any) -> Any:
 
 
 def torch_grad(loss: Any, z: Any) -> Any:
-    """What ``torch`` stores in ``z.grad`` after ``loss.backward()`` for a real ``loss``: ``2 dL/dzbar``."""
+    """What ``torch`` stores in ``z.grad`` after ``loss.backward()`` for a real ``loss``:
+    ``2 dL/dzbar``."""
     g = _apply(loss, z, conj=True)
     return g.applyfunc(lambda e: 2 * e) if isinstance(g, sp.MatrixBase) else 2 * g
 
 
 def check_cauchy_riemann(expr: Any, z: sp.Symbol) -> bool:
-    """True when ``d expr / d conj(z)`` is an exact zero after ``expand`` (``expr`` holomorphic in z)."""
+    """True when ``d expr / d conj(z)`` is an exact zero after ``expand`` (``expr`` holomorphic
+    in z)."""
     return sp.expand(_scalar(sp.sympify(expr), z, conj=True)) == 0
