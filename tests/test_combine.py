@@ -12,12 +12,14 @@ U, RP, NR = Verdict.UNDECIDED, Verdict.REPRODUCED, Verdict.NOT_REPRODUCED
 
 
 def ev(verdict, method=None, part="main", reading="A", **kw):
-    method = method or {P: "symbolic", C: "certificate", RP: "experiment", NR: "experiment"}.get(verdict, "numeric")
+    by_verdict = {P: "symbolic", C: "certificate", RP: "experiment", NR: "experiment"}
+    method = method or by_verdict.get(verdict, "numeric")
     if verdict is R:
         kw.setdefault("counterexample", {"x": 1})
     if verdict in (RP, NR):
         kw.setdefault("numbers", {"paper_value": 1.0, "measured": 1.0, "scale": "paper"})
-    return Evidence(verdict, f"{verdict.value} piece", method=method, part=part, reading=reading, **kw)
+    return Evidence(verdict, f"{verdict.value} piece", method=method, part=part, reading=reading,
+                    **kw)
 
 
 @pytest.mark.parametrize(
@@ -60,7 +62,8 @@ def test_numeric_evidence_cannot_prove():
         (Evidence(R, "false", method="numeric"), "needs a counterexample"),
         (Evidence(C, "solver says so", method="numeric"), "re-checked certificate"),
         (Evidence(RP, "matches", method="experiment"), "needs numbers paper_value, measured"),
-        (Evidence(RP, "matches", method="numeric", numbers={"paper_value": 1, "measured": 1}), "experiment evidence"),
+        (Evidence(RP, "matches", method="numeric", numbers={"paper_value": 1, "measured": 1}),
+         "experiment evidence"),
         (Evidence(S, "worst NaN", numbers={"worst": float("nan")}), "NaN"),
     ],
 )
@@ -84,7 +87,8 @@ XN = {"paper_value": 0.9, "measured": 0.5}
     "numbers, kept, problem",
     [
         ({**XN, "scale": "paper"}, True, None),
-        ({**XN, "scale": "stated", "setting": "T=500: the curve is flat past T=300 (Fig. 2)"}, True, None),
+        ({**XN, "scale": "stated", "setting": "T=500: the curve is flat past T=300 (Fig. 2)"},
+         True, None),
         ({**XN, "scale": "smoke", "setting": "T=100 vs the paper's 2000"}, False,
          "smoke scale (T=100 vs the paper's 2000): the deep profile judges it"),
         ({**XN, "scale": "stated"}, False, "justification in numbers['setting']"),

@@ -1,8 +1,8 @@
 """The one rule that turns a claim's pieces of evidence into its verdict.
 
-1. **Audit.** Each piece is first checked against what its verdict needs (DESIGN.md
-   section 3); a piece that lacks it is demoted to UNDECIDED, with the reason in
-   ``Evidence.audit``:
+1. **Audit.** Each piece is first checked against what its verdict needs (the table of
+   docs/concepts.md, "Verdicts and what backs each"); a piece that lacks it is demoted to
+   UNDECIDED, with the reason in ``Evidence.audit``:
 
    - PROVED needs ``method="symbolic"``: a numeric agreement is never a proof;
    - CERTIFIED needs ``method="certificate"``;
