@@ -38,13 +38,15 @@ def test_infeasible_lp_farkas_certified() -> None:
     # x + y >= 3 with x, y in [0, 1]
     ev = lp([1, 1], [[-1, -1]], [-3], bounds=[(0, 1), (0, 1)])
     assert ev.verdict is Verdict.CERTIFIED and ev.numbers["status"] == "infeasible"
-    assert lp([1, 1], [[-1, -1]], [-3], bounds=(0, 1), claim_feasible=True).verdict is Verdict.REFUTED
+    ev = lp([1, 1], [[-1, -1]], [-3], bounds=(0, 1), claim_feasible=True)
+    assert ev.verdict is Verdict.REFUTED
 
 
 def test_unbounded_lp_ray() -> None:
     ev = lp([-1, 0], [[0, 1]], [1], bounds=(None, None))
     assert ev.verdict is Verdict.CERTIFIED and ev.numbers["status"] == "unbounded"
-    assert lp([-1, 0], [[0, 1]], [1], bounds=(None, None), claim_bound=-100).verdict is Verdict.REFUTED
+    ev = lp([-1, 0], [[0, 1]], [1], bounds=(None, None), claim_bound=-100)
+    assert ev.verdict is Verdict.REFUTED
 
 
 def test_claimed_too_good_bound_refuted_with_exact_point() -> None:
@@ -60,7 +62,8 @@ def test_claims_certified_or_undecided() -> None:
     assert lp(C, A, B, sense="max", claim_bound=8).verdict is Verdict.CERTIFIED
     assert lp(C, A, B, sense="max", claim_value=8).verdict is Verdict.CERTIFIED
     assert lp(C, A, B, sense="max", claim_value=9).verdict is Verdict.REFUTED  # dual proves <= 8
-    assert lp(C, A, B, sense="max", claim_value=F(8001, 1000), tol=F(1, 100)).verdict is Verdict.CERTIFIED
+    ev = lp(C, A, B, sense="max", claim_value=F(8001, 1000), tol=F(1, 100))
+    assert ev.verdict is Verdict.CERTIFIED
 
 
 def _certs() -> tuple[LPProblem, dict]:

@@ -44,7 +44,8 @@ def test_psd_completion_certified_and_impossible_one_refuted() -> None:
     A = [_E(0, 0), _E(1, 1), _E(2, 2), _E(0, 1), _E(1, 2)]
     ev = sdp(np.zeros((3, 3)), A, [1, 1, 1, F(9, 10), F(9, 10)], claim_feasible=True)
     assert ev.verdict is Verdict.CERTIFIED
-    ev = sdp(np.zeros((3, 3)), [*A, _E(0, 2)], [1, 1, 1, F(9, 10), F(9, 10), F(-9, 10)], claim_feasible=True)
+    ev = sdp(np.zeros((3, 3)), [*A, _E(0, 2)], [1, 1, 1, F(9, 10), F(9, 10), F(-9, 10)],
+             claim_feasible=True)
     assert ev.verdict is Verdict.REFUTED and ev.counterexample["kind"] == "farkas"
 
 
@@ -53,7 +54,8 @@ def test_sdp_certificates_and_tampering() -> None:
     certs = certify_sdp(p).certificates
     assert check_certificate(p, certs["primal"])[0] and check_certificate(p, certs["dual"])[0]
     y = certs["dual"].values["y"]
-    ok, why = check_certificate(p, Certificate("dual", {"y": [y[0] + F(1, 10**4)]}, certs["dual"].value))
+    nudged = Certificate("dual", {"y": [y[0] + F(1, 10**4)]}, certs["dual"].value)
+    ok, why = check_certificate(p, nudged)
     assert not ok and "not PSD" in why  # slack M - y I loses PSD-ness
     X = [[list(r) for r in B] for B in certs["primal"].values["X"]]
     X[0][0][0] += F(1, 10**9)

@@ -48,7 +48,8 @@ def test_claimed_too_good_bound_refuted_with_exact_point() -> None:
     assert ev.verdict is Verdict.REFUTED and audit(ev).verdict is Verdict.REFUTED
     cex = ev.counterexample
     assert cex["kind"] == "primal" and cex["value"] == "5" and cex["claim"] == "opt >= 6"
-    ok, why = check_certificate(_box(), Certificate("primal", {"x": [F(v) for v in cex["x"]]}, F(cex["value"])))
+    point = Certificate("primal", {"x": [F(v) for v in cex["x"]]}, F(cex["value"]))
+    ok, why = check_certificate(_box(), point)
     assert ok, why
 
 
@@ -74,7 +75,8 @@ def test_tampered_dual_rejected() -> None:
     bad = dict(d.values, cone_lam=[[F(3, 5), F(4, 5) + F(1, 10**9)]])  # ||lambda|| > mu
     ok, why = check_certificate(p, Certificate("dual", bad, d.value))
     assert not ok and "outside the cone" in why
-    ok, why = check_certificate(p, Certificate("dual", dict(d.values, cone_mu=[F(11, 10)]), d.value))
+    ok, why = check_certificate(p, Certificate("dual", dict(d.values, cone_mu=[F(11, 10)]),
+                                               d.value))
     assert not ok and "r[2]" in why  # stationarity in the free variable t broken
     ok, why = check_certificate(p, Certificate("dual", dict(d.values), F(51, 10)))
     assert not ok and "proves only" in why
@@ -93,7 +95,8 @@ def test_least_norm_point_on_plane_certified_exactly() -> None:
 def test_max_sense_and_feasibility_claims() -> None:
     unit = ([[1, 0], [0, 1]], None, None, 1)  # ||x|| <= 1
     ev = socp([3, 4], [unit], sense="max")  # max 3x + 4y on the unit disc = 5 at (3/5, 4/5)
-    assert ev.verdict is Verdict.CERTIFIED and ev.numbers["upper_bound"] == ev.numbers["lower_bound"] == "5"
+    assert ev.verdict is Verdict.CERTIFIED
+    assert ev.numbers["upper_bound"] == ev.numbers["lower_bound"] == "5"
     assert socp([3, 4], [unit], sense="max", claim_bound=F(49, 10)).verdict is Verdict.REFUTED
     assert socp([3, 4], [unit], sense="max", claim_feasible=True).verdict is Verdict.CERTIFIED
 

@@ -31,7 +31,8 @@ def test_list_json():
 
 
 def test_run_exit_zero_when_verdicts_match(tmp_path):
-    p = verify_cli("run", "--claim", "fx.good_first", "--json", str(tmp_path / "r.jsonl"), cwd=tmp_path)
+    p = verify_cli("run", "--claim", "fx.good_first", "--json", str(tmp_path / "r.jsonl"),
+                   cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert "SUPPORTED" in p.stdout and "fx.good_first" in p.stdout
     assert json.loads((tmp_path / "r.jsonl").read_text())["verdict"] == "SUPPORTED"

@@ -44,7 +44,8 @@ def test_a_default_results_path_lands_in_tmp_path(tmp_path):
 
 
 def test_no_test_names_a_results_path_outside_tmp_path():
-    """The pattern that clobbered a user's results: a test passing no (or a fixed) path."""
+    """No test passes no (or a fixed) results path: either would write over the results of
+    a run in the working directory or in a shared folder."""
     bad = []
     for test in sorted(Path(__file__).parent.glob("test_*.py")):
         if test.name == Path(__file__).name:

@@ -1,6 +1,6 @@
 """The documentation: the tutorial, followed literally in an empty folder outside the checkout,
 ends with a verdict table and a report page for the reader's own claims; each seed paper's
-page links to its report (issue 15, §1 and §5)."""
+page links to its report."""
 
 from __future__ import annotations
 

@@ -42,7 +42,8 @@ def sets(generator, batch, dtype, device, n):
 
 
 def perms(generator, batch, dtype, device, n):
-    return torch.argsort(rand(batch, n, generator=generator, dtype=torch.float64, device=device), dim=1)
+    keys = rand(batch, n, generator=generator, dtype=torch.float64, device=device)
+    return torch.argsort(keys, dim=1)
 
 
 def test_deepsets_no_false_alarm_in_float32():
@@ -105,7 +106,8 @@ def rot_out_buggy(theta: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 
 
 def test_narrow_angle_window_is_found():
-    ev = check_equivariance(radial, rot, rot_out_buggy, points, angles, budget=20, batch=512, device="cpu")
+    ev = check_equivariance(radial, rot, rot_out_buggy, points, angles, budget=20, batch=512,
+                            device="cpu")
     assert ev.verdict is Verdict.REFUTED
     g = ev.counterexample["inputs"]["g"]
     assert 1.0 < g < 1.03

@@ -53,14 +53,16 @@ def test_supported_on_true_property_reports_numbers():
 def test_planted_corner_bug_is_found_shrunk_and_confirmed():
     # each example hits the corner with probability ~2% (n == 5 and s > 0.8): budget 400
     # misses it with probability ~3e-4 whatever the hypothesis version generates
-    ev = falsify(corner_bug, {"n": st.integers(1, 10), "s": st.floats(0, 1)}, budget=400, batch=256, device="cpu")
+    ev = falsify(corner_bug, {"n": st.integers(1, 10), "s": st.floats(0, 1)}, budget=400,
+                 batch=256, device="cpu")
     assert ev.verdict is Verdict.REFUTED
     ce = ev.counterexample
     assert ce["params"]["n"] == 5 and ce["params"]["s"] > 0.8
     assert ce["violation_float64"] == pytest.approx(0.25)
     # the counterexample re-runs: same params, seed and index give the same violation
     g = torch.Generator().manual_seed(ce["torch_seed"])
-    v = corner_bug(generator=g, batch=ce["batch"], dtype=torch.float64, device="cpu", **ce["params"])
+    v = corner_bug(generator=g, batch=ce["batch"], dtype=torch.float64, device="cpu",
+                   **ce["params"])
     assert float(v[ce["batch_index"]]) == ce["violation_float64"]
     assert "manual_seed" in ce["rerun"]
     assert audit(ev) is ev
@@ -183,11 +185,13 @@ def test_time_budget_stops_search_and_keeps_a_replayable_failure():
         x = randn(batch, generator=generator, dtype=dtype, device=device)
         return ((n > 50) & (x > 0)).to(dtype)
 
-    ev = falsify(slow_bug, {"n": st.integers(0, 1000)}, budget=1000, batch=8, device="cpu", max_seconds=0.5)
+    ev = falsify(slow_bug, {"n": st.integers(0, 1000)}, budget=1000, batch=8, device="cpu",
+                 max_seconds=0.5)
     assert ev.numbers["examples"] < 100 and ev.numbers["out_of_time"]
     assert ev.verdict is Verdict.REFUTED  # n > 50 is most of the space: found, partially shrunk
     assert ev.counterexample["params"]["n"] > 50
-    ok = falsify(sum_order, {"n": st.integers(1, 5)}, budget=10_000, batch=8, device="cpu", max_seconds=0.3)
+    ok = falsify(sum_order, {"n": st.integers(1, 5)}, budget=10_000, batch=8, device="cpu",
+                 max_seconds=0.3)
     assert ok.verdict is Verdict.SUPPORTED and ok.numbers["out_of_time"]
     assert "time budget" in ok.summary
 
@@ -204,7 +208,7 @@ def test_refutation_survives_a_float32_nan_at_its_index():
     assert audit(ev) is ev  # no NaN anywhere in the evidence
 
 
-# -- red-team regressions --------------------------------------------------------------------
+# -- inputs that must not give a verdict they do not support --------------------------------
 
 
 def test_all_nan_property_is_never_supported():
@@ -228,24 +232,27 @@ def test_float32_violation_confirmed_by_float64_is_refuted():
 
 def test_budget_batch_and_shape_edge_cases():
     zero = lambda generator, batch, dtype, device: torch.zeros(batch, dtype=dtype)  # noqa: E731
-    # budget=0 used to run an example anyway (max(1, budget)) and could return a verdict
-    ev = falsify(lambda generator, batch, dtype, device: torch.ones(batch, dtype=dtype), {}, budget=0,
-                 batch=4, device="cpu")
+    # budget=0 runs no example, so it has nothing to base a verdict on
+    ev = falsify(lambda generator, batch, dtype, device: torch.ones(batch, dtype=dtype), {},
+                 budget=0, batch=4, device="cpu")
     assert ev.verdict is Verdict.UNDECIDED and ev.numbers["examples"] == 0
     with pytest.raises(ValueError, match="budget"):
         falsify(zero, {}, budget=-1, batch=4, device="cpu")
-    with pytest.raises(ValueError, match="batch must be >= 1"):  # was numpy's "argmax of an empty sequence"
+    # an empty batch is refused up front, before any reduction over it
+    with pytest.raises(ValueError, match="batch must be >= 1"):
         falsify(zero, {}, budget=2, batch=0, device="cpu")
     # a (2, batch/2) tensor has batch elements but is not batch violations: refused
     with pytest.raises(ValueError, match="violations for batch"):
-        falsify(lambda generator, batch, dtype, device: torch.zeros(2, batch // 2), {}, budget=2, batch=4, device="cpu")
+        falsify(lambda generator, batch, dtype, device: torch.zeros(2, batch // 2), {}, budget=2,
+                batch=4, device="cpu")
     with pytest.raises(ValueError, match="violations for batch"):
-        falsify(lambda generator, batch, dtype, device: torch.zeros(batch, 2), {}, budget=2, batch=4, device="cpu")
+        falsify(lambda generator, batch, dtype, device: torch.zeros(batch, 2), {}, budget=2,
+                batch=4, device="cpu")
     # (batch, 1) and, for batch=1, a 0-d tensor are accepted
-    assert falsify(lambda generator, batch, dtype, device: torch.zeros(batch, 1), {}, budget=2, batch=4,
-                   device="cpu").verdict is Verdict.SUPPORTED
-    assert falsify(lambda generator, batch, dtype, device: torch.tensor(0.0), {}, budget=2, batch=1,
-                   device="cpu").verdict is Verdict.SUPPORTED
+    assert falsify(lambda generator, batch, dtype, device: torch.zeros(batch, 1), {}, budget=2,
+                   batch=4, device="cpu").verdict is Verdict.SUPPORTED
+    assert falsify(lambda generator, batch, dtype, device: torch.tensor(0.0), {}, budget=2,
+                   batch=1, device="cpu").verdict is Verdict.SUPPORTED
 
 
 def test_tol_zero_counts_any_positive_violation():

@@ -69,7 +69,8 @@ def corner_collapse(x: torch.Tensor) -> torch.Tensor:
 
 def test_sampled_corner_collision_is_found():
     ev = check_injective(
-        corner_collapse, gaussian, params={"s": st.floats(0.5, 4.0)}, budget=30, batch=256, device="cpu"
+        corner_collapse, gaussian, params={"s": st.floats(0.5, 4.0)}, budget=30, batch=256,
+        device="cpu",
     )
     assert ev.verdict is Verdict.REFUTED, ev.summary
     x, y = ev.counterexample["inputs"]["x"], ev.counterexample["inputs"]["partner"]

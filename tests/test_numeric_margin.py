@@ -62,8 +62,8 @@ def test_sampled_margin_holds():
 
 
 def test_sampled_margin_violated_in_a_corner():
-    ev = check_margin(score, label_corner_bug, 1.0, sample_input=slab, params={"s": st.floats(0.1, 2.0)},
-                      budget=40, batch=512, device="cpu")  # fmt: skip
+    ev = check_margin(score, label_corner_bug, 1.0, sample_input=slab,
+                      params={"s": st.floats(0.1, 2.0)}, budget=40, batch=512, device="cpu")
     assert ev.verdict is Verdict.REFUTED, ev.summary
     assert ev.counterexample["inputs"]["x"][1] > 3.0
     assert ev.numbers["min_margin"] < 0

@@ -1,6 +1,6 @@
 """A user's own claims: a file or module run without installing, entry points that may be
 broken, a local ``proofs/`` that must not shadow the built-in papers, and provenance that
-names the claims package's own version and revision (issue 15, section 1)."""
+names the claims package's own version and revision."""
 
 from __future__ import annotations
 
@@ -114,7 +114,8 @@ def test_a_local_proofs_folder_does_not_shadow_the_builtin_packages(tmp_path):
 
 @pytest.mark.slow
 def test_every_command_works_with_a_local_proofs_folder_on_the_path(tmp_path):
-    """The reported failure: ``PYTHONPATH=.`` with a ``proofs/`` of one's own broke all."""
+    """``PYTHONPATH=.`` in a folder with a ``proofs/`` of one's own: every command still finds
+    the built-in papers (verify.discovery.pin_builtins)."""
     _shadowing_proofs(tmp_path)
     p = _cli("list", "--paper", "sih", "--json", cwd=tmp_path, pythonpath=[str(tmp_path)])
     assert p.returncode == 0, p.stderr

@@ -30,7 +30,8 @@ def test_missing_field_is_named(field):
 
 
 def test_unknown_kind_lists_the_kinds():
-    with pytest.raises(ClaimDefinitionError, match=r"kind 'lemma' is not one of identity, property"):
+    with pytest.raises(ClaimDefinitionError,
+                       match=r"kind 'lemma' is not one of identity, property"):
         _register(Registry(), kind="lemma")
 
 
@@ -55,7 +56,8 @@ def test_expect_accepts_names_in_any_case():
 def test_evidence_for_unknown_claim_fails_validation():
     reg = Registry()
     verify.evidence_for("pp.missing", registry=reg)(lambda ctx: None)
-    with pytest.raises(ClaimDefinitionError, match=r"evidence_for\('pp.missing'\) names a claim that is not registered"):
+    with pytest.raises(ClaimDefinitionError,
+                       match=r"evidence_for\('pp.missing'\) names a claim that is not registered"):
         reg.validate()
 
 

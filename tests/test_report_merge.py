@@ -1,5 +1,5 @@
 """Several results files merged into one report: per claim the strongest profile, every
-claim labelled with its run, every run in the provenance (issue 15, §3)."""
+claim labelled with its run, every run in the provenance."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""What a new user saw in the report of their own paper, fixed (issue 15, §4): eps units
-applied once, log-scale histograms, readable figure titles, small inputs in full, matrices
-in steps, failed ladder rungs collapsed under PROVED, re-run snippets that can be pasted."""
+"""The report of a user's own paper reads well: eps units applied once, log-scale
+histograms, readable figure titles, small inputs in full, matrices in steps, failed ladder
+rungs collapsed under PROVED, re-run snippets that can be pasted."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Results as data: the ``Results`` mapping, the versioned JSONL schema, ``verify diff``,
-``verify show --from`` saying when it runs a claim, ``verify report --out`` (issue 15, §3)."""
+``verify show --from`` saying when it runs a claim, ``verify report --out``."""
 
 from __future__ import annotations
 

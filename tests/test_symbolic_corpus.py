@@ -46,20 +46,24 @@ def _recheck(lhs, rhs, kw, cex: dict) -> None:
         assert cex["lhs_shape"] != cex["rhs_shape"]
         return
     if "sizes" in cex:
-        dims = {s.name: s for e in (lhs, rhs) for s in getattr(e, "free_symbols", set()) if isinstance(s, sp.Symbol)}
+        dims = {s.name: s for e in (lhs, rhs) for s in getattr(e, "free_symbols", set())
+                if isinstance(s, sp.Symbol)}
         for e in (lhs, rhs):
             for ms in getattr(e, "atoms", lambda *_: set())(sp.MatrixSymbol):
-                dims.update({s.name: s for s in sp.sympify(ms.shape[0]).free_symbols | sp.sympify(ms.shape[1]).free_symbols})
+                shape_syms = (sp.sympify(ms.shape[0]).free_symbols
+                              | sp.sympify(ms.shape[1]).free_symbols)
+                dims.update({s.name: s for s in shape_syms})
         sub = {dims[k]: sp.Integer(val) for k, val in cex["sizes"].items()}
         lhs, rhs = _explicit(lhs.xreplace(sub)), _explicit(rhs.xreplace(sub))
-    if any(isinstance(s, sp.Symbol) and not s.is_commutative for e in (lhs, rhs) for s in sp.sympify(e).free_symbols):
+    if any(isinstance(s, sp.Symbol) and not s.is_commutative
+           for e in (lhs, rhs) for s in sp.sympify(e).free_symbols):
         _recheck_noncommutative(lhs, rhs, cex)
         return
     atoms: dict[str, sp.Basic] = {}
     for e in (lhs, rhs):
         ents = list(e) if isinstance(e, sp.MatrixBase) else [e]
         for en in map(sp.sympify, ents):
-            for at in list(en.free_symbols) + list(en.atoms(sp.Indexed)) + list(en.atoms(MatrixElement)):
+            for at in [*en.free_symbols, *en.atoms(sp.Indexed), *en.atoms(MatrixElement)]:
                 atoms[str(at)] = at
     point = {atoms[name]: sp.sympify(val) for name, val in cex["point"].items()}
     if assumptions := kw.get("assumptions"):

@@ -41,7 +41,14 @@ def test_witness_search_is_deterministic_in_the_seed() -> None:
     assert a.verdict is Verdict.REFUTED and a.counterexample == b.counterexample
 
 
-@pytest.mark.parametrize("assumptions", ["positive", {"x": "positive", "y": "positive"}, [sp.Q.positive(x), sp.Q.positive(y)]])
+@pytest.mark.parametrize(
+    "assumptions",
+    [
+        "positive",
+        {"x": "positive", "y": "positive"},
+        [sp.Q.positive(x), sp.Q.positive(y)],
+    ],
+)
 def test_assumption_forms_enable_log_rules(assumptions) -> None:
     ev = prove_equal(sp.log(x * y), sp.log(x) + sp.log(y), assumptions=assumptions)
     assert ev.verdict is Verdict.PROVED, ev.steps
@@ -123,7 +130,8 @@ def test_prove_for_sizes_softmax_jacobian() -> None:
 
     def wrong(N: int):
         J, F = build(N)
-        return J, sp.Matrix(N, N, lambda p, q: F[p, q] if p != q else F[p, q] * 2)  # diagonal doubled
+        doubled = sp.Matrix(N, N, lambda p, q: F[p, q] if p != q else F[p, q] * 2)
+        return J, doubled  # diagonal doubled
 
     ev = prove_for_sizes(wrong, {"N": range(1, 4)})
     # at N = 1 the diagonal entry is 0 = 2 * 0, so the smallest failing size is N = 2
@@ -156,7 +164,8 @@ def test_timeout_is_undecided_and_on_time_main_thread() -> None:
 def test_timeout_in_a_worker_thread_returns_on_time() -> None:
     lhs, rhs = _slow_pair()
     box = {}
-    th = threading.Thread(target=lambda: box.setdefault("ev", prove_equal(lhs, rhs, timeout=1.0)), daemon=True)
+    th = threading.Thread(target=lambda: box.setdefault("ev", prove_equal(lhs, rhs, timeout=1.0)),
+                          daemon=True)
     t0 = time.perf_counter()
     th.start()
     th.join(20)
@@ -168,7 +177,8 @@ def test_compare_needs_confirmation_at_high_precision() -> None:
     # equal values written differently agree; a 1e-40 difference is still a confirmed difference
     assert compare(sp.sqrt(2) * sp.sqrt(3), sp.sqrt(6))[0] == "agree"
     assert compare(sp.pi, sp.pi + sp.Rational(1, 10 ** 20))[0] == "differ"
-    assert compare(sp.pi, sp.pi + sp.Rational(1, 10 ** 45))[0] != "differ"  # below resolution: no witness
+    # below resolution: no witness
+    assert compare(sp.pi, sp.pi + sp.Rational(1, 10 ** 45))[0] != "differ"
     assert compare(sp.Integer(1) / 0, sp.Integer(1))[0] == "undefined"
 
 
@@ -183,11 +193,12 @@ def test_piecewise_case_analysis() -> None:
     assert prove_equal(sp.Max(xr, 0), (xr - sp.Abs(xr)) / 2).verdict is Verdict.REFUTED
 
 
-# -- red-team regressions (each of these gave a wrong verdict or ran past its timeout) --------
+# -- inputs that could give a wrong verdict or run past the timeout -------------------------
 
 
 def test_noncommutative_exponentials_are_never_proved() -> None:
-    # the formal-exponential rung replaced exp(X), exp(Y) by commuting symbols: PROVED
+    # the formal-exponential rung's generators commute, so it must never see exp(X), exp(Y)
+    # of noncommutative X, Y: there it would prove exp(X) exp(Y) = exp(X + Y)
     X, Y = sp.symbols("X Y", commutative=False)
     for lhs, rhs in [(sp.exp(X) * sp.exp(Y), sp.exp(X + Y)), (sp.exp(X) * Y, Y * sp.exp(X)),
                      (sp.sin(X) * sp.cos(Y), sp.cos(Y) * sp.sin(X))]:
@@ -196,8 +207,8 @@ def test_noncommutative_exponentials_are_never_proved() -> None:
 
 
 def test_bound_matrix_entries_are_not_witness_variables() -> None:
-    # A[0, i] inside Sum(.., (i, 1, n - 1)) was given one value for every i: a TRUE identity
-    # was REFUTED
+    # A[0, i] inside Sum(.., (i, 1, n - 1)) depends on the bound i: the witness search must
+    # not draw one value for it, or this TRUE identity would be REFUTED
     n = sp.Symbol("n", integer=True, positive=True)
     i = sp.Symbol("i", integer=True)
     A, B = sp.MatrixSymbol("A", n, n), sp.MatrixSymbol("B", n, n)
@@ -209,7 +220,8 @@ def test_bound_matrix_entries_are_not_witness_variables() -> None:
 
 
 def test_concrete_size_instantiation_respects_the_timeout() -> None:
-    # the explicit 4x4 symbolic inverse at n = 4 ran for minutes outside every time guard
+    # the explicit 4x4 symbolic inverse at n = 4 takes minutes: its instantiation must run
+    # inside the time guard
     n = sp.Symbol("n", integer=True, positive=True)
     A = sp.MatrixSymbol("A", n, n)
     t0 = time.perf_counter()
@@ -219,7 +231,8 @@ def test_concrete_size_instantiation_respects_the_timeout() -> None:
 
 
 def test_huge_expressions_are_not_printed_past_the_timeout() -> None:
-    # LaTeX of a 5000-term expansion took longer than the whole budget
+    # LaTeX of a 5000-term expansion takes longer than the whole budget: the steps must
+    # describe it (its size), not print it
     x, y, z, w = sp.symbols("x y z w")
     lhs = (x + y + z + w) ** 28
     rhs = sp.expand(lhs) + 1
@@ -229,7 +242,9 @@ def test_huge_expressions_are_not_printed_past_the_timeout() -> None:
         if runner == "main":
             box["ev"] = prove_equal(lhs, rhs, timeout=4)
         else:
-            th = threading.Thread(target=lambda b=box: b.setdefault("ev", prove_equal(lhs, rhs, timeout=4)))
+            th = threading.Thread(
+                target=lambda b=box: b.setdefault("ev", prove_equal(lhs, rhs, timeout=4))
+            )
             th.start()
             th.join(30)
         assert time.perf_counter() - t0 < 4 + 2.5, runner

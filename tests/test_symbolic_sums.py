@@ -14,13 +14,15 @@ f = sp.IndexedBase("f")
 
 def test_sums_differing_only_in_the_bound_name_become_equal() -> None:
     assert sp.Sum(f[k], (k, 1, n)) != sp.Sum(f[j], (j, 1, n))
-    assert bound_variables_renamed(sp.Sum(f[k], (k, 1, n))) == bound_variables_renamed(sp.Sum(f[j], (j, 1, n)))
+    renamed = bound_variables_renamed
+    assert renamed(sp.Sum(f[k], (k, 1, n))) == renamed(sp.Sum(f[j], (j, 1, n)))
 
 
 def test_bounds_free_indices_and_limit_order_are_kept() -> None:
-    assert bound_variables_renamed(sp.Sum(f[k], (k, 1, n))) != bound_variables_renamed(sp.Sum(f[k], (k, 0, n)))
+    renamed = bound_variables_renamed
+    assert renamed(sp.Sum(f[k], (k, 1, n))) != renamed(sp.Sum(f[k], (k, 0, n)))
     # a free index stays free: sum_k f[k, j] and sum_j f[j, j] are different sums
-    assert bound_variables_renamed(sp.Sum(f[k, j], (k, 1, n))) != bound_variables_renamed(sp.Sum(f[j, j], (j, 1, n)))
+    assert renamed(sp.Sum(f[k, j], (k, 1, n))) != renamed(sp.Sum(f[j, j], (j, 1, n)))
     # no exchange of sums: f[k, j] summed k inside j is not f[j, k] summed k inside j
     assert (bound_variables_renamed(sp.Sum(f[k, j], (k, 1, n), (j, 1, n)))
             != bound_variables_renamed(sp.Sum(f[j, k], (k, 1, n), (j, 1, n))))

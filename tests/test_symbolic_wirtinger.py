@@ -48,9 +48,11 @@ def test_real_symbol_is_rejected() -> None:
 
 LOSSES = {
     "abs2": (lambda z_, w_: sp.Abs(z_) ** 2, lambda z_, w_: z_.abs() ** 2),
-    "re(z^2 conj w)": (lambda z_, w_: sp.re(z_ ** 2 * sp.conjugate(w_)), lambda z_, w_: (z_ ** 2 * w_.conj()).real),
+    "re(z^2 conj w)": (lambda z_, w_: sp.re(z_ ** 2 * sp.conjugate(w_)),
+                       lambda z_, w_: (z_ ** 2 * w_.conj()).real),
     "|z-w|^4": (lambda z_, w_: sp.Abs(z_ - w_) ** 4, lambda z_, w_: (z_ - w_).abs() ** 4),
-    "log(1+|z|^2)": (lambda z_, w_: sp.log(1 + sp.Abs(z_) ** 2), lambda z_, w_: torch.log(1 + z_.abs() ** 2)),
+    "log(1+|z|^2)": (lambda z_, w_: sp.log(1 + sp.Abs(z_) ** 2),
+                     lambda z_, w_: torch.log(1 + z_.abs() ** 2)),
     "im(z^3)": (lambda z_, w_: sp.im(z_ ** 3), lambda z_, w_: (z_ ** 3).imag),
 }
 
@@ -95,7 +97,8 @@ def test_matrix_symbol_variable() -> None:
 
 
 def test_non_holomorphic_functions_are_refused_not_differentiated_to_zero() -> None:
-    # arg(z), conj(sqrt(z)), |sqrt(z)| hide conj(z): d/dzbar used to come out as 0
+    # arg(z), conj(sqrt(z)), |sqrt(z)| hide conj(z): differentiated as they stand, d/dzbar
+    # would come out as 0
     z = sp.Symbol("z")
     for f in (sp.arg(z), sp.conjugate(sp.sqrt(z)), sp.conjugate(sp.log(z)), sp.sign(z),
               sp.Abs(sp.sqrt(z)), sp.Max(sp.re(z), 0)):
