@@ -29,7 +29,7 @@ async def _give_gpu(dask_worker):
 def cluster():
     """Two single-threaded worker processes; the first declares a (fake) GPU."""
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as lc, distributed.Client(lc) as c:
+                                  dashboard_address=":0") as lc, distributed.Client(lc) as c:
         workers = sorted(c.scheduler_info()["workers"])
         c.run(_give_gpu, workers=[workers[0]])
         yield {"address": lc.scheduler_address, "client": c, "gpu": workers[0],
@@ -130,3 +130,37 @@ def test_verify_run_scheduler_local_starts_a_cluster_for_the_run(tmp_path, capsy
     assert verdicts == {"fx.good_first": "SUPPORTED", "fx.raises": "UNDECIDED"}
     meta = json.loads(path.with_name("r.meta.json").read_text())
     assert meta["device"] == "each Dask worker's"
+
+
+def test_resume_on_the_cluster_runs_only_the_missing_claims(cluster, tmp_path):
+    path = tmp_path / "r.jsonl"
+    verify.run(["fx.good_first"], modules=FIXTURES, jobs=0, seed=3, results_path=path)
+    before = path.read_text().splitlines()
+    ran: list[str] = []
+    verify.run(["fx.good_first", "fx.raises"], modules=FIXTURES, seed=3, results_path=path,
+               resume=True, scheduler=cluster["address"], on_result=lambda r: ran.append(r.id))
+    assert ran == ["fx.raises"]
+    assert before[0] in path.read_text().splitlines()
+
+
+def test_search_share_splits_the_examples_and_derives_the_seeds():
+    from verify import Context
+
+    plain = Context("x.y")
+    assert plain.search_share(100, 5) == (100, 5)
+    assert Context("x.y", examples=40).search_share(100, 5) == (40, 5)
+    shares = [Context("x.y", examples=10, shards=3, shard=i).search_share(100, 5)
+              for i in range(3)]
+    assert [b for b, _ in shares] == [4, 3, 3]
+    assert len({s for _, s in shares}) == 3 and 5 not in {s for _, s in shares}
+    assert Context("x.y", shards=3).search_share(0, 5) == (0, 5)  # no search asked for
+
+
+@pytest.mark.parametrize("bad", [{"GPU": 0}, {"GPU": "one"}, {"deep": {"GPU": -1}}, ["GPU"]])
+def test_malformed_resources_are_a_definition_error(bad):
+    from verify.errors import ClaimDefinitionError
+    from verify.registry import Registry
+
+    with pytest.raises(ClaimDefinitionError, match="resources must be"):
+        verify.claim("rr.x", paper="rr", where="l. 1", statement="x", kind="property",
+                     resources=bad, registry=Registry())(lambda ctx: None)

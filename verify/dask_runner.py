@@ -118,7 +118,7 @@ def _client(distributed: Any, scheduler: str, jobs: int) -> Iterator[Any]:
     if scheduler == LOCAL:
         cluster = distributed.LocalCluster(
             n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-            dashboard_address=None, silence_logs=logging.ERROR,
+            dashboard_address=":0", silence_logs=logging.ERROR,  # any free port
         )
         try:
             with distributed.Client(cluster) as client:
