@@ -49,7 +49,15 @@ from .exp_table2 import READING_TEXT as AG_READING_TEXT
 from .exp_table2 import READINGS as AG_READINGS
 from .exp_table2 import ag_metrics, draw
 from .field_operator import FieldParams
-from .metrics import equivariance_metrics, exp_numbers, fmt, mean_std, same_order, t_ci95
+from .metrics import (
+    equivariance_metrics,
+    exp_numbers,
+    fmt,
+    mean_std,
+    nfa_scale,
+    same_order,
+    t_ci95,
+)
 from .training import DEEP_FIELD_TRAIN, QUICK_FIELD_TRAIN, GridFields, TrainResult, train_operator
 
 PAPER = "nfa"
@@ -116,7 +124,7 @@ def appE_temperature(ctx) -> list[Evidence]:
                 part="(a) ~1e-7 at T=100",
                 dtype="float64",
                 seed=ctx.seed,
-                numbers=exp_numbers(
+                numbers=nfa_scale(ctx, "closed") | exp_numbers(
                     1e-7,
                     v100,
                     s100,
@@ -189,7 +197,7 @@ def appE_temperature(ctx) -> list[Evidence]:
                 part="(b) 3-D faster",
                 dtype="float64",
                 seed=ctx.seed,
-                numbers=exp_numbers(
+                numbers=nfa_scale(ctx, "closed") | exp_numbers(
                     "3-D below 2-D at large T (ratio < 1)",
                     ratio,
                     None,
@@ -235,7 +243,7 @@ def appE_temperature(ctx) -> list[Evidence]:
                     part=f"(c,d) MSE ~1e-6, d={d}",
                     dtype="float32",
                     seed=ctx.seed,
-                    numbers=exp_numbers(
+                    numbers=nfa_scale(ctx, "operator") | exp_numbers(
                         1e-6,
                         m,
                         s,
@@ -425,7 +433,7 @@ def _affine_evidence(
                 part="mean equivariance error",
                 dtype=dtn,
                 seed=ctx.seed,
-                numbers=exp_numbers(
+                numbers=nfa_scale(ctx, "affine") | exp_numbers(
                     paper_mean,
                     m,
                     hw,
@@ -465,7 +473,7 @@ def _affine_evidence(
     ),
     kind="experiment",
     readings={k: v for k, v in _AFFINE_TEXT.items() if k != "A"},
-    expect="NOT_REPRODUCED",
+    expect="UNDECIDED",
 )
 def appF_mnist(ctx) -> list[Evidence]:
     """STAND-IN data: scikit-learn's bundled 8 x 8 digits (quick: native 8 x 8; deep: resampled
@@ -477,6 +485,11 @@ def appF_mnist(ctx) -> list[Evidence]:
     setting (Thm 1), so the error is round-off (~1e-13 in float32), far below 0.013, trained or
     not; under P2 the error is set by how far the re-rasterised (cropped) image differs, not by
     the theorem.
+
+    expect=UNDECIDED is the quick verdict: its rows carry scale="smoke" (8 x 8 stand-in digits
+    and a 25-step smoke meta-training vs the paper's 28 x 28 fields and meta-trained operator),
+    so the audit leaves the REPRODUCED / NOT_REPRODUCED rows UNDECIDED and the deep profile
+    (docs/report/deep/nfa.jsonl) judges them.
     """
     side = ctx.pick(quick=8, deep=28)
     imgs, _ = digits_images(5, side=side, rng=ctx.numpy_rng("digits"))
@@ -520,7 +533,7 @@ def appF_mnist(ctx) -> list[Evidence]:
     ),
     kind="experiment",
     readings={k: v for k, v in _AFFINE_TEXT.items() if k != "A"},
-    expect="NOT_REPRODUCED",
+    expect="UNDECIDED",
 )
 def appG_poisson(ctx) -> list[Evidence]:
     """Own data (``data.poisson_solutions``; quick: 14 x 14 grid and 5 trials, deep: 28 x 28 and
@@ -530,6 +543,11 @@ def appG_poisson(ctx) -> list[Evidence]:
     Expect NOT_REPRODUCED: under P1 (the transform App. G describes) Thm 1 gives exact
     equivariance for every weight setting, so the error is round-off, not 0.0276; "approximate"
     equivariance is not what the theorem predicts for this protocol.
+
+    expect=UNDECIDED is the quick verdict: its rows carry scale="smoke" (14 x 14 grid, 5 trials
+    and a 25-step smoke meta-training vs the paper's 28 x 28, 10 trials and meta-trained
+    operator), so the audit leaves the REPRODUCED / NOT_REPRODUCED rows UNDECIDED and the deep
+    profile (docs/report/deep/nfa.jsonl) judges them.
     """
     n = ctx.pick(quick=14, deep=28)
     trials = ctx.pick(quick=5, deep=10)

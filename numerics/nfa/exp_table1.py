@@ -66,6 +66,7 @@ from .groups import MatrixAffine, random_rotation
 from .metrics import (
     equivariance_metrics,
     exp_numbers,
+    nfa_scale,
     fmt,
     log10_ratio,
     mean_std,
@@ -322,7 +323,7 @@ def _settings(ctx, family, d, dtype, metric, sz, config) -> dict:
     ),
     kind="experiment",
     readings={k: v for k, v in READING_TEXT.items() if k != "A"},
-    expect="NOT_REPRODUCED",
+    expect="UNDECIDED",
     timeout={"quick": 180, "deep": 1800},
 )
 def table1_equivariance(ctx) -> list[Evidence]:
@@ -334,6 +335,11 @@ def table1_equivariance(ctx) -> list[Evidence]:
     normalised rows are at round-off (~1e-7 in float32, ~1e-16 in float64), the ablations O(1).
     Quick budget 180 s: about 20 s on an idle CPU, but the twenty cells and the trained rows
     exceed the default 60 s on a loaded 2-core machine.
+
+    expect=UNDECIDED is the quick verdict: its rows carry scale="smoke" (operator d=16, 2 seeds
+    x 2 rotations and a 25-step smoke training vs the paper's d=128, 10 seeds x 10 rotations),
+    so the audit leaves the REPRODUCED / NOT_REPRODUCED rows UNDECIDED and the deep profile
+    (docs/report/deep/nfa.jsonl) judges them.
     """
     sz = _sizes(ctx)
     figure = _figure(ctx, sz)  # drawn on the first piece (reading A, first row)
@@ -377,7 +383,7 @@ def table1_equivariance(ctx) -> list[Evidence]:
                         part=ROW_LABEL[row],
                         dtype=dtn,
                         seed=ctx.seed,
-                        numbers=exp_numbers(
+                        numbers=nfa_scale(ctx, "operator") | exp_numbers(
                             pm,
                             m,
                             s,
@@ -411,7 +417,7 @@ def table1_equivariance(ctx) -> list[Evidence]:
                     part="caption: ~1000x",
                     dtype=dtn,
                     seed=ctx.seed,
-                    numbers=exp_numbers(
+                    numbers=nfa_scale(ctx, "operator") | exp_numbers(
                         1000.0,
                         ratio,
                         None,
@@ -469,7 +475,7 @@ def _trained_rows(ctx, sz) -> list[Evidence]:
                     part=f"{ROW_LABEL[row]} (trained)",
                     dtype=dtn,
                     seed=ctx.seed,
-                    numbers=exp_numbers(
+                    numbers=nfa_scale(ctx, "trained") | exp_numbers(
                         pm,
                         m,
                         s,
@@ -509,7 +515,7 @@ def _trained_rows(ctx, sz) -> list[Evidence]:
                 part="caption: ~1000x (trained)",
                 dtype=dtn,
                 seed=ctx.seed,
-                numbers=exp_numbers(
+                numbers=nfa_scale(ctx, "trained") | exp_numbers(
                     1000.0,
                     ratio,
                     None,
@@ -572,7 +578,7 @@ def _figure(ctx, sz) -> dict:
         "C": "the same thresholds for G_ST, float64",
         "D": "SO(d) as printed, float64 (the float64 re-check of reading A)",
     },
-    expect="NOT_REPRODUCED",
+    expect="UNDECIDED",
 )
 def fig1_fig2_captions(ctx) -> list[Evidence]:
     """Fig. 1: pointwise max error on the Table 6 grid (100 x 100 on [-1.5,1.5]^2) <= 1e-6;
@@ -585,6 +591,10 @@ def fig1_fig2_captions(ctx) -> list[Evidence]:
     re-check: the SO(d) deviation is not round-off); for G_ST (B) float32 round-off on O(1)
     fields sits near 1e-7 (pointwise max may exceed 1e-6), float64 (C) far below.
     Note: Table 1 reports means 2.4e-6 ... 4.9e-6 (L2 over points) for the same experiments.
+
+    expect=UNDECIDED is the quick verdict: its rows carry scale="smoke" (operator d=16, 2 seeds
+    x 2 rotations vs the paper's d=128, 10 x 10), so the audit leaves the REPRODUCED /
+    NOT_REPRODUCED rows UNDECIDED and the deep profile (docs/report/deep/nfa.jsonl) judges them.
     """
     sz = _sizes(ctx)
     sz["seeds"] = ctx.pick(quick=2, deep=10)
@@ -620,7 +630,7 @@ def fig1_fig2_captions(ctx) -> list[Evidence]:
                     part=part,
                     dtype=dtn,
                     seed=ctx.seed,
-                    numbers=exp_numbers(
+                    numbers=nfa_scale(ctx, "operator") | exp_numbers(
                         1e-6,
                         m,
                         s,
@@ -661,7 +671,7 @@ def fig1_fig2_captions(ctx) -> list[Evidence]:
         "C": "correlation with logit scale 30, not centred",
         "D": "correlation with logit scale 30, centred",
     },
-    expect="NOT_REPRODUCED",
+    expect="UNDECIDED",
 )
 def abstract_headlines(ctx) -> list[Evidence]:
     """(a) Table 1 normalised rows (SO(2), SO(3)): mean vs 3.6e-6 (same order), max < 1e-5;
@@ -669,6 +679,11 @@ def abstract_headlines(ctx) -> list[Evidence]:
     (c) p < 0.001: no test is named -> UNDECIDED; (d) which theorem covers the tested groups.
 
     Expect NOT_REPRODUCED from (a): SO(d) errors are ~field size (see table1_equivariance).
+
+    expect=UNDECIDED is the quick verdict: its rows carry scale="smoke" (headline (a) measured
+    on an operator d=16, 2 seeds x 2 rotations vs the paper's d=128, 10 x 10; (b) is closed-form
+    at the paper's setting and reproduces), so the audit leaves the REPRODUCED / NOT_REPRODUCED
+    rows UNDECIDED and the deep profile (docs/report/deep/nfa.jsonl) judges them.
     """
     sz = _sizes(ctx)
     ev: list[Evidence] = []
@@ -701,7 +716,7 @@ def abstract_headlines(ctx) -> list[Evidence]:
                 part="(a) mean 3.6e-6",
                 dtype="float32",
                 seed=ctx.seed,
-                numbers=exp_numbers(
+                numbers=nfa_scale(ctx, "operator") | exp_numbers(
                     3.6e-6,
                     m,
                     s,
@@ -723,7 +738,7 @@ def abstract_headlines(ctx) -> list[Evidence]:
                 part="(a) below 1e-5",
                 dtype="float32",
                 seed=ctx.seed,
-                numbers=exp_numbers(
+                numbers=nfa_scale(ctx, "operator") | exp_numbers(
                     1e-5,
                     worst,
                     None,
@@ -752,7 +767,7 @@ def abstract_headlines(ctx) -> list[Evidence]:
                 part="(b) corr > 0.999",
                 dtype="float64",
                 seed=ctx.seed,
-                numbers=exp_numbers(
+                numbers=nfa_scale(ctx, "closed") | exp_numbers(
                     0.999,
                     worst,
                     float(mm.corr.std(0, ddof=1).max()),

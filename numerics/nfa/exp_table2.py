@@ -42,7 +42,7 @@ from verify.numeric import fit_rate
 
 from .attention_gradient import AttentionGradientHead
 from .data import sinusoid_regression
-from .metrics import exp_numbers, fmt, within_2sigma, within_factor
+from .metrics import exp_numbers, fmt, nfa_scale, within_2sigma, within_factor
 
 PAPER = "nfa"
 TABLE2_TAUS = (1.0, 10.0, 100.0, 1000.0)
@@ -233,7 +233,7 @@ def table2_attention_gradient(ctx) -> list[Evidence]:
                     part=part,
                     dtype="float64",
                     seed=ctx.seed,
-                    numbers=exp_numbers(
+                    numbers=nfa_scale(ctx, "table2") | exp_numbers(
                         PAPER_CORR[j],
                         cm,
                         cs,
@@ -258,7 +258,7 @@ def table2_attention_gradient(ctx) -> list[Evidence]:
                     part=part,
                     dtype="float64",
                     seed=ctx.seed,
-                    numbers=exp_numbers(
+                    numbers=nfa_scale(ctx, "table2") | exp_numbers(
                         PAPER_MSE[j],
                         mm,
                         ms,
@@ -285,7 +285,7 @@ def table2_attention_gradient(ctx) -> list[Evidence]:
                         part=part,
                         dtype="float64",
                         seed=ctx.seed,
-                        numbers=exp_numbers(
+                        numbers=nfa_scale(ctx, "table2") | exp_numbers(
                             PAPER_SCALING[j],
                             sl,
                             None,

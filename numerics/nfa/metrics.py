@@ -118,3 +118,55 @@ def exp_numbers(
         "settings": settings,
         **extra,
     }
+
+
+#: ``numbers["scale"]`` / ``numbers["setting"]`` of each kind of nfa experiment, quick and deep:
+#: (quick setting, deep scale, deep setting). Quick runs below the paper's setting are smoke.
+SCALES: dict[str, tuple[str, str, str]] = {
+    "operator": (
+        "operator d=16, 2 heads, 2 layers, 2 seeds x 2 group elements vs the paper's d=128, "
+        "4 heads, 4 layers, 10 seeds x 10 rotations (Sec. 5.1)",
+        "paper",
+        "operator d=128, 4 heads, 4 layers, 10 seeds x 10 group elements, N=100 (Sec. 5.1)",
+    ),
+    "trained": (
+        "TINY smoke training (25 steps, 6 fields, untrained in effect) vs a trained operator "
+        "at the paper's size",
+        "stated",
+        "the paper does not state how long its operator was trained: a brief training (2000 "
+        "AdamW steps, 2000 fields, N=64 per set) of the paper's operator size (d=128, 4 heads, "
+        "4 layers), enough for the loss to fall; 10 seeds x 10 rotations as in Sec. 5.1",
+    ),
+    "table2": (
+        "10 seeds, N=100 samples, 50 frequencies, the paper's temperatures (Sec. 5.2), in every "
+        "profile (only the diagnostic sweep of the closest settings shrinks in quick)",
+        "paper",
+        "10 seeds, N=100 samples, 50 frequencies, the paper's temperatures (Sec. 5.2), in every "
+        "profile (only the diagnostic sweep of the closest settings shrinks in quick)",
+    ),
+    "closed": (
+        "closed-form attention / gradient quantities over 10 seeds, N=100, K=50: the paper's "
+        "setting in every profile",
+        "paper",
+        "closed-form attention / gradient quantities over 10 seeds, N=100, K=50: the paper's "
+        "setting in every profile",
+    ),
+    "affine": (
+        "a reduced grid and TINY smoke meta-training (25 steps, 6 fields) vs the paper's 28 x 28 "
+        "fields and a meta-trained operator (App. F/G)",
+        "stated",
+        "the paper's 28 x 28 grid and trial count; it does not state its meta-training length or "
+        "operator size: a small operator meta-trained for 2000 AdamW steps on 500 fields (~5 min "
+        "CPU), and random-weight rows of the paper's size, which Thm 1 covers as well",
+    ),
+}
+
+
+def nfa_scale(ctx: Any, kind: str) -> dict[str, str]:
+    """The scale an nfa experiment of ``kind`` (:data:`SCALES`) runs at in ``ctx``'s profile."""
+    quick, deep_scale, deep = SCALES[kind]
+    if kind in ("closed", "table2"):
+        return {"scale": "paper", "setting": deep}
+    if ctx.quick:
+        return {"scale": "smoke", "setting": quick}
+    return {"scale": deep_scale, "setting": deep}
