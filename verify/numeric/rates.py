@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-from scipy import stats
 
 from ..evidence import Evidence
 from ..verdict import Verdict
@@ -219,6 +218,8 @@ def fit_rate(
     if span <= 1e-6 * max(1.0, float(np.abs(lx).max())):
         # log x differs only at rounding level: any slope fitted there is noise over noise
         raise ValueError(f"fit_rate: x spans a relative range of {span:.3g} only; no slope to fit")
+    from scipy import stats  # here, not at import: scipy.stats costs ~0.5 s per process
+
     res = stats.linregress(lx, ly)
     slope, intercept, stderr = float(res.slope), float(res.intercept), float(res.stderr)
     if not math.isfinite(stderr):
