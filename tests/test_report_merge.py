@@ -106,3 +106,32 @@ def test_report_command_takes_repeated_from(tmp_path):
     assert p.returncode == 0, p.stderr
     tex = (tmp_path / "rep" / "p.tex").read_text(encoding="utf-8")
     assert "Evidence from the deep run of 2026-02-01, d.jsonl." in tex
+
+
+def test_a_deep_experiment_verdict_replaces_the_quick_smoke_one(tmp_path):
+    """A quick run's UNDECIDED at smoke scale and a deep run's NOT_REPRODUCED of the same
+    experiment: the report shows the deep verdict, labelled with the run it came from."""
+    cid = "p.exp.table"
+    smoke = ("[NOT_REPRODUCED rejected: smoke scale (T=100 vs the paper's 2000): the deep "
+             "profile judges it] loss 2.1 vs 1.97")
+    runs = {"quick": (Verdict.UNDECIDED, smoke, "2026-01-01", tmp_path / "results.jsonl"),
+            "deep": (Verdict.NOT_REPRODUCED, "loss 2.09 +- 0.01 vs 1.970 +- 0.034 (T=2000)",
+                     "2026-02-01", tmp_path / "deep" / "p.jsonl")}
+    for profile, (verdict, summary, date, path) in runs.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        r = ClaimResult(id=cid, paper="p", verdict=verdict, summary=summary, profile=profile,
+                        kind="experiment", statement="x = x")
+        lines = [r] + ([_r("p.other", "quick", "a claim only the quick run has")]
+                       if profile == "quick" else [])
+        path.write_text("".join(json.dumps(x.to_dict()) + "\n" for x in lines),
+                        encoding="utf-8")
+        meta = {"profile": profile, "seed": 0, "date": date, "git_revision": f"rev-{profile}"}
+        path.with_name(path.stem + ".meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    results, _, _ = merge([tmp_path / "results.jsonl", tmp_path / "deep"])
+    assert [(r.id, r.verdict, r.profile) for r in results if r.id == cid] == [
+        (cid, Verdict.NOT_REPRODUCED, "deep")]
+    build([tmp_path / "results.jsonl", tmp_path / "deep"], tmp_path / "rep", compile=False)
+    tex = (tmp_path / "rep" / "p.tex").read_text(encoding="utf-8").replace("\\allowbreak{}", "")
+    assert "Evidence from the deep run of 2026-02-01, p.jsonl." in tex
+    assert "\\vfbadge{vfNOTREPRODUCED}{NOT REPRODUCED}\\quad loss 2.09" in tex
+    assert "smoke scale" not in tex
