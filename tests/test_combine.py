@@ -112,3 +112,14 @@ def test_a_smoke_run_does_not_outvote_nothing():
     smoke = Evidence(NR, "small", method="experiment", part="t",
                      numbers={**XN, "scale": "smoke", "setting": "n=10 vs 1000"})
     assert combine([smoke, ev(RP, part="t")]).verdict is RP
+
+
+@pytest.mark.parametrize("verdict", [Verdict.REFUTED, Verdict.SUPPORTED])
+def test_a_smoke_scale_piece_decides_nothing(verdict):
+    ev = Evidence(verdict, "speed-up 1.1x vs the paper's 3x", method="numeric",
+                  counterexample={"T": 100}, numbers={"scale": "smoke", "setting": "T=100 vs 2000"})
+    out = audit(ev)
+    assert out.verdict is Verdict.UNDECIDED and "smoke scale (T=100 vs 2000)" in out.audit
+    paper = audit(Evidence(verdict, "x", method="numeric", counterexample={"T": 2000},
+                           numbers={"scale": "paper"}))
+    assert paper.verdict is verdict

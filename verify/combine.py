@@ -9,8 +9,10 @@
    - REFUTED needs a non-empty ``counterexample``;
    - REPRODUCED / NOT_REPRODUCED need ``method="experiment"``, the numbers
      ``paper_value`` and ``measured``, and the ``scale`` they ran at: ``"paper"`` (the
-     paper's own setting) or ``"stated"`` (a smaller scale justified in ``setting``); a
-     ``"smoke"`` run is UNDECIDED, for the deep profile to judge;
+     paper's own setting) or ``"stated"`` (a smaller scale justified in ``setting``);
+   - any piece whose numbers say ``scale="smoke"`` is UNDECIDED, whatever it found (a
+     refutation or a pass at smoke scale does not judge the paper's experiment): the deep
+     profile judges it;
    - any NaN or infinity among the numbers or in the counterexample voids the piece,
      wherever it sits (nested, in a set, in a SymPy, mpmath, Decimal, numpy or torch value);
    - so does a field the report cannot show: a counterexample or numbers that are not a
@@ -98,6 +100,8 @@ def _problem(ev: Evidence) -> str | None:
             where, what = found
             kind = "NaN" if "nan" in what.lower() else "infinity"
             return f"{kind} among its numbers: non-finite value {what} at {where}"
+    if isinstance(ev.numbers, dict) and ev.numbers.get("scale") == "smoke":
+        return _scale_problem(ev.numbers)  # a smoke run judges no experiment, whatever it found
     if v is Verdict.PROVED and ev.method != "symbolic":
         return f"PROVED needs symbolic evidence, this is {ev.method}"
     if v is Verdict.CERTIFIED and ev.method != "certificate":
