@@ -48,12 +48,13 @@ def _strip(path) -> list[dict]:
 
 
 def test_same_verdicts_and_file_as_the_local_runner(cluster, tmp_path):
-    sel = ["fx.good_first", "fx.raises", "fx.nan", "fx.segfaults", "fx.hangs", "fx.good_last"]
+    sel = ["fx.good_first", "fx.raises", "fx.nan", "fx.segfaults", "fx.good_last"]
     local = verify.run(sel, modules=FIXTURES, jobs=1, seed=7, results_path=tmp_path / "a.jsonl")
-    dask = verify.run(sel, modules=FIXTURES, seed=7, results_path=tmp_path / "b.jsonl",
-                      scheduler=cluster["address"])
-    assert dask.verdicts() == local.verdicts()
-    assert _strip(tmp_path / "b.jsonl") == _strip(tmp_path / "a.jsonl")
+    dask = verify.run([*sel, "fx.hangs"], modules=FIXTURES, seed=7,
+                      results_path=tmp_path / "b.jsonl", scheduler=cluster["address"])
+    assert {k: v for k, v in dask.verdicts().items() if k != "fx.hangs"} == local.verdicts()
+    on_cluster = [r for r in _strip(tmp_path / "b.jsonl") if r["id"] != "fx.hangs"]
+    assert on_cluster == _strip(tmp_path / "a.jsonl")
     hung = dask["fx.hangs"]  # stopped at its own budget of 3 s, on its worker
     assert hung.verdict is Verdict.UNDECIDED
     assert "timeout: still running after its budget of 3 s; killed" in hung.summary
@@ -86,7 +87,7 @@ def test_claims_that_need_a_resource_run_only_where_it_is(cluster, tmp_path):
     sel = ["dk.anywhere", "dk.gpu", "dk.gpu_deep", "dk.tpu"]
     results = verify.run(sel, modules=DASK, results_path=tmp_path / "r.jsonl",
                          scheduler=cluster["address"])
-    for _ in range(3):  # several GPU claims: every one lands on the GPU worker
+    for _ in range(2):  # several GPU claims: every one lands on the GPU worker
         again = verify.run(["dk.gpu"], modules=DASK, results_path=tmp_path / "g.jsonl",
                            scheduler=cluster["address"])
         assert again["dk.gpu"].evidence[0].numbers["worker"] == cluster["gpu"]
