@@ -43,20 +43,39 @@ def main() -> None:
     params = {"n": st.integers(1, 32), "theta": st.floats(-3.14, 3.14)}
     rows = []
     for device in devices:  # warm-up: first-call costs (kernels, hypothesis) are not throughput
-        falsify(rotation_equivariance, params, budget=3, batch=8, dtype=torch.float32, device=device)
+        falsify(
+            rotation_equivariance, params, budget=3, batch=8, dtype=torch.float32, device=device
+        )
     for device in devices:
         base = None
         for batch in args.batches:
             t0 = time.perf_counter()
-            ev = falsify(rotation_equivariance, params, budget=args.budget, batch=batch,
-                         dtype=torch.float32, device=device, seed=0)
+            ev = falsify(
+                rotation_equivariance,
+                params,
+                budget=args.budget,
+                batch=batch,
+                dtype=torch.float32,
+                device=device,
+                seed=0,
+            )
             dt = time.perf_counter() - t0
             rate = args.budget * batch / dt
             base = base or rate
-            rows.append({"device": device, "batch": batch, "seconds": dt, "inputs_per_s": rate,
-                         "speedup_vs_batch1": rate / base, "verdict": ev.verdict.value})
-            print(f"{device:>5} batch {batch:>6}: {dt:7.2f} s, {rate:12.0f} inputs/s, "
-                  f"x{rate / base:8.1f} vs batch {args.batches[0]}  ({ev.verdict.value})")
+            rows.append(
+                {
+                    "device": device,
+                    "batch": batch,
+                    "seconds": dt,
+                    "inputs_per_s": rate,
+                    "speedup_vs_batch1": rate / base,
+                    "verdict": ev.verdict.value,
+                }
+            )
+            print(
+                f"{device:>5} batch {batch:>6}: {dt:7.2f} s, {rate:12.0f} inputs/s, "
+                f"x{rate / base:8.1f} vs batch {args.batches[0]}  ({ev.verdict.value})"
+            )
     print(f"saved {save('falsify', {'budget': args.budget, 'rows': rows})}")
 
 

@@ -54,21 +54,44 @@ def measure(device: str, runs: int, T: int, blocks: list[int], repeat: int) -> l
     for block in blocks:
         got = blocked(block).grads()
         t = timeit(lambda block=block: blocked(block), repeat)
-        err = max(float((a - b).abs().max() / b.abs().max().clamp_min(1e-30))
-                  for a, b in zip(got, (ref.dW_Q, ref.dW_K, ref.dW_V, ref.dW_O, ref.db_O), strict=True))
+        err = max(
+            float((a - b).abs().max() / b.abs().max().clamp_min(1e-30))
+            for a, b in zip(got, (ref.dW_Q, ref.dW_K, ref.dW_V, ref.dW_O, ref.db_O), strict=True)
+        )
         ratio = base["median_s"] / t["median_s"]
-        rows.append({"device": device, "method": "blocked", "block": block, **t, "ratio_vs_full": ratio,
-                     "max_rel_diff_vs_full": err})
-        print(f"{device:>5} blocked, {block:>4} rows: median {t['median_s']:.3f} s, x{ratio:5.1f} faster, "
-              f"max rel. diff {err:.1e} ({X.dtype})")
+        rows.append(
+            {
+                "device": device,
+                "method": "blocked",
+                "block": block,
+                **t,
+                "ratio_vs_full": ratio,
+                "max_rel_diff_vs_full": err,
+            }
+        )
+        print(
+            f"{device:>5} blocked, {block:>4} rows: median {t['median_s']:.3f} s, "
+            f"x{ratio:5.1f} faster, "
+            f"max rel. diff {err:.1e} ({X.dtype})"
+        )
     return rows
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--runs", type=int, default=10, help="batched training runs (Table 1: 2 protocols x 5 seeds)")
-    ap.add_argument("--T", type=int, nargs="+", default=[100, 2000],
-                    help="sequence lengths (quick profile 100, the paper's 2000)")
+    ap.add_argument(
+        "--runs",
+        type=int,
+        default=10,
+        help="batched training runs (Table 1: 2 protocols x 5 seeds)",
+    )
+    ap.add_argument(
+        "--T",
+        type=int,
+        nargs="+",
+        default=[100, 2000],
+        help="sequence lengths (quick profile 100, the paper's 2000)",
+    )
     ap.add_argument("--blocks", type=int, nargs="+", default=[32, 64, 128, 256])
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()

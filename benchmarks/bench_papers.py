@@ -35,10 +35,20 @@ def main() -> None:
         wall = time.perf_counter() - t0
         total = sum(r.elapsed_s for r in res)
         slow = sorted(res, key=lambda r: -r.elapsed_s)[:3]
-        rows.append({"paper": key, "claims": len(res), "wall_s": wall, "claims_s": total,
-                     "slowest": [(r.id, round(r.elapsed_s, 2)) for r in slow]})
-        print(f"{key:>6}: {len(res):3d} claims, wall {wall:6.1f} s, claims {total:6.1f} s "
-              f"(x{total / wall:.2f}); slowest: " + ", ".join(f"{i} {t:.1f}s" for i, t in rows[-1]["slowest"]))
+        rows.append(
+            {
+                "paper": key,
+                "claims": len(res),
+                "wall_s": wall,
+                "claims_s": total,
+                "slowest": [(r.id, round(r.elapsed_s, 2)) for r in slow],
+            }
+        )
+        print(
+            f"{key:>6}: {len(res):3d} claims, wall {wall:6.1f} s, claims {total:6.1f} s "
+            f"(x{total / wall:.2f}); slowest: "
+            + ", ".join(f"{i} {t:.1f}s" for i, t in rows[-1]["slowest"])
+        )
     print(f"saved {save(f'papers_{args.profile}', {'jobs': args.jobs, 'rows': rows})}")
 
 

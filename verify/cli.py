@@ -48,48 +48,82 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="verify",
-        description="Check the claims of ML-theory papers: proved, certified, supported, refuted, reproduced.",
+        description=(
+            "Check the claims of ML-theory papers: proved, certified, supported, refuted, "
+            "reproduced."
+        ),
     )
     p.add_argument("--version", action="version", version=f"verify {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def sources(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--module", action="append", metavar="MOD",
-                        help="import claims from this module or package instead of the "
-                             "installed papers; repeatable")
+        sp.add_argument(
+            "--module",
+            action="append",
+            metavar="MOD",
+            help="import claims from this module or package instead of the "
+            "installed papers; repeatable",
+        )
 
     def selection(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("files", nargs="*", metavar="FILE",
-                        help="claims files (path/to/claims.py) to use instead of the installed "
-                             "papers")
+        sp.add_argument(
+            "files",
+            nargs="*",
+            metavar="FILE",
+            help="claims files (path/to/claims.py) to use instead of the installed papers",
+        )
         sources(sp)
         sp.add_argument("--paper", action="append", help="paper key (nfa, gda, ...); repeatable")
-        sp.add_argument("--claim", action="append", help="claim id or glob ('nfa.ag.*'); repeatable")
+        sp.add_argument(
+            "--claim", action="append", help="claim id or glob ('nfa.ag.*'); repeatable"
+        )
 
     ls = sub.add_parser("list", help="list the registered claims")
     selection(ls)
-    ls.add_argument("--json", action="store_true", help="print a JSON array of {id, paper, where, kind, expect}")
+    ls.add_argument(
+        "--json", action="store_true", help="print a JSON array of {id, paper, where, kind, expect}"
+    )
 
     def running(sp: argparse.ArgumentParser) -> None:
         selection(sp)
-        sp.add_argument("--device", choices=["cpu", "cuda"], help="default: cuda when present, else cpu")
-        sp.add_argument("--jobs", type=int, help="worker processes (default: the number of cores, at most 8)")
+        sp.add_argument(
+            "--device", choices=["cpu", "cuda"], help="default: cuda when present, else cpu"
+        )
+        sp.add_argument(
+            "--jobs", type=int, help="worker processes (default: the number of cores, at most 8)"
+        )
         sp.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
-        sp.add_argument("--timeout", type=float, help="seconds per claim, overriding the profile's budget")
-        sp.add_argument("--json", metavar="FILE", default="results.jsonl",
-                        help="JSON-lines results file (default: results.jsonl)")
-        sp.add_argument("--resume", action="store_true", help="skip claims already in the results file")
-        sp.add_argument("--quiet", action="store_true", help="no progress bar, only the final table")
+        sp.add_argument(
+            "--timeout", type=float, help="seconds per claim, overriding the profile's budget"
+        )
+        sp.add_argument(
+            "--json",
+            metavar="FILE",
+            default="results.jsonl",
+            help="JSON-lines results file (default: results.jsonl)",
+        )
+        sp.add_argument(
+            "--resume", action="store_true", help="skip claims already in the results file"
+        )
+        sp.add_argument(
+            "--quiet", action="store_true", help="no progress bar, only the final table"
+        )
         sp.add_argument("--report", metavar="DIR", help="then write the LaTeX/PDF report into DIR")
-        sp.add_argument("--strict", action="store_true",
-                        help="exit 1 also when a claim crashed or timed out (a check raised, "
-                             "its process died, or it ran past its budget), even without an "
-                             "expect=")
-        sp.add_argument("--scheduler", metavar="ADDR",
-                        help="run the claims on a Dask cluster: a scheduler address "
-                             "(tcp://host:8786), or 'local' for a LocalCluster of --jobs "
-                             "workers (needs pip install 'verify[dask]')")
+        sp.add_argument(
+            "--strict",
+            action="store_true",
+            help="exit 1 also when a claim crashed or timed out (a check raised, "
+            "its process died, or it ran past its budget), even without an "
+            "expect=",
+        )
+        sp.add_argument(
+            "--scheduler",
+            metavar="ADDR",
+            help="run the claims on a Dask cluster: a scheduler address "
+            "(tcp://host:8786), or 'local' for a LocalCluster of --jobs "
+            "workers (needs pip install 'verify[dask]')",
+        )
 
     rn = sub.add_parser("run", help="run claims and print a verdict table")
     running(rn)
@@ -97,48 +131,84 @@ def _parser() -> argparse.ArgumentParser:
 
     fz = sub.add_parser("fuzz", help="search longer for counterexamples (the 'fuzz' profile)")
     running(fz)
-    fz.add_argument("--examples", type=int, metavar="N",
-                    help="every falsifier search of a claim runs N examples in all")
-    fz.add_argument("--shards", type=int, metavar="K",
-                    help="split each claim's searches into K runs with derived seeds, merged "
-                         "(default: the cluster's worker threads with --scheduler, else 1)")
+    fz.add_argument(
+        "--examples",
+        type=int,
+        metavar="N",
+        help="every falsifier search of a claim runs N examples in all",
+    )
+    fz.add_argument(
+        "--shards",
+        type=int,
+        metavar="K",
+        help="split each claim's searches into K runs with derived seeds, merged "
+        "(default: the cluster's worker threads with --scheduler, else 1)",
+    )
 
     sh = sub.add_parser("show", help="print the evidence of one claim in full")
     sh.add_argument("id", help="claim id")
-    sh.add_argument("--from", dest="source", default="results.jsonl",
-                    help="results file to read (default: results.jsonl); the claim is run if absent")
+    sh.add_argument(
+        "--from",
+        dest="source",
+        default="results.jsonl",
+        help="results file to read (default: results.jsonl); the claim is run if absent",
+    )
     sh.add_argument("--seed", type=int, default=0)
     sh.add_argument("--profile", choices=["quick", "deep"], default="quick")
-    sh.add_argument("--rerun", action="store_true", help="run the claim again instead of reading it")
-    sh.add_argument("--where", action="store_true",
-                    help="print only file:line of each of the claim's checks (for editors)")
-    sh.add_argument("--file", action="append", dest="files", default=[], metavar="FILE",
-                    help="claims file the claim is in (when it is run); repeatable")
+    sh.add_argument(
+        "--rerun", action="store_true", help="run the claim again instead of reading it"
+    )
+    sh.add_argument(
+        "--where",
+        action="store_true",
+        help="print only file:line of each of the claim's checks (for editors)",
+    )
+    sh.add_argument(
+        "--file",
+        action="append",
+        dest="files",
+        default=[],
+        metavar="FILE",
+        help="claims file the claim is in (when it is run); repeatable",
+    )
     sources(sh)
 
     rp = sub.add_parser("report", help="write the LaTeX/PDF report from saved results")
-    rp.add_argument("--from", dest="source", action="append", metavar="RESULTS",
-                    help="results file, or a folder of *.jsonl files; repeatable: per claim the "
-                         "strongest profile wins (deep over quick; the later file between "
-                         "equals). Default: results.jsonl")
-    rp.add_argument("--out", required=True, metavar="DIR",
-                    help="folder to write the report into (required: nothing is written to a "
-                         "default place)")
+    rp.add_argument(
+        "--from",
+        dest="source",
+        action="append",
+        metavar="RESULTS",
+        help="results file, or a folder of *.jsonl files; repeatable: per claim the "
+        "strongest profile wins (deep over quick; the later file between "
+        "equals). Default: results.jsonl",
+    )
+    rp.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        help="folder to write the report into (required: nothing is written to a default place)",
+    )
     rp.add_argument("--paper", action="append", help="only these papers; repeatable")
     rp.add_argument("--no-pdf", action="store_true", help="write .tex only")
 
     df = sub.add_parser("diff", help="the verdicts that changed between two results files")
     df.add_argument("old", help="results file of the earlier run")
     df.add_argument("new", help="results file of the later run")
-    df.add_argument("--json", action="store_true",
-                    help="print a JSON array of {id, change, old, new, old_readings, new_readings}")
+    df.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON array of {id, change, old, new, old_readings, new_readings}",
+    )
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
     try:
         if args.command == "list":
             return _cmd_list(args)
@@ -209,7 +279,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
         table.add_column(col, overflow="fold")
     for c in claims:
         exp = c.expect.value if c.expect else "-"
-        table.add_row(c.id, c.paper, c.kind, c.where, f"[{STYLE[c.expect]}]{exp}[/]" if c.expect else exp)
+        table.add_row(
+            c.id, c.paper, c.kind, c.where, f"[{STYLE[c.expect]}]{exp}[/]" if c.expect else exp
+        )
     _console().print(table)
     return 0
 
@@ -223,8 +295,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     console = _console()
     profile = getattr(args, "profile", None) or "fuzz"
     progress = Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, disable=args.quiet or not console.is_terminal,
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=args.quiet or not console.is_terminal,
     )
     state: dict = {}
 
@@ -237,7 +313,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if not args.quiet:
             mark = " [red](expected " + r.expect.value + ")[/]" if r.drift else ""
             progress.console.print(
-                f"[{STYLE[r.verdict]}]{r.verdict.value:<15}[/] {r.id} [dim]{r.elapsed_s:.1f}s[/]{mark}",
+                f"[{STYLE[r.verdict]}]{r.verdict.value:<15}[/] {r.id} "
+                f"[dim]{r.elapsed_s:.1f}s[/]{mark}",
                 highlight=False,
             )
 
@@ -253,10 +330,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
     split = _fuzz_split(args)
     try:
         results = run(
-            _select(args, modules), paper=args.paper, profile=profile, device=args.device,
-            jobs=args.jobs, seed=args.seed, timeout=args.timeout, results_path=args.json,
-            resume=args.resume, modules=modules, on_start=on_start, on_result=on_result,
-            scheduler=args.scheduler, **split,
+            _select(args, modules),
+            paper=args.paper,
+            profile=profile,
+            device=args.device,
+            jobs=args.jobs,
+            seed=args.seed,
+            timeout=args.timeout,
+            results_path=args.json,
+            resume=args.resume,
+            modules=modules,
+            on_start=on_start,
+            on_result=on_result,
+            scheduler=args.scheduler,
+            **split,
         )
     finally:
         progress.stop()
@@ -266,11 +353,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{n} {text}" for text, n in headline_counts(results))
     console.print(f"{len(results)} claims: {counts or 'none'}. Results in [bold]{args.json}[/].")
     if results.drifted:
-        console.print(f"[red]{len(results.drifted)} verdict(s) differ from their expect=:[/] "
-                      + ", ".join(r.id for r in results.drifted))
+        console.print(
+            f"[red]{len(results.drifted)} verdict(s) differ from their expect=:[/] "
+            + ", ".join(r.id for r in results.drifted)
+        )
     if args.strict and results.crashed:
-        console.print(f"[red]{len(results.crashed)} claim(s) crashed or timed out (--strict):[/] "
-                      + ", ".join(r.id for r in results.crashed))
+        console.print(
+            f"[red]{len(results.crashed)} claim(s) crashed or timed out (--strict):[/] "
+            + ", ".join(r.id for r in results.crashed)
+        )
     status = results.strict_exit_code if args.strict else results.exit_code
     if args.report:
         report_status = _build_report([args.json], args.report, args.paper, pdf=True)
@@ -311,8 +402,14 @@ def results_table(results) -> object:
         summary = escape(_short(r.summary, 140))
         if r.readings:
             summary += "\n[dim]" + escape(readings_line(r)) + "[/]"
-        table.add_row(r.id, r.kind, f"[{STYLE[r.verdict]}]{headline(r)}[/]", exp,
-                      f"{r.elapsed_s:.1f}s", summary)
+        table.add_row(
+            r.id,
+            r.kind,
+            f"[{STYLE[r.verdict]}]{headline(r)}[/]",
+            exp,
+            f"{r.elapsed_s:.1f}s",
+            summary,
+        )
     return table
 
 
@@ -347,12 +444,20 @@ def _cmd_show(args: argparse.Namespace) -> int:
         discover(modules)
         REGISTRY.select([args.id])  # an unknown id fails here, before any announcement
         # Said before the run starts: what follows was computed now, not read from the file.
-        sys.stderr.write(f"verify: {why}: running {args.id} now (seed {args.seed}, profile "
-                         f"{args.profile}); nothing is saved\n")
+        sys.stderr.write(
+            f"verify: {why}: running {args.id} now (seed {args.seed}, profile "
+            f"{args.profile}); nothing is saved\n"
+        )
         with tempfile.TemporaryDirectory(prefix="verify-show-") as tmp:  # not the user's cwd
             path = Path(tmp) / "results.jsonl"
-            result = run([args.id], profile=args.profile, seed=args.seed, results_path=path,
-                         jobs=1, modules=modules)[args.id]
+            result = run(
+                [args.id],
+                profile=args.profile,
+                seed=args.seed,
+                results_path=path,
+                jobs=1,
+                modules=modules,
+            )[args.id]
     _console().print(render_result(result))
     return 0
 
@@ -381,8 +486,10 @@ def render_result(r) -> object:
     head.append("verdict: ")
     head.append(headline(r), style=STYLE[r.verdict])
     if r.expect is not None:
-        head.append(f"   expect: {r.expect.value}" + ("  DRIFT" if r.drift else ""),
-                    style="red" if r.drift else "dim")
+        head.append(
+            f"   expect: {r.expect.value}" + ("  DRIFT" if r.drift else ""),
+            style="red" if r.drift else "dim",
+        )
     head.append(f"\n{r.summary}\n")
     if r.readings:
         head.append(f"readings: {readings_line(r)}\n")
@@ -391,8 +498,11 @@ def render_result(r) -> object:
         head.append(f"repaired statement (reading {r.repaired_by}, {r.severity}): {repaired}\n")
     for loc in r.code:
         head.append(f"check: {loc}\n", style="dim")
-    head.append(f"seed {r.run_seed} (claim seed {r.seed}), profile {r.profile}, device {r.device}, "
-                f"{r.elapsed_s:.2f} s\nre-run: {r.rerun}\n", style="dim")
+    head.append(
+        f"seed {r.run_seed} (claim seed {r.seed}), profile {r.profile}, device {r.device}, "
+        f"{r.elapsed_s:.2f} s\nre-run: {r.rerun}\n",
+        style="dim",
+    )
     head.append("\nStatement (as printed): ", style="bold")
     head.append(r.statement + "\n")
     for label, st in r.reading_statements.items():
@@ -412,7 +522,11 @@ def render_result(r) -> object:
         if e.generality:
             scope = f" (scope: {e.scope})" if e.scope else ""
             t.append(f"generality: {e.generality}{scope}\n")
-        meta = ", ".join(f"{k} {v}" for k, v in (("dtype", e.dtype), ("device", e.device), ("seed", e.seed)) if v is not None)
+        meta = ", ".join(
+            f"{k} {v}"
+            for k, v in (("dtype", e.dtype), ("device", e.device), ("seed", e.seed))
+            if v is not None
+        )
         if meta:
             t.append(meta + "\n", style="dim")
         if e.counterexample:
@@ -430,12 +544,12 @@ def render_result(r) -> object:
 
 # -- report -----------------------------------------------------------------------------------
 def _cmd_report(args: argparse.Namespace) -> int:
-    return _build_report(args.source or ["results.jsonl"], args.out, args.paper,
-                         pdf=not args.no_pdf)
+    return _build_report(
+        args.source or ["results.jsonl"], args.out, args.paper, pdf=not args.no_pdf
+    )
 
 
-def _build_report(sources: list[str], out_dir: str, papers: list[str] | None, *,
-                  pdf: bool) -> int:
+def _build_report(sources: list[str], out_dir: str, papers: list[str] | None, *, pdf: bool) -> int:
     from . import report
 
     out = report.build(sources, out_dir, papers=papers, compile=pdf)
@@ -481,8 +595,10 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         style = {"added": "green", "removed": "red"}.get(c.kind, "bold")
         console.print(f"[{style}]{escape(str(c))}[/]")
     common = sum(1 for r in new if r.id in old)
-    console.print(f"{len(changes)} change(s); {common} claims in both runs "
-                  f"({args.old}: {len(old)}, {args.new}: {len(new)}).")
+    console.print(
+        f"{len(changes)} change(s); {common} claims in both runs "
+        f"({args.old}: {len(old)}, {args.new}: {len(new)})."
+    )
     return 1 if changes else 0
 
 

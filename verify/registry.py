@@ -159,7 +159,7 @@ class Registry:
         names = []
         for m in modules:
             if m.startswith(discovery.FILE_PREFIX):
-                m = discovery.file_module_name(m[len(discovery.FILE_PREFIX):])
+                m = discovery.file_module_name(m[len(discovery.FILE_PREFIX) :])
             names.append(m)
 
         def inside(c: Claim) -> bool:
@@ -172,8 +172,10 @@ class Registry:
         """Where claims were looked for, and what was skipped, in one line."""
         looked = "; ".join(self.searched) or "nowhere (nothing discovered)"
         if not any(s.startswith("entry point") for s in self.searched):
-            looked += f"; no installed package advertises entry-point group " \
-                      f"{discovery.ENTRY_POINT_GROUP!r}"
+            looked += (
+                f"; no installed package advertises entry-point group "
+                f"{discovery.ENTRY_POINT_GROUP!r}"
+            )
         skipped = "".join(f"; skipped {m}: {why}" for m, why in self.broken.items())
         return f"claims were looked for in: {looked}{skipped}"
 
@@ -315,17 +317,18 @@ def claim(
         where_ = f"{file}: claim {id!r}"
         if not isinstance(id, str) or not _ID_RE.match(id):
             raise ClaimDefinitionError(
-                f"{file}: claim id {id!r} must be dotted lowercase words, e.g. 'nfa.ag.linear_identity'"
+                f"{file}: claim id {id!r} must be dotted lowercase words, "
+                "e.g. 'nfa.ag.linear_identity'"
             )
         for name, value in (("paper", paper), ("where", where), ("statement", statement)):
             if not isinstance(value, str) or not value.strip():
                 raise ClaimDefinitionError(f"{where_}: field {name!r} is missing or empty")
         if not id.startswith(paper + "."):
-            raise ClaimDefinitionError(f"{where_}: id must start with its paper key {paper + '.'!r}")
-        if kind not in KINDS:
             raise ClaimDefinitionError(
-                f"{where_}: kind {kind!r} is not one of {', '.join(KINDS)}"
+                f"{where_}: id must start with its paper key {paper + '.'!r}"
             )
+        if kind not in KINDS:
+            raise ClaimDefinitionError(f"{where_}: kind {kind!r} is not one of {', '.join(KINDS)}")
         try:
             exp = Verdict.parse(expect) if expect is not None else None
         except ValueError as e:
@@ -371,18 +374,23 @@ def _check_resources(resources: Any, where: str) -> None:
 
     def amounts(d: Any) -> bool:
         return isinstance(d, dict) and all(
-            isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)
-            and v > 0 for k, v in d.items())
+            isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
+            for k, v in d.items()
+        )
 
-    per_profile = isinstance(resources, dict) and resources and all(
-        isinstance(v, dict) for v in resources.values())
+    per_profile = (
+        isinstance(resources, dict)
+        and resources
+        and all(isinstance(v, dict) for v in resources.values())
+    )
     if per_profile and all(amounts(v) for v in resources.values()):
         return
     if not per_profile and amounts(resources):
         return
     raise ClaimDefinitionError(
         f"{where}: resources must be {{name: amount > 0}} (e.g. {{'GPU': 1}}) or "
-        f"{{profile: {{name: amount}}}}, got {resources!r}")
+        f"{{profile: {{name: amount}}}}, got {resources!r}"
+    )
 
 
 def paper(
@@ -552,8 +560,11 @@ def _paper_modules(key: str, segment: str | None) -> list[str]:
     packages = [f"{top}.{key}" for top in DEFAULT_PACKAGES if _has_package(top, key)]
     if segment is None:
         return packages
-    named = [f"{pkg}.{segment}" for pkg in packages
-             if segment in (getattr(_import(pkg), "__claims__", None) or ())]
+    named = [
+        f"{pkg}.{segment}"
+        for pkg in packages
+        if segment in (getattr(_import(pkg), "__claims__", None) or ())
+    ]
     return named or packages
 
 
@@ -565,7 +576,7 @@ def _has_package(top: str, key: str) -> bool:
 def _load(name: str, reg: Registry, advertised: dict[str, discovery.Advertised]) -> str:
     """Import the claims of one source; return how it is described to a user."""
     if name.startswith(discovery.FILE_PREFIX):
-        path = name[len(discovery.FILE_PREFIX):]
+        path = name[len(discovery.FILE_PREFIX) :]
         try:
             mod = discovery.import_file(path)
         except (ClaimDefinitionError, DiscoveryError):
@@ -603,8 +614,11 @@ def _failure_site(e: BaseException) -> str:
     """`` at file:line``: the last frame of the traceback outside the import machinery."""
     import traceback
 
-    frames = [f for f in traceback.extract_tb(e.__traceback__)
-              if "importlib" not in f.filename and not f.filename.startswith("<frozen")]
+    frames = [
+        f
+        for f in traceback.extract_tb(e.__traceback__)
+        if "importlib" not in f.filename and not f.filename.startswith("<frozen")
+    ]
     if isinstance(e, SyntaxError) and e.filename:
         return f" at {e.filename}:{e.lineno}"
     return f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""

@@ -205,9 +205,9 @@ def sticky_table1(ctx):
     paper's 2000"), so the audit leaves each row UNDECIDED for the deep profile to judge (the
     entropy rows in bits (Reading A, L434) miss in quick too: a calibrated predictor of this
     chain cannot go below its entropy rate of 2.74 bits, so 1.998 / 2.077 bits cannot be met at
-    any scale; in nats (Reading B) they reproduce in quick). Deep (T=2000, seed 0): NOT_REPRODUCED as
-    well, by the same entropy rows and by SGD's accuracy (0.159 vs 0.200 +- 0.009); the loss,
-    steps, speedup (2.70 +- 0.29) and t-test (p = 0.011) rows reproduce."""
+    any scale; in nats (Reading B) they reproduce in quick). Deep (T=2000, seed 0):
+    NOT_REPRODUCED as well, by the same entropy rows and by SGD's accuracy (0.159 vs 0.200
+    +- 0.009); the loss, steps, speedup (2.70 +- 0.29) and t-test (p = 0.011) rows reproduce."""
     cfg, log = trained(ctx.profile, ctx.run_seed, ctx.device)
     note = scale_note(cfg)
     sc = scale_fields(cfg)
@@ -225,9 +225,18 @@ def sticky_table1(ctx):
                 metric == "final entropy"
             ):  # reading A: the paper's entropy figures are in bits (L434)
                 out.append(
-                    _row(metric, proto, paper, vals[runs] / LN2, note + ", converted to bits", scale=sc)
+                    _row(
+                        metric,
+                        proto,
+                        paper,
+                        vals[runs] / LN2,
+                        note + ", converted to bits",
+                        scale=sc,
+                    )
                 )
-                out.append(_row(metric, proto, paper, vals[runs], note + ", nats", reading="B", scale=sc))
+                out.append(
+                    _row(metric, proto, paper, vals[runs], note + ", nats", reading="B", scale=sc)
+                )
             else:
                 out.append(_row(metric, proto, paper, vals[runs], note, scale=sc))
     stl = np.array(
@@ -613,8 +622,10 @@ def sticky_capacity_gap(ctx):
             **(
                 {"scale": "paper", "setting": f"T={T} (the paper's), 20 train / 5 test sequences"}
                 if T == 2000
-                else {"scale": "smoke", "setting": f"T={T} vs the paper's 2000, 10 train / 3 "
-                      "test sequences"}
+                else {
+                    "scale": "smoke",
+                    "setting": f"T={T} vs the paper's 2000, 10 train / 3 test sequences",
+                }
             ),
             "by_sharpness": {str(c): f for c, f in fits.items()},
         },

@@ -18,7 +18,10 @@ from verify import Evidence, Verdict
 from .toy import LN5, cached_toy, diverged, grid_logs, label
 
 #: The toy of Sec. 7.1 runs at the paper's own size in every profile (T=5, ~100 steps).
-TOY_SCALE = {"scale": "paper", "setting": "T=5, d_x=3, d_k=2, d_v=2, C=3, 100 steps: the paper's toy, in every profile"}
+TOY_SCALE = {
+    "scale": "paper",
+    "setting": "T=5, d_x=3, d_k=2, d_v=2, C=3, 100 steps: the paper's toy, in every profile",
+}
 
 PAPER = "gda"
 

@@ -66,10 +66,10 @@ from .groups import MatrixAffine, random_rotation
 from .metrics import (
     equivariance_metrics,
     exp_numbers,
-    nfa_scale,
     fmt,
     log10_ratio,
     mean_std,
+    nfa_scale,
     same_order,
     within_2sigma,
 )

@@ -323,31 +323,57 @@ def falsify(
         state.per_example.append(w)
         if w > state.worst or not state.worst_at:
             state.worst = w
-            state.worst_at = {"params": to_jsonable(drawn), "torch_seed": torch_seed, "batch_index": i}
+            state.worst_at = {
+                "params": to_jsonable(drawn),
+                "torch_seed": torch_seed,
+                "batch_index": i,
+            }
         target(min(w, _TARGET_CAP), label="worst violation")
         if w <= tol_ and n_nan == 0:
             return
         if n_nan:
             state.nan_in_dtype += 1
         state.rechecks += 1
-        v_hi, inputs_hi = (v, inputs) if hi == dtype else _evaluate(prop, drawn, torch_seed, batch, hi, dev)
+        v_hi, inputs_hi = (
+            (v, inputs) if hi == dtype else _evaluate(prop, drawn, torch_seed, batch, hi, dev)
+        )
         w_hi, i_hi = _worst(v_hi)
         if w_hi > tol_:
             raise _Confirmed(
-                Finding(dict(drawn), torch_seed, i_hi, w_hi, _finite_or_none(v[i_hi]), _inputs_at(inputs_hi, i_hi))
+                Finding(
+                    dict(drawn),
+                    torch_seed,
+                    i_hi,
+                    w_hi,
+                    _finite_or_none(v[i_hi]),
+                    _inputs_at(inputs_hi, i_hi),
+                )
             )
         nan_hi = np.flatnonzero(np.isnan(v_hi))
         if nan_hi.size:
             j = int(nan_hi[0])
             raise _NaNFound(
-                Finding(dict(drawn), torch_seed, j, math.nan, _finite_or_none(v[j]), _inputs_at(inputs_hi, j))
+                Finding(
+                    dict(drawn),
+                    torch_seed,
+                    j,
+                    math.nan,
+                    _finite_or_none(v[j]),
+                    _inputs_at(inputs_hi, j),
+                )
             )
         state.cleared += 1
 
     if int(budget) == 0:  # nothing was asked for: neither a pass nor a counterexample
-        return Evidence(Verdict.UNDECIDED, "budget=0: no example was evaluated", method="numeric",
-                        dtype=dtype_name(dtype), device=dev, seed=int(seed),
-                        numbers={"examples": 0, "budget": 0, "batch": int(batch), "tol": tol_})
+        return Evidence(
+            Verdict.UNDECIDED,
+            "budget=0: no example was evaluated",
+            method="numeric",
+            dtype=dtype_name(dtype),
+            device=dev,
+            seed=int(seed),
+            numbers={"examples": 0, "budget": 0, "batch": int(batch), "tol": tol_},
+        )
     test = given(drawn=st.fixed_dictionaries(params), torch_seed=st.integers(0, _MAX_TORCH_SEED))(
         check_example
     )
@@ -380,7 +406,9 @@ def falsify(
     except BaseExceptionGroup as group:  # several distinct failures, or hypothesis's Flaky
         conf = [x for x in _leaves(group) if isinstance(x, _Confirmed)]
         nans = [x for x in _leaves(group) if isinstance(x, _NaNFound)]
-        others = [x for x in _leaves(group) if not isinstance(x, (_Confirmed, _NaNFound, _OutOfTime))]
+        others = [
+            x for x in _leaves(group) if not isinstance(x, (_Confirmed, _NaNFound, _OutOfTime))
+        ]
         if conf:
             finding = conf[0].finding
         elif nans:
@@ -389,7 +417,9 @@ def falsify(
             raise others[0] from group
 
     eps_ = eps(dtype)
-    common: dict[str, Any] = dict(method="numeric", dtype=dtype_name(dtype), device=dev, seed=int(seed))
+    common: dict[str, Any] = dict(
+        method="numeric", dtype=dtype_name(dtype), device=dev, seed=int(seed)
+    )
     numbers: dict[str, Any] = {
         "examples": state.evaluations,
         "batch": batch,
@@ -432,9 +462,12 @@ def falsify(
             rerun=ce.get("rerun"),
             elapsed_s=elapsed,
             steps=[
-                f"hypothesis searched {state.evaluations} examples x {batch} inputs in {dtype_name(dtype)}",
-                f"found a violation above tol = {tol_:.3g}, shrank the example, re-evaluated it in {dtype_name(hi)}",
-                f"{dtype_name(hi)} violation {finding.violation:.6g} at batch index {finding.index}",
+                f"hypothesis searched {state.evaluations} examples x {batch} inputs in "
+                f"{dtype_name(dtype)}",
+                f"found a violation above tol = {tol_:.3g}, shrank the example, re-evaluated it "
+                f"in {dtype_name(hi)}",
+                f"{dtype_name(hi)} violation {finding.violation:.6g} at batch index "
+                f"{finding.index}",
             ],
             **common,
         )
@@ -484,4 +517,3 @@ def _leaves(group: BaseException) -> list[BaseException]:
     for s in subs:
         out.extend(_leaves(s))
     return out
-
