@@ -1,6 +1,6 @@
 """The ``verify`` command line: list, run, show, report, fuzz, diff.
 
-Exit status of ``run`` (DESIGN.md section 4): 0 when every verdict matches its ``expect``
+Exit status of ``run`` (docs/guide.md): 0 when every verdict matches its ``expect``
 (or no claim has one), 1 when some verdict differs (or, with ``--strict``, some claim crashed
 or timed out), 2 on usage errors; of ``diff``: 0 when
 no verdict changed, 1 when some did, 2 on bad input. Errors in the user's arguments are one

@@ -27,7 +27,7 @@ from .verdict import Verdict
 
 log = logging.getLogger(__name__)
 
-#: The kinds of claims (DESIGN.md section 4), plus ``informal`` for interpretive statements.
+#: The kinds of claims (docs/api.md), plus ``informal`` for interpretive statements.
 KINDS: tuple[str, ...] = ("identity", "property", "rate", "existence", "experiment", "informal")
 
 #: How a reading can repair a refuted printed statement (see :func:`claim`, ``repairs``).
