@@ -76,3 +76,37 @@ def test_check_location_is_relative_to_the_package_root(on_path) -> None:
     verify.claim("pp.loc", paper="pp", where="l. 1", statement="x", kind="identity",
                  registry=reg)(check)
     assert reg["pp.loc"].code == ["disc_loc/claims.py:4"]
+
+
+def test_a_dangling_evidence_for_imported_elsewhere_does_not_fail_another_discovery(
+    on_path,
+) -> None:
+    """A module imported directly (outside a discovery) may leave an ``evidence_for``
+    pending; a later discovery of other modules answers only for what it imported."""
+    from verify.errors import ClaimDefinitionError
+    from verify.registry import discover
+
+    _package(on_path, "disc_cross", {
+        "__init__.py": "",
+        "numeric.py": "import verify\n\n\n@verify.evidence_for('pp.later')\n"
+                      "def check(ctx):\n    return None\n",
+    })
+    _package(on_path, "disc_other", {"__init__.py": "", "claims.py": "X = 1\n"})
+    reg = Registry()
+    import verify.registry as vr
+
+    saved = vr.REGISTRY
+    vr.REGISTRY = reg
+    try:
+        import disc_cross.numeric  # noqa: F401 - leaves evidence_for('pp.later') pending
+
+        discover(["disc_other"], registry=reg)  # not its business: no error
+        with pytest.raises(ClaimDefinitionError, match=r"evidence_for\('pp.never'\)"):
+            _package(on_path, "disc_own", {
+                "__init__.py": "",
+                "numeric.py": "import verify\n\n\n@verify.evidence_for('pp.never')\n"
+                              "def check(ctx):\n    return None\n",
+            })
+            discover(["disc_own"], registry=reg)
+    finally:
+        vr.REGISTRY = saved

@@ -179,10 +179,14 @@ class Registry:
         skipped = "".join(f"; skipped {m}: {why}" for m, why in self.broken.items())
         return f"claims were looked for in: {looked}{skipped}"
 
-    def validate(self) -> None:
-        """Raise if some ``evidence_for`` names a claim nobody registered."""
-        if self._pending:
-            cid, _, file = self._pending[0]
+    def validate(self, since: int = 0) -> None:
+        """Raise if some ``evidence_for`` registered after the first ``since`` pending ones
+        names a claim nobody registered. (A module imported directly, outside a discovery,
+        may leave its ``evidence_for`` pending until its claim's own module is imported; a
+        discovery answers only for the modules it imported itself.)"""
+        new = self._pending[since:]
+        if new:
+            cid, _, file = new[0]
             raise ClaimDefinitionError(
                 f"{file}: evidence_for({cid!r}) names a claim that is not registered"
             )
@@ -464,6 +468,7 @@ def discover(modules: Iterable[str] | None = None, registry: Registry | None = N
     reg = registry if registry is not None else REGISTRY
     names = list(modules) if modules is not None else default_modules()
     advertised = {a.module: a for a in discovery.advertised()}
+    already_pending = list(reg._pending)
     for name in names:
         if name in reg.broken:
             continue
@@ -481,7 +486,7 @@ def discover(modules: Iterable[str] | None = None, registry: Registry | None = N
             continue
         if where not in reg.searched:
             reg.searched.append(where)
-    reg.validate()
+    reg.validate(since=sum(1 for p in reg._pending if any(p is q for q in already_pending)))
     return reg
 
 
