@@ -486,7 +486,7 @@ def discover(modules: Iterable[str] | None = None, registry: Registry | None = N
             continue
         if where not in reg.searched:
             reg.searched.append(where)
-    reg.validate(since=sum(1 for p in reg._pending if any(p is q for q in already_pending)))
+    reg.validate(since=sum(1 for p in reg._pending if p in already_pending))
     return reg
 
 
