@@ -43,3 +43,12 @@ def test_show_where_prints_file_and_line_of_each_check() -> None:
                          capture_output=True, text=True, check=True).stdout.split()
     assert out and all(":" in loc and loc.split(":")[1].isdigit() for loc in out)
     assert any(loc.startswith("proofs/gda/") for loc in out)
+
+
+def test_the_report_badge_typesets_its_qualifier_as_latex() -> None:
+    from verify.report.view import qualified_badge
+
+    tex = qualified_badge(Verdict.PROVED, "bounded")
+    assert tex.endswith(r"\,{\scriptsize\sffamily bounded}") and "textbackslash" not in tex
+    assert "erratum" in qualified_badge(Verdict.REFUTED, None, "erratum")
+    assert qualified_badge(Verdict.PROVED, "general").endswith("{PROVED}")

@@ -47,7 +47,7 @@ def qualified_badge(v: Verdict, scope: str | None = None, severity: str | None =
     """A verdict badge with the word that says its strength (``PROVED`` *bounded*,
     ``REFUTED`` *erratum*), as :mod:`verify.headline` words it."""
     q = headline.qualifier(v, scope, severity)
-    return Tex(badge(v) + (r"\,{\scriptsize\sffamily %s}" % q if q else ""))
+    return Tex(badge(v) + Tex(r"\,{\scriptsize\sffamily %s}" % escape_text(q) if q else ""))
 
 
 def result_badge(r: ClaimResult) -> Tex:
@@ -364,7 +364,7 @@ def claim_view(
         except ValueError:
             v = escape_text(info.get("verdict"))
         if info.get("repairs"):
-            v = Tex(v + r"\quad\vfmuted{\small repairs A: %s}" % escape_text(info["repairs"]))
+            v = Tex(v + Tex(r"\quad\vfmuted{\small repairs A: %s}" % escape_text(info["repairs"])))
         st = r.reading_statements.get(label)
         readings.append(
             {
