@@ -123,3 +123,10 @@ def test_a_smoke_scale_piece_decides_nothing(verdict):
     paper = audit(Evidence(verdict, "x", method="numeric", counterexample={"T": 2000},
                            numbers={"scale": "paper"}))
     assert paper.verdict is verdict
+
+
+def test_a_general_proof_speaks_for_its_part():
+    bounded = Evidence(P, "exact zero at N in {2, 3}", method="symbolic", scope="bounded")
+    general = Evidence(P, "exact zero for symbolic N", method="symbolic", scope="general")
+    assert combine([bounded, general]).summary == "exact zero for symbolic N"
+    assert combine([bounded]).summary == "exact zero at N in {2, 3}"

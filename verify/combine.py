@@ -176,7 +176,8 @@ def combine_part(pieces: list[Evidence]) -> Combined:
     for decisive in (Verdict.REFUTED, Verdict.NOT_REPRODUCED):
         if by[decisive]:
             return Combined(decisive, by[decisive][0].summary)
-    best = max(pieces, key=lambda p: STRENGTH[p.verdict])
+    # among equally strong pieces, a general proof speaks for the part (rule 5)
+    best = max(pieces, key=lambda p: (STRENGTH[p.verdict], p.scope == "general"))
     return Combined(best.verdict, best.summary)
 
 
