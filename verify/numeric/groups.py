@@ -272,7 +272,12 @@ def _rotation_angles(n: int) -> SearchStrategy[list[float]]:
 
 
 def _rotation(n: int, angles: Sequence[float]) -> torch.Tensor:
-    return torch.linalg.matrix_exp(_skew(n, angles))
+    """``exp(A - A^T)``, re-orthonormalised: torch's float64 ``matrix_exp`` can be off
+    orthogonality by ~1e-11 for small angles; the QR factor with the sign of R's diagonal
+    restored is the same rotation, orthogonal to round-off."""
+    m = torch.linalg.matrix_exp(_skew(n, angles))
+    q, r = torch.linalg.qr(m)
+    return q * torch.sign(torch.diagonal(r))
 
 
 def permutation_strategy(n: int) -> SearchStrategy[list[int]]:
