@@ -281,8 +281,6 @@ def evaluate(expr: Any, point: dict) -> Any:
         v = expr.xreplace(point)
     except IndexError:  # an index of an explicit matrix drawn outside its shape
         return sp.nan
-    if _index_out_of_range(v, {}):
-        return sp.nan
     if v.has(*_UNEVALUATED) or isinstance(v, sp.MatrixExpr):
         v = v.doit()
     return v
