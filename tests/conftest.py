@@ -14,6 +14,14 @@ sys.path.insert(0, str(FIXTURES))  # spawned workers inherit sys.path
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _cache_in_tmp(tmp_path_factory):
+    """Trained models memoised by ``verify.memo`` go to the session's temporary folder, never
+    to the user's ``~/.cache/verify``."""
+    os.environ["VERIFY_CACHE_DIR"] = str(tmp_path_factory.mktemp("verify-cache"))
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _run_in_tmp_path(tmp_path, monkeypatch):
     """Every test runs with its own ``tmp_path`` as the working directory, so a default

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -116,6 +117,18 @@ def _parser() -> argparse.ArgumentParser:
             help="exit 1 also when a claim crashed or timed out (a check raised, "
             "its process died, or it ran past its budget), even without an "
             "expect=",
+        )
+        cache = sp.add_mutually_exclusive_group()
+        cache.add_argument(
+            "--cache-dir",
+            metavar="DIR",
+            help="where trained models shared between claims are kept (default: "
+            "$VERIFY_CACHE_DIR, else ~/.cache/verify)",
+        )
+        cache.add_argument(
+            "--no-cache",
+            action="store_true",
+            help="recompute every trained model (no disk cache, no checkpoints)",
         )
         sp.add_argument(
             "--scheduler",
@@ -328,6 +341,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if modules is not None:
         discover(modules)  # to know which claims the named files and modules hold
     split = _fuzz_split(args)
+    if args.no_cache or args.cache_dir:  # read by verify.memo in every claim's process
+        os.environ["VERIFY_CACHE_DIR"] = "off" if args.no_cache else args.cache_dir
     try:
         results = run(
             _select(args, modules),

@@ -20,16 +20,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
 import numpy as np
 import torch
 from torch import Tensor
 
+from verify.memo import checkpoint, persistent
+
 from .blocked import blocked_head_step
 from .dynamics import PARAM_NAMES
 
 TRANSITION_READINGS = ("A", "B", "B2", "Bexp", "C")
+
+#: Training data is drawn in chunks of about this many tokens (bounds memory); an interrupted
+#: training resumes at a chunk boundary (:func:`train`).
+CHUNK_TOKENS = 2_000_000
 
 
 def circ_dist(n: int = 8) -> np.ndarray:
@@ -242,10 +247,22 @@ def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
     v2 = {k: torch.zeros_like(v) for k, v in params.items()}
     steps, L, A_, E_ = [], [], [], []
     gn = {k: [] for k in PARAM_NAMES}
-    chunk = max(
-        1, min(cfg.steps, 2_000_000 // max(1, n * cfg.T))
-    )  # training sequences drawn per chunk
-    for step in range(cfg.steps + 1):
+    chunk = max(1, min(cfg.steps, CHUNK_TOKENS // max(1, n * cfg.T)))  # sequences per draw
+    ckpt = checkpoint()  # resume an interrupted run mid-training (verify.memo)
+    start = 0
+    saved = ckpt.load()
+    if saved is not None:
+        start, params, m, v2, steps, L, A_, E_, gn = (
+            saved[k] for k in ("step", "params", "m", "v2", "steps", "L", "A", "E", "gn"))
+        g.set_state(saved["generator"])
+        params, m, v2 = ({k: t.to(device) for k, t in d.items()} for d in (params, m, v2))
+    for step in range(start, cfg.steps + 1):
+        if step % chunk == 0 and step > start and ckpt.due():
+            # at a chunk boundary the generator has drawn exactly the data of the steps done
+            ckpt.save({"step": step, "generator": g.get_state(), "steps": steps, "L": L,
+                       "A": A_, "E": E_, "gn": gn,
+                       **{nm: {k: t.cpu() for k, t in d.items()}
+                          for nm, d in (("params", params), ("m", m), ("v2", v2))}})
         if step % cfg.eval_every == 0 or step == cfg.steps:
             lo, ac, en = evaluate(params, eXr, eyr, cfg.block)
             steps.append(step)
@@ -303,9 +320,10 @@ def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
     )
 
 
-@lru_cache(maxsize=8)
+@persistent
 def cached_train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
-    """:func:`train`, memoised within one worker process (claims of one run share it)."""
+    """:func:`train`, memoised on disk (:mod:`verify.memo`): the claims of Sec. 7.2 that use
+    the same configuration and seed share one training, across claims and runs."""
     return train(cfg, seed, device)
 
 

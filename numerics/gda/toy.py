@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import torch
+
+from verify.memo import persistent
 
 from .attention_head import closed_form_grads, free_forward, head_forward, row_entropy
 from .dynamics import PARAM_NAMES
@@ -147,12 +148,13 @@ def label(st: ToySetting) -> str:
     return f"std={st.init_std},lr={st.lr},{st.view},{st.schedule},{st.reduction}"
 
 
-@lru_cache(maxsize=512)
+@persistent(memo=512)
 def cached_toy(st: ToySetting, n_seeds: int, seed: int) -> ToyLog:
-    """:func:`run_toy`, memoised within one worker process (claims of one run share it)."""
+    """:func:`run_toy`, memoised on disk (:mod:`verify.memo`): shared across claims and runs."""
     return run_toy(st, n_seeds, seed)
 
 
+@persistent(memo=2)
 def grid_logs(seed: int, n_seeds: int = 20) -> list[tuple[ToySetting, ToyLog]]:
     """Every setting of :func:`grid` with its runs (``n_seeds`` seeds from ``seed``)."""
     return [(st, cached_toy(st, n_seeds, seed)) for st in grid()]

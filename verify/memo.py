@@ -1,0 +1,246 @@
+"""Long deterministic computations (trained models) computed once and shared between claims.
+
+Each claim runs in a fresh fork of a clean template (:mod:`verify.isolation`), so an in-process
+``lru_cache`` shares nothing between two claims that train the same model: in the deep profile
+every gda Sec. 7.2 claim retrained the same T=2000 runs. :func:`persistent` memoises a function
+on disk instead, keyed by everything its result depends on:
+
+* the function (module and qualified name) and its arguments (``repr``: frozen dataclasses of
+  numbers, strings and ints, so the key is the whole configuration and the seed);
+* the source of the package that defines it (every ``.py`` file of e.g. ``numerics/gda``), so
+  an edit to the model or the training loop never returns a stale result;
+* the versions of Python, torch and numpy, and torch's thread count (float reductions may
+  order differently with another count).
+
+Only deterministic functions may be memoised: then a hit returns exactly what recomputing
+would, and a verdict still depends only on its own claim and seed, never on which claim ran
+first. Two claims that miss the same key at once (``--jobs 2``) do not both compute it: the
+second waits on a file lock and then reads the first one's result.
+
+:func:`checkpoint` gives the computation running under :func:`persistent` a place to save its
+state as it goes (every ``VERIFY_CHECKPOINT_S`` seconds, default 60): a run interrupted by a
+timeout or a kill resumes mid-training in the next run instead of starting over. A resumed
+computation must give the bit-identical result of an uninterrupted one (its state includes
+the random generator), which the tests check for the gda trainer.
+
+The cache lives in ``$VERIFY_CACHE_DIR`` (default ``$XDG_CACHE_HOME/verify`` or
+``~/.cache/verify``); ``VERIFY_CACHE_DIR=off`` (``verify run --no-cache``) disables it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import fcntl
+import functools
+import hashlib
+import logging
+import os
+import pickle
+import sys
+import tempfile
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Value of ``VERIFY_CACHE_DIR`` that turns the cache off.
+OFF = "off"
+
+
+def cache_dir() -> Path | None:
+    """The cache folder, or None when caching is off."""
+    env = os.environ.get("VERIFY_CACHE_DIR")
+    if env is not None:
+        return None if env.strip().lower() in (OFF, "") else Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "verify"
+
+
+def checkpoint_interval() -> float:
+    """Seconds between two checkpoint saves (``VERIFY_CHECKPOINT_S``, default 60)."""
+    try:
+        return float(os.environ.get("VERIFY_CHECKPOINT_S", "60"))
+    except ValueError:
+        return 60.0
+
+
+@functools.lru_cache(maxsize=64)
+def source_digest(module: str) -> str:
+    """sha256 over the ``.py`` files of the package that holds ``module`` (its top two dotted
+    segments, e.g. ``numerics.gda``), or of the module's own file when it has no package."""
+    parts = module.split(".")
+    pkg = sys.modules.get(".".join(parts[:2])) if len(parts) > 1 else None
+    pkg_file = getattr(pkg, "__file__", None) or ""
+    mod_file = getattr(sys.modules.get(module), "__file__", None)
+    if pkg_file.endswith("__init__.py"):
+        root = Path(pkg_file).parent
+        files = sorted(root.rglob("*.py"))
+    elif mod_file:
+        root, files = Path(mod_file).parent, [Path(mod_file)]
+    else:
+        root, files = Path("."), []
+    h = hashlib.sha256(module.encode())
+    for f in files:
+        h.update(str(f.relative_to(root)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def _environment() -> str:
+    torch = sys.modules.get("torch")
+    numpy = sys.modules.get("numpy")
+    threads = torch.get_num_threads() if torch is not None else 0
+    return (f"py{sys.version_info[:3]} torch {getattr(torch, '__version__', '-')} "
+            f"numpy {getattr(numpy, '__version__', '-')} threads {threads}")
+
+
+def key_of(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> str:
+    """The cache key of ``fn(*args, **kwargs)``: see the module docstring for what it holds."""
+    call = repr(args) + repr(sorted(kwargs.items()))
+    text = "\n".join((fn.__module__, fn.__qualname__, call, source_digest(fn.__module__),
+                      _environment()))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class Checkpoint:
+    """Where one memoised computation saves its state; disabled outside :func:`persistent`
+    (``load`` gives None and ``save`` does nothing), so code that checkpoints runs unchanged
+    when the cache is off."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._last = time.monotonic()
+
+    @property
+    def enabled(self) -> bool:
+        return self.path is not None
+
+    def load(self) -> Any | None:
+        """The last saved state, or None (none saved, or unreadable: then start over)."""
+        if self.path is None or not self.path.exists():
+            return None
+        try:
+            with open(self.path, "rb") as fh:
+                return pickle.load(fh)
+        except Exception as exc:  # a torn or stale file costs only the resume
+            log.debug("checkpoint %s unreadable (%s): starting over", self.path, exc)
+            return None
+
+    def due(self) -> bool:
+        """True when the interval since the last save has passed."""
+        return self.enabled and time.monotonic() - self._last >= checkpoint_interval()
+
+    def save(self, state: Any) -> None:
+        """Write ``state`` atomically (temp file, then rename)."""
+        if self.path is None:
+            return
+        _write_atomic(self.path, state)
+        self._last = time.monotonic()
+
+    def clear(self) -> None:
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+
+
+_ACTIVE: contextvars.ContextVar[Checkpoint | None] = contextvars.ContextVar(
+    "verify_checkpoint", default=None)
+
+
+def checkpoint() -> Checkpoint:
+    """The checkpoint of the memoised computation running now (a disabled one elsewhere)."""
+    return _ACTIVE.get() or Checkpoint(None)
+
+
+def _write_atomic(path: Path, value: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+_MISS = object()
+
+
+def _read(path: Path) -> Any:
+    try:
+        with open(path, "rb") as fh:
+            return pickle.load(fh)
+    except FileNotFoundError:
+        return _MISS
+    except Exception as exc:  # torn or from an incompatible version: recompute
+        log.debug("cache entry %s unreadable (%s): recomputing", path, exc)
+        return _MISS
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def persistent(fn: F | None = None, *, memo: int = 8) -> Any:
+    """Memoise the deterministic function ``fn`` on disk (see the module docstring), with an
+    in-process memo of the last ``memo`` results in front, so repeated calls within one claim
+    cost nothing (and cost no retraining when the cache is off).
+
+    Use as ``@persistent`` or ``@persistent(memo=512)``; ``wrapper.uncached`` is ``fn``."""
+    if fn is None:
+        return functools.partial(persistent, memo=memo)
+    recent: OrderedDict[str, Any] = OrderedDict()
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        key = key_of(fn, args, kwargs)
+        if key in recent:
+            recent.move_to_end(key)
+            return recent[key]
+        root = cache_dir()
+        if root is None:
+            value = fn(*args, **kwargs)
+        else:
+            value = _cached_call(fn, args, kwargs, root / fn.__module__ / fn.__qualname__, key)
+        recent[key] = value
+        while len(recent) > memo:
+            recent.popitem(last=False)
+        return value
+
+    wrapper.uncached = fn  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _cached_call(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any], folder: Path,
+                 key: str) -> Any:
+    result = folder / f"{key}.pkl"
+    value = _read(result)
+    if value is not _MISS:
+        return value
+    with _locked(folder / f"{key}.lock"):
+        value = _read(result)  # computed by another claim while this one waited
+        if value is not _MISS:
+            return value
+        ckpt = Checkpoint(folder / f"{key}.ckpt")
+        token = _ACTIVE.set(ckpt)
+        try:
+            value = fn(*args, **kwargs)
+        finally:
+            _ACTIVE.reset(token)
+        _write_atomic(result, value)
+        ckpt.clear()
+    return value
