@@ -141,3 +141,12 @@ def test_checkpoint_outside_a_memoised_call_is_disabled():
     ck = memo.checkpoint()
     ck.save({"a": 1})
     assert not ck.enabled and ck.load() is None and not ck.due()
+
+
+def test_arrays_are_keyed_by_every_entry_not_by_their_elided_repr():
+    a = np.zeros(5000)
+    b = a.copy()
+    b[2500] = 1.0  # repr(a) == repr(b): numpy elides the middle
+    assert repr(a) == repr(b)
+    assert memo.fingerprint((a, 1)) != memo.fingerprint((b, 1))
+    assert memo.fingerprint({"x": a}) == memo.fingerprint({"x": a.copy()})

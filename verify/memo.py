@@ -100,9 +100,30 @@ def _environment() -> str:
             f"numpy {getattr(numpy, '__version__', '-')} threads {threads}")
 
 
+def fingerprint(value: Any) -> str:
+    """A text that identifies ``value`` exactly: arrays and tensors by dtype, shape and a hash
+    of their bytes (their ``repr`` elides entries), containers item by item, anything else by
+    ``repr`` (frozen dataclasses of numbers and strings, as the configurations are)."""
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(fingerprint(v) for v in value)
+        return f"{type(value).__name__}({inner})"
+    if isinstance(value, dict):
+        return "dict(" + ", ".join(f"{k!r}: {fingerprint(v)}" for k, v in sorted(
+            value.items(), key=lambda kv: repr(kv[0]))) + ")"
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(value, torch.Tensor):
+        value = value.detach().cpu().contiguous().numpy()
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, numpy.ndarray):
+        data = numpy.ascontiguousarray(value)
+        return (f"array({data.dtype}, {data.shape}, "
+                f"{hashlib.sha256(data.tobytes()).hexdigest()})")
+    return repr(value)
+
+
 def key_of(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> str:
     """The cache key of ``fn(*args, **kwargs)``: see the module docstring for what it holds."""
-    call = repr(args) + repr(sorted(kwargs.items()))
+    call = fingerprint(args) + fingerprint(kwargs)
     text = "\n".join((fn.__module__, fn.__qualname__, call, source_digest(fn.__module__),
                       _environment()))
     return hashlib.sha256(text.encode()).hexdigest()[:32]

@@ -51,6 +51,7 @@ import torch
 import verify
 from verify import Evidence, Verdict
 from verify.context import derive_seed
+from verify.memo import persistent
 
 from .data import siren_sample_set, sphere_grid, square_grid
 from .exp_table2 import READINGS as AG_READINGS
@@ -238,9 +239,10 @@ def equivariance_table(
     return {k: np.asarray(v) for k, v in out.items()}
 
 
-@lru_cache(maxsize=32)
+@persistent(memo=32)
 def trained_operator(run_seed: int, config: str, d: int, train_cfg: TrainConfig) -> TrainResult:
-    """One briefly trained operator per (run seed, configuration, d) (cached)."""
+    """One trained operator per (run seed, configuration, d, budget), memoised on disk
+    (:mod:`verify.memo`): the Table 1, Fig. 1-2 and abstract claims share it."""
     return train_operator(
         config, d, train_cfg, seed=derive_seed(run_seed, "nfa.table1.train", config, d) % 2**31
     )

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 import torch
 from torch import Tensor, nn
 
+from verify.memo import checkpoint
+
 from .field_operator import build_table1_operator
 from .siren import SirenField
 
@@ -260,6 +262,32 @@ class TrainResult:
         return float(sum(tail) / len(tail))
 
 
+def _state(step: int, op: nn.Module, opt: AdamW, g_b: torch.Generator,
+           losses: list[float]) -> dict:
+    """Everything :func:`train_operator` needs to continue at ``step`` exactly as if it had not
+    stopped: weights, optimiser moments, the batch generator and the dropout generator."""
+    return {"step": step, "weights": {k: v.clone() for k, v in op.state_dict().items()},
+            "m": [t.clone() for t in opt.m], "v": [t.clone() for t in opt.v], "t": opt.t,
+            "batches": g_b.get_state(), "dropout": torch.get_rng_state(),
+            "losses": list(losses)}
+
+
+def _resume(state: dict | None, op: nn.Module, opt: AdamW, g_b: torch.Generator,
+            losses: list[float]) -> int:
+    """Restore a :func:`_state` (when there is one) and return the step to continue from."""
+    if state is None:
+        return 0
+    op.load_state_dict(state["weights"])
+    with torch.no_grad():
+        for dst, src in zip(opt.m + opt.v, state["m"] + state["v"], strict=True):
+            dst.copy_(src)
+    opt.t = state["t"]
+    g_b.set_state(state["batches"])
+    torch.set_rng_state(state["dropout"])
+    losses[:] = state["losses"]
+    return state["step"]
+
+
 def train_operator(
     config: str,
     d: int,
@@ -286,12 +314,16 @@ def train_operator(
     opt = AdamW(op.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     losses: list[float] = []
     t0 = time.monotonic()
+    ckpt = checkpoint()  # resume an interrupted training mid-run (verify.memo)
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(
             seed + 3
         )  # dropout masks (Table 3: dropout 0.1) use the default generator
+        start = _resume(ckpt.load(), op, opt, g_b, losses)
         op.train()
-        for _ in range(cfg.steps):
+        for step in range(start, cfg.steps):
+            if step > start and ckpt.due():
+                ckpt.save(_state(step, op, opt, g_b, losses))
             idx = torch.randint(len(pool), (cfg.batch,), generator=g_b)
             x = pool.points(cfg.batch, cfg.n, d, g_b)
             xq = pool.points(cfg.batch, cfg.queries, d, g_b)
