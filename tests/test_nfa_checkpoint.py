@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 import torch
 
-from numerics.nfa import exp_table1
+from numerics.nfa import training
 from numerics.nfa.training import QUICK_TRAIN, train_operator
 from verify import memo
 
@@ -58,9 +58,9 @@ def test_an_interrupted_training_resumes_to_the_uninterrupted_operator(cache, mo
 
 def test_table1_claims_share_one_training(cache, monkeypatch):
     calls = []
-    real = exp_table1.train_operator
-    monkeypatch.setattr(exp_table1, "train_operator",
+    real = training.train_operator
+    monkeypatch.setattr(training, "train_operator",
                         lambda *a, **k: calls.append(a) or real(*a, **k))
-    first = memo.persistent(exp_table1.trained_operator.uncached)(0, "softmax_tau1", 2, CFG)
-    again = memo.persistent(exp_table1.trained_operator.uncached)(0, "softmax_tau1", 2, CFG)
+    first = memo.persistent(training.trained_operator.uncached)(0, "softmax_tau1", 2, CFG)
+    again = memo.persistent(training.trained_operator.uncached)(0, "softmax_tau1", 2, CFG)
     assert len(calls) == 1 and same(first, again)

@@ -29,11 +29,13 @@ The cache lives in ``$VERIFY_CACHE_DIR`` (default ``$XDG_CACHE_HOME/verify`` or
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import contextvars
 import fcntl
 import functools
 import hashlib
+import importlib.util
 import logging
 import os
 import pickle
@@ -70,25 +72,59 @@ def checkpoint_interval() -> float:
         return 60.0
 
 
+def _imported(module: str, path: Path, package: str) -> set[str]:
+    """Modules of ``package`` that the source at ``path`` (module ``module``) imports."""
+    tree = ast.parse(path.read_bytes())
+    base = module.split(".")
+    if path.name != "__init__.py":
+        base = base[:-1]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            root = base[: len(base) - node.level + 1] if node.level else []
+            stem = ".".join(root + ([node.module] if node.module else []))
+            names = [stem] + [f"{stem}.{a.name}" for a in node.names]
+        else:
+            continue
+        found.update(n for n in names if n == package or n.startswith(package + "."))
+    return found
+
+
+def _source_file(module: str) -> Path | None:
+    """The ``.py`` file of ``module``, or None when it is not a module (an imported name)."""
+    origin = getattr(sys.modules.get(module), "__file__", None)
+    if origin is None:
+        try:
+            origin = getattr(importlib.util.find_spec(module), "origin", None)
+        except (ImportError, AttributeError, ValueError):
+            return None
+    return Path(origin) if origin and origin.endswith(".py") else None
+
+
 @functools.lru_cache(maxsize=64)
 def source_digest(module: str) -> str:
-    """sha256 over the ``.py`` files of the package that holds ``module`` (its top two dotted
-    segments, e.g. ``numerics.gda``), or of the module's own file when it has no package."""
+    """sha256 over the source of ``module`` and of every module of its package (its top two
+    dotted segments, e.g. ``numerics.gda``) that it imports, directly or through another one:
+    the code a memoised result can depend on. An edit elsewhere in the package (a decision
+    rule, a report string) keeps the trained models."""
     parts = module.split(".")
-    pkg = sys.modules.get(".".join(parts[:2])) if len(parts) > 1 else None
-    pkg_file = getattr(pkg, "__file__", None) or ""
-    mod_file = getattr(sys.modules.get(module), "__file__", None)
-    if pkg_file.endswith("__init__.py"):
-        root = Path(pkg_file).parent
-        files = sorted(root.rglob("*.py"))
-    elif mod_file:
-        root, files = Path(mod_file).parent, [Path(mod_file)]
-    else:
-        root, files = Path("."), []
+    package = ".".join(parts[:2])
     h = hashlib.sha256(module.encode())
-    for f in files:
-        h.update(str(f.relative_to(root)).encode())
-        h.update(f.read_bytes())
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        path = _source_file(name)
+        if path is None:  # a name imported from a module, not a module: nothing to read
+            continue
+        h.update(name.encode() + b"\0" + path.read_bytes())
+        if len(parts) > 1:
+            todo.extend(sorted(_imported(name, path, package) - seen))
     return h.hexdigest()
 
 

@@ -41,7 +41,6 @@ import torch
 import verify
 from verify import Evidence, Verdict
 from verify.context import derive_seed
-from verify.memo import persistent
 from verify.numeric import fit_rate
 
 from .data import digits_images, digits_indices, pixel_coords, poisson_solutions, rerasterise
@@ -62,10 +61,8 @@ from .metrics import (
 from .training import (
     DEEP_FIELD_TRAIN,
     QUICK_FIELD_TRAIN,
-    GridFields,
-    TrainConfig,
     TrainResult,
-    train_operator,
+    meta_trained,
 )
 
 PAPER = "nfa"
@@ -368,15 +365,8 @@ def _meta_train(ctx, images: np.ndarray, *, tag: str, data: str) -> TrainResult:
     500 fields."""
     cfg = ctx.pick(quick=QUICK_FIELD_TRAIN, deep=DEEP_FIELD_TRAIN)
     cfg = dataclasses.replace(cfg, data=data)
-    return _meta_trained(images, cfg, derive_seed(ctx.run_seed, tag, "meta-train") % 2**31)
+    return meta_trained(images, cfg, derive_seed(ctx.run_seed, tag, "meta-train") % 2**31)
 
-
-@persistent(memo=2)
-def _meta_trained(images: np.ndarray, cfg: TrainConfig, seed: int) -> TrainResult:
-    """:func:`_meta_train`'s training, memoised on disk (keyed by the images' bytes, the budget
-    and the seed) and checkpointed, so an interrupted deep run resumes mid-training."""
-    pool = GridFields(torch.as_tensor(images, dtype=torch.float64), float(images.shape[-1] - 1))
-    return train_operator("softmax_tau1", 2, cfg, seed=seed, pool=pool)
 
 
 def _affine_evidence(

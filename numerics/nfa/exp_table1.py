@@ -51,7 +51,6 @@ import torch
 import verify
 from verify import Evidence, Verdict
 from verify.context import derive_seed
-from verify.memo import persistent
 
 from .data import siren_sample_set, sphere_grid, square_grid
 from .exp_table2 import READINGS as AG_READINGS
@@ -79,9 +78,8 @@ from .training import (
     DEEP_TRAIN,
     QUICK_TRAIN,
     TrainConfig,
-    TrainResult,
     bandlimited_fields,
-    train_operator,
+    trained_operator,
 )
 
 PAPER = "nfa"
@@ -237,15 +235,6 @@ def equivariance_table(
             out.setdefault(k, []).append(v)
         out.setdefault("field_rms", []).append(rms)
     return {k: np.asarray(v) for k, v in out.items()}
-
-
-@persistent(memo=32)
-def trained_operator(run_seed: int, config: str, d: int, train_cfg: TrainConfig) -> TrainResult:
-    """One trained operator per (run seed, configuration, d, budget), memoised on disk
-    (:mod:`verify.memo`): the Table 1, Fig. 1-2 and abstract claims share it."""
-    return train_operator(
-        config, d, train_cfg, seed=derive_seed(run_seed, "nfa.table1.train", config, d) % 2**31
-    )
 
 
 @lru_cache(maxsize=64)

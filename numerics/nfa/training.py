@@ -29,10 +29,12 @@ import math
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
 import torch
 from torch import Tensor, nn
 
-from verify.memo import checkpoint
+from verify.context import derive_seed
+from verify.memo import checkpoint, persistent
 
 from .field_operator import build_table1_operator
 from .siren import SirenField
@@ -335,3 +337,21 @@ def train_operator(
             losses.append(float(loss.detach()))
     op.eval()
     return TrainResult(op, losses, time.monotonic() - t0, cfg)
+
+
+@persistent(memo=32)
+def trained_operator(run_seed: int, config: str, d: int, train_cfg: TrainConfig) -> TrainResult:
+    """One trained Table 1 operator per (run seed, configuration, d, budget), memoised on disk
+    (:mod:`verify.memo`): the Table 1, Fig. 1-2 and abstract claims share it."""
+    return train_operator(
+        config, d, train_cfg, seed=derive_seed(run_seed, "nfa.table1.train", config, d) % 2**31
+    )
+
+
+@persistent(memo=2)
+def meta_trained(images: np.ndarray, cfg: TrainConfig, seed: int) -> TrainResult:
+    """The App. F/G meta-training of the A3a operator (softmax tau = 1) on ``images`` read as
+    fields on their pixel grid, memoised on disk (keyed by the images' bytes, the budget and the
+    seed) and checkpointed, so an interrupted deep run resumes mid-training."""
+    pool = GridFields(torch.as_tensor(images, dtype=torch.float64), float(images.shape[-1] - 1))
+    return train_operator("softmax_tau1", 2, cfg, seed=seed, pool=pool)
