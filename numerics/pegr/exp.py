@@ -12,8 +12,6 @@ profiles. The paper-size re-run of the synthetic columns is :mod:`.table2_rerun`
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import torch
 from scipy import stats
@@ -21,6 +19,7 @@ from scipy import stats
 import verify
 from proofs.pegr.model import PAPER
 from verify import Evidence, Verdict
+from verify.memo import persistent
 
 from .inr import angular_variance_fraction, polar_grid, split, train_ensemble
 
@@ -56,24 +55,41 @@ def settings(ctx) -> dict:
                     deep={"n": 256, "steps": 500, "seeds": 5, "select": True, "smoke": False})
 
 
-@functools.lru_cache(maxsize=16)
+@persistent(memo=4)
+def trained_ensemble(task: str, runs: tuple[tuple[str, tuple, int], ...], n: int, steps: int,
+                     device: str = "cpu") -> list:
+    """:func:`train_ensemble` (test/val/train MSEs only), memoised on disk (:mod:`verify.memo`):
+    an interrupted deep column resumes at the last finished ensemble. ``runs`` holds each
+    hyperparameter dict as a sorted tuple of items, so the call is hashable and keyed exactly."""
+    res, _ = train_ensemble(task, [(k, dict(hp), s) for k, hp, s in runs], n=n, steps=steps,
+                            device=device)
+    return res
+
+
+def _ensemble(task: str, runs: list[tuple[str, dict, int]], n: int, steps: int,
+              device: str) -> list:
+    return trained_ensemble(task, tuple((k, tuple(sorted(hp.items())), s) for k, hp, s in runs),
+                            n, steps, device)
+
+
+@persistent(memo=16)
 def synthetic_results(task: str, n: int, steps: int, seeds: int, select: bool, base_seed: int,
                       device: str = "cpu") -> dict:
     """Test MSEs per PE for one synthetic task: hyperparameters fixed (quick) or selected by
     validation MSE on seed ``base_seed`` over the reduced grid (deep), then ``seeds`` runs (split,
-    PE sample and init vary with the seed)."""
+    PE sample and init vary with the seed). Memoised on disk: ``pegr.exp.reproduction`` reuses
+    the columns of ``table2_images`` and ``table2_vector_fields``."""
     out = {}
     for pe, kind in PE_KIND.items():
         hp = QUICK_HP[pe]
         if select:
             scores = []
             for cand in REDUCED_GRID[pe]:
-                res, _ = train_ensemble(task, [(kind, cand, base_seed)], n=n, steps=steps,
-                                        device=device)
+                res = _ensemble(task, [(kind, cand, base_seed)], n, steps, device)
                 scores.append((res[0].val, cand))
             hp = min(scores, key=lambda t: t[0])[1]
         runs = [(kind, hp, base_seed + 1 + s) for s in range(seeds)]
-        res, _ = train_ensemble(task, runs, n=n, steps=steps, device=device)
+        res = _ensemble(task, runs, n, steps, device)
         tests = [r.test for r in res]
         out[pe] = {"mean": float(np.mean(tests)),
                    "sd": float(np.std(tests, ddof=1)) if seeds > 1 else 0.0,
