@@ -132,6 +132,19 @@ def test_resume_after_interruption_loses_and_repeats_nothing(tmp_path):
         assert line in after
 
 
+def test_resume_reruns_a_claim_that_crashed_and_keeps_the_finished_ones(tmp_path):
+    path = tmp_path / "r.jsonl"
+    first = verify.run(["fx.good_first", "fx.raises"], modules=FIXTURES, jobs=0,
+                       results_path=path)
+    assert first["fx.raises"].crashed and not first["fx.good_first"].crashed
+    ran: list[str] = []
+    again = verify.run(["fx.good_first", "fx.raises"], modules=FIXTURES, jobs=0,
+                       results_path=path, resume=True,
+                       on_start=lambda todo: ran.extend(c.id for c in todo))
+    assert ran == ["fx.raises"]
+    assert again["fx.good_first"].to_dict() == first["fx.good_first"].to_dict()
+
+
 def test_resume_reruns_claims_of_another_seed(tmp_path):
     path = tmp_path / "r.jsonl"
     verify.run(["fx.good_first"], modules=FIXTURES, jobs=0, seed=1, results_path=path)

@@ -73,7 +73,8 @@ def run(
             holds it (a second run on the same file fails at once, naming this one's pid),
             writes a new file renamed into place (a symbolic link there is replaced, the
             file it pointed to left alone) and keeps ``<name>.meta.json`` beside it.
-        resume: keep the results already in ``results_path`` (same seed and profile)
+        resume: keep the results already in ``results_path`` (same seed and profile; a
+            claim that crashed or timed out runs again)
             and run only the claims missing from it.
         modules: modules/packages to discover claims in (default: ``proofs``, ``numerics``
             and the entry-point group ``verify.claims``); ``"file:path/to/claims.py"`` names
@@ -139,8 +140,9 @@ def run(
         )
         done: dict[str, ClaimResult] = {}
         if resume and path.exists():
-            for r in load(path):
-                if r.run_seed == seed and r.profile == profile:
+            for r in load(path):  # a crash or timeout is not done: it runs again (and a
+                # memoised training it was in resumes from its checkpoint, verify.memo)
+                if r.run_seed == seed and r.profile == profile and not r.crashed:
                     done[r.id] = r
             if narrowed and any(cid not in REGISTRY for cid in done):
                 discover(default_modules())  # the file is rewritten in the order of all claims
