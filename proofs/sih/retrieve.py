@@ -5,33 +5,101 @@ Lemma E.6 and Lemma E.9 / Cor. E.10, checked by search, are in ``numerics/sih/re
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import replace
+
 import sympy as sp
 
 import verify
 from verify import Evidence
-from verify.symbolic import prove_cases
+from verify.symbolic import prove_cases, refute_exactly
 
 from . import PAPER
+from .main import def41_partitions
+from .model import ECA, e_hat, union_set
+
+
+def block_gap_counts(h: int, n: int) -> dict[str, int]:
+    """Over all pairs of concatenations of ``h`` one-hot blocks of size ``n`` (Def E.8's
+    partitioned bullet, L1023-1026): the inner products of equal pairs that are not ``h``, and
+    of unequal pairs that exceed ``h - 1``."""
+    words = list(itertools.product(range(n), repeat=h))
+    bad_match = bad_nonmatch = 0
+    for a in words:
+        for b in words:
+            score = sum(int(x == y) for x, y in zip(a, b, strict=True))  # <e_x, e_y> per block
+            if a == b:
+                bad_match += int(score != h)
+            else:
+                bad_nonmatch += int(score > h - 1)
+    return {"equal pairs scoring != h": bad_match, "unequal pairs scoring > h-1": bad_nonmatch}
+
+
+def misaligned_block(offsets, V: int) -> dict | None:
+    """The first Def. 4.1 partition block of ``U`` whose ``B_{3,K}`` and ``B_{3,Q}`` sub-blocks
+    (Step 2, L1172-1177: one-hots over the states of ``S cap N_K`` and of ``S cap N_Q``) have
+    different dimensions, so that Layer 2's blockwise comparison (Step 3, L1194-1195) is not
+    defined; ``None`` when every block aligns."""
+    NK = [tuple(o) for o in offsets]
+    shift = e_hat(len(NK[0]))
+    U = sorted(union_set(NK)[2])
+    for h in range(1, len(U) + 1):
+        for p in def41_partitions(U, h):
+            for b in p:
+                JK = [j for j, o in enumerate(NK) if o in b]
+                JQ = [j for j, o in enumerate(NK)
+                      if tuple(x + y for x, y in zip(o, shift, strict=True)) in b]
+                if len(JK) != len(JQ):
+                    return {"h": h, "partition": [[list(o) for o in bb] for bb in p],
+                            "block": [list(o) for o in b], "J_K": JK, "J_Q": JQ,
+                            "dim_B3K_block": V ** len(JK), "dim_B3Q_block": V ** len(JQ)}
+    return None
+
+
+def layout_evidence(offsets, V: int, **kw) -> Evidence:
+    """Reading B: the partitioned gap on the B_3 layout of F.1 Step 2. REFUTED (exactly, the two
+    dimensions) by a block whose K and Q sub-blocks differ in dimension; UNDECIDED when every
+    block aligns (the gap then follows from reading A)."""
+    bad = misaligned_block(offsets, V)
+    summary = "partitioned regime on the B_3 layout of Step 2"
+    if bad is None:
+        return Evidence.undecided(f"{summary}: every block's K and Q sub-blocks align",
+                                  method="symbolic", **kw)
+    return refute_exactly(
+        f"{summary}: h = {bad['h']}, block {bad['block']} writes a one-hot of dimension "
+        f"{bad['dim_B3K_block']} into B_3K and of dimension {bad['dim_B3Q_block']} into B_3Q, so "
+        "c<q^(Q), q^(K)> does not compare configurations block by block (see "
+        "sih.main.marginalisation_alignment)", bad, lhs=bad["dim_B3K_block"],
+        rhs=bad["dim_B3Q_block"], generality="ECA, every Def. 4.1 partition", **kw)
 
 
 @verify.claim(
     "sih.retrieve.remark_e7_gap", paper=PAPER,
     where="Remark E.7, L1515-1520; Def E.8 L1539-1548; F.1 Step 3 L1779-1783", kind="identity",
-    expect="UNDECIDED",
+    expect="PROVED",
     statement=r"m=1:\ G=c(k-2k\bar\varepsilon)-c((k-1)+2k\bar\varepsilon)=c(1-4k\bar\varepsilon)"
               r">0\iff\bar\varepsilon<\tfrac1{4k};\ m>1:\ \text{match }ch,\ \text{non-match}"
               r"\le c(h-1),\ G=c",
+    readings={"B": r"the partitioned gap on the architecture's $B_{3,Q}$ / $B_{3,K}$ of F.1 "
+                   r"Step 2 (one-hots over $S_\gamma\cap\mathcal N_Q$ and "
+                   r"$S_\gamma\cap\mathcal N_K$), matching = equal parent configurations"},
 )
 def remark_e7_gap(ctx):
-    """Distributed regime: the gap algebra is PROVED (symbolic c, k, eps). Partitioned regime:
-    the per-block comparison the paper describes is ill-aligned for most partitions (see
-    sih.main.marginalisation_alignment); with per-neighbour-index marginalisation (the
-    construction in numerics/sih/construction.py) the gap is c, but the printed statement
-    stays UNDECIDED."""
+    """Distributed regime: the gap algebra is PROVED (symbolic c, k, eps). Partitioned regime
+    as stated in Def E.8 (L1023-1026): q_0, q_i concatenations of h one-hot blocks, matching
+    meaning q_i = q_0; the inner product counts agreeing blocks, so matches score ch and
+    non-matches at most c(h-1): every pair enumerated for h <= 3, block size <= 3, PROVED at
+    those sizes. Reading B, the same gap on the B_3 contents F.1 Step 2 writes: for ECA at
+    h = 2 the K and Q sub-blocks of one head have dimensions 4 and 2 (REFUTED; the
+    per-neighbour layout that repairs it is sih.main.marginalisation_alignment's reading B)."""
     c, k, e = sp.symbols("c k epsilon", positive=True)
     ev = prove_cases([("G", c * (k - 2 * k * e) - c * ((k - 1) + 2 * k * e), c * (1 - 4 * k * e))],
-                     generality="symbolic c, k, eps", scope="general",
-                     part="distributed")
-    return [ev, Evidence.undecided("partitioned regime: depends on the marginalisation layout, "
-                                   "which the paper leaves misaligned (see "
-                                   "sih.main.marginalisation_alignment)", part="partitioned")]
+                     generality="symbolic c, k, eps", scope="general", part="distributed")
+    cases = [(f"h={h}, block size {n}: {what}", count, 0)
+             for h in (1, 2, 3) for n in (2, 3) for what, count in block_gap_counts(h, n).items()]
+    ev_part = prove_cases(cases, part="partitioned",
+                          generality="h in {1,2,3} one-hot blocks of size n in {2,3}, all pairs",
+                          summary="h one-hot blocks: equal pairs score h, unequal ones <= h-1, "
+                                  "so G = c")
+    ev_b = layout_evidence(ECA, 2, part="partitioned", reading="B")
+    return [ev, ev_part, replace(ev, reading="B"), ev_b]
