@@ -3,6 +3,7 @@ Remark E.5 (tightness of its width)."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import sympy as sp
@@ -13,7 +14,7 @@ import verify
 from proofs.sih import PAPER
 from proofs.sih.model import ECA
 from verify import Evidence, Verdict
-from verify.numeric import falsify, judge_check
+from verify.numeric import falsify
 from verify.symbolic import prove_cases, refute_exactly
 
 from .ca import sample_stream
@@ -83,6 +84,26 @@ def bump(z: Fraction, v: Fraction, eta: Fraction) -> Fraction:
             + relu(z - v - 2 * eta)) / eta
 
 
+def suppression_evidence(v: list[Fraction], z: Fraction) -> Evidence:
+    """Def E.3 (2) at the threshold ``delta/4`` printed there (reading A), for the Lemma E.4
+    decoder of the values ``v`` at the point ``z``: REFUTED, exactly, when ``z`` lies beyond
+    ``delta/4`` of every ``v_j`` and ``phi(z) != 0``; UNDECIDED when ``z`` is no such point or
+    ``phi`` vanishes there."""
+    delta = min(b - a for a, b in itertools.pairwise(sorted(v)))
+    eta = delta / 4
+    phi = [bump(z, vj, eta) for vj in v]
+    beyond = all(abs(z - vj) > delta / 4 for vj in v)
+    summary = f"Def E.3 (2) at delta/4: phi({z}) = {tuple(str(x) for x in phi)}"
+    if not beyond or not any(phi):
+        why = "z within delta/4 of a value" if not beyond else "phi vanishes at this z"
+        return Evidence.undecided(f"{summary}: {why}", method="symbolic")
+    return refute_exactly(
+        f"{summary} != 0", {"v": [str(x) for x in v], "delta": str(delta), "eta": str(eta),
+                            "z": str(z), "phi(z)": [str(x) for x in phi],
+                            "required": [0] * len(v)},
+        lhs=sp.Matrix(phi), rhs=sp.zeros(len(v), 1), generality="exact rationals")
+
+
 @verify.claim(
     "sih.decode.lemma_e4", paper=PAPER,
     where="Def E.3 L1415-1428; Lemma E.4 L1434-1454; width L1456-1459", kind="property",
@@ -99,16 +120,7 @@ def lemma_e4(ctx):
     (|z - v_j| > 1/4 for both j) gives b_0(z) = 1/2. Reading B (threshold delta/2) and the
     activation region (eps < delta/4) SUPPORTED by falsify. Width: 4n hidden units; the output
     layer is the n x 4n matrix of +-1/eta, not an identity."""
-    v, eta, z = [Fraction(0), Fraction(1)], Fraction(1, 4), Fraction(3, 8)
-    phi = [bump(z, vj, eta) for vj in v]
-    summary_a = "Def E.3 (2) at delta/4: phi(3/8) = (1/2, 0) != 0"
-    if any(phi):
-        ev_a = refute_exactly(
-            summary_a, {"v": ["0", "1"], "delta": "1", "eta": "1/4", "z": "3/8",
-                        "phi(z)": [str(x) for x in phi], "required": [0, 0]},
-            lhs=sp.Matrix(phi), rhs=sp.zeros(2, 1), generality="exact rationals")
-    else:
-        ev_a = Evidence.undecided(f"{summary_a}: phi vanishes at this z", method="symbolic")
+    ev_a = suppression_evidence([Fraction(0), Fraction(1)], Fraction(3, 8))
     dec = BumpDecoder(torch.tensor([0.0, 1.0]))
     ev_width = prove_cases(
         [("hidden width 4n", dec.width, 8), ("output layer columns (4n, not n)",
@@ -140,6 +152,69 @@ def lemma_e4(ctx):
     return [ev_a, ev_b.relabel(reading="B"), ev_width]
 
 
+def feature_rank(values: list[Fraction], layer: list[tuple[Fraction, Fraction]]) -> int:
+    """Exact rank of the constant and the hidden units ``relu(a z + b)`` of a 2-layer ReLU
+    network's ``layer`` evaluated at the points ``values``: the outputs at those points are
+    combinations of these columns, so one-hot outputs at all ``n`` points need rank ``n``."""
+    cols = [[Fraction(1)] * len(values)]
+    cols += [[max(a * v + b, Fraction(0)) for v in values] for a, b in layer]
+    return sp.Matrix(cols).T.rank()
+
+
+def least_interpolating_width(values: list[Fraction], rng) -> dict:
+    """Widths at which a 2-layer ReLU network can output ``e_j`` at ``v_j`` for all ``j``
+    (Remark E.5, reading A), searched exactly: the largest feature rank over layers with kinks
+    at the midpoints and over random rational layers, per width ``n-2`` and ``n-1``; and the
+    least width at which rank ``n`` was reached (``None``: not within ``n-1``)."""
+    n = len(values)
+    mids = [(a + b) / 2 for a, b in itertools.pairwise(values)]
+    found, best = None, {}
+    for w in (n - 2, n - 1):
+        layers = [[(Fraction(1), -m) for m in mids[:w]]]
+        for _ in range(6):
+            layers.append([(Fraction(int(rng.integers(-5, 6)) or 1), Fraction(
+                int(rng.integers(-40, 41)), 4)) for _ in range(w)])
+        best[w] = max(feature_rank(values, lay) for lay in layers)
+        if found is None and best[w] == n:
+            found = w
+    return {"n": n, "max_rank_at_width": best, "least_width_found": found}
+
+
+def tightness_evidence(rows: list[dict], decoder_bad: dict | None, **kw) -> Evidence:
+    """"The O(V^m) bound is tight" for ``n = V^m`` points: SUPPORTED when the Lemma E.4 decoder
+    (4n units) decodes every ``n`` tried (``decoder_bad`` is None) and no network narrower than
+    ``n - 1`` units reached rank ``n`` (rank <= width + 1, so the least width grows as n);
+    REFUTED by a decoder failure or by a width below ``n - 1`` that interpolates (the bound
+    would not be tight)."""
+    narrow = [r for r in rows if r["least_width_found"] is not None
+              and r["least_width_found"] < r["n"] - 1]
+    if decoder_bad is None and not narrow and rows:
+        return Evidence(Verdict.SUPPORTED, "2-layer: n - 1 <= least width <= 4n for n = "
+                        f"{rows[0]['n']}..{rows[-1]['n']}: width n - 2 never reaches the rank n "
+                        "one-hot outputs need, n - 1 does (exact ranks); the Lemma E.4 decoder "
+                        "(4n) decodes", method="numeric", numbers={"rows": rows}, **kw)
+    if not rows:
+        return Evidence.undecided("no width searched", method="numeric", **kw)
+    return Evidence(Verdict.REFUTED, "the 2-layer width bound is not tight as stated",
+                    method="numeric", numbers={"rows": rows},
+                    counterexample={"decoder_failure": decoder_bad, "narrow": narrow[:1]}, **kw)
+
+
+def decoder_failure(ns: range, plateau: bool) -> dict | None:
+    """The first ``n`` at which the Lemma E.4 decoder of ``v = 0..n-1`` misses ``e_j`` at the
+    points ``v_j`` (``plateau``: at ``v_j +- 0.999 eta`` as well, Def E.3 (1)), or ``None``."""
+    for n in ns:
+        dec = BumpDecoder(torch.arange(n, dtype=torch.float64))
+        z = torch.arange(n, dtype=torch.float64)[:, None]
+        if plateau:
+            z = z + 0.999 * dec.eta * torch.tensor([[-1.0, 0.0, 1.0]], dtype=torch.float64)
+        want = torch.eye(n, dtype=torch.float64).repeat_interleave(z.shape[1], 0)
+        err = float((dec(z.flatten()) - want).abs().max())
+        if err > 1e-12:
+            return {"n": n, "error": err, "plateau": plateau}
+    return None
+
+
 @verify.claim(
     "sih.decode.remark_e5", paper=PAPER, where="Remark E.5, L1461-1467", kind="rate",
     expect="UNDECIDED",
@@ -148,35 +223,26 @@ def lemma_e4(ctx):
     readings={"B": r"the same lower bound with $\varepsilon$-robust plateaus (Def E.3 (1))"},
 )
 def remark_e5(ctx):
-    """Lower bound (A and B): each output j must be non-affine on (v_{j-1}, v_{j+1}) (0, 1, 0),
-    so a breakpoint lies in each such interval; intervals j and j+2 are disjoint, hence
-    >= floor((n-1)/2) distinct breakpoints and as many hidden ReLUs (one breakpoint each):
-    Omega(n). Upper bound 4n: the Lemma E.4 decoder, checked here for n = 4..64 at the points
-    v_j (exact interpolation, A) and at v_j +- 0.999 eta (robust plateaus, B). The 'deeper
-    MLPs, exponentially smaller width' sentence: the last hidden layer must have width >= n - 1
-    (the outputs e_1..e_n are affine in it, rank n), so it holds only for the earlier layers:
-    UNDECIDED (width not defined in the remark)."""
-    rows_a, rows_b, bad_a, bad_b = [], [], None, None
-    for n in range(4, 65):
-        dec = BumpDecoder(torch.arange(n, dtype=torch.float64))
-        eye = torch.eye(n, dtype=torch.float64)
-        at_points = float((dec(torch.arange(n, dtype=torch.float64)) - eye).abs().max())
-        shifted = torch.arange(n, dtype=torch.float64)[:, None] + 0.999 * dec.eta * torch.tensor(
-            [-1.0, 1.0], dtype=torch.float64)
-        plateau = float((dec(shifted.flatten()) - eye.repeat_interleave(2, 0)).abs().max())
-        lower, upper = (n - 1) // 2, dec.width
-        rows_a.append((n, lower, upper))
-        rows_b.append((n, lower, upper))
-        if (at_points > 1e-12 or lower > upper) and bad_a is None:
-            bad_a = {"n": n, "interpolation_error": at_points, "lower": lower, "upper": upper}
-        if (plateau > 1e-12 or lower > upper) and bad_b is None:
-            bad_b = {"n": n, "plateau_error": plateau, "lower": lower, "upper": upper}
-    summary = "2-layer: floor((n-1)/2) <= width <= 4n for n = 4..64 (Theta(n))"
-    ev = judge_check(bad_a is None, summary, counterexample=bad_a, part="tight",
-                     numbers={"rows": rows_a[:5]})
-    ev_b = judge_check(bad_b is None, summary + ", with eps-robust plateaus", reading="B",
-                       part="tight", counterexample=bad_b, numbers={"rows": rows_b[:5]})
-    ev_deep = Evidence.informal("'exponentially smaller width' for deeper MLPs: the last hidden "
-                                "layer needs >= n-1 units (rank argument), so it depends on "
-                                "which layer's width is meant", part="deeper")
+    """Tight (A, exact one-hot outputs at the n = V^m values; B, on eps-robust plateaus): the
+    outputs at the n points are combinations of the constant and the hidden units, so one-hot
+    outputs need n - 1 units; searched exactly for n = 4..9 (width n - 2 never reaches rank n,
+    kinks between consecutive points at width n - 1 do), and the Lemma E.4 decoder (4n units)
+    decodes n = 4..64: Theta(n), SUPPORTED. "Deeper MLPs ... with exponentially smaller width":
+    with an affine output layer (as in Lemma E.4) the n one-hot targets are affinely independent
+    (rank n - 1, exact), so the last hidden layer of any depth needs n - 1 units and only the
+    earlier layers can be narrow; the remark gives no construction and does not say which
+    width it means: UNDECIDED."""
+    rng = ctx.numpy_rng("e5")
+    rows = [least_interpolating_width([Fraction(j) for j in range(n)], rng) for n in range(4, 10)]
+    ev = tightness_evidence(rows, decoder_failure(range(4, 65), plateau=False), part="tight")
+    ev_b = tightness_evidence(rows, decoder_failure(range(4, 65), plateau=True), part="tight",
+                              reading="B")
+    ranks = {n: sp.Matrix([[int(i == j) - int(i == 0) for i in range(n)]
+                           for j in range(1, n)]).rank() for n in (4, 8, 16)}
+    ev_deep = Evidence.informal(
+        "'exponentially smaller width' for deeper MLPs: with an affine output layer the n one-hot "
+        f"targets span an affine set of dimension n - 1 (exact ranks {ranks}), so the last hidden "
+        "layer needs n - 1 units at any depth; the remark gives no construction and does not "
+        "say which layer's width shrinks", part="deeper",
+        numbers={"affine_rank_of_one_hots": ranks})
     return [ev, ev_deep, ev_b]
