@@ -25,6 +25,79 @@ def block_score(q: list[list[Fraction]], qp: list[list[Fraction]]) -> Fraction:
     return sum(x * y for bq, bp in zip(q, qp, strict=True) for x, y in zip(bq, bp, strict=True))
 
 
+def match_bound_evidence(q: list[list[Fraction]], eps: list[list[Fraction]],
+                         ebar: Fraction, **kw) -> Evidence:
+    """(53)'s matching bound ``<q + eps, q> >= m - 2 m eps_bar`` at one exact instance (``q`` an
+    ideal vector as ``m`` one-hot blocks, ``q' + eps' = q``), under reading A (only the
+    off-target l1 mass of ``eps`` per block is bounded by ``eps_bar``): REFUTED when the
+    perturbation is admissible and the score falls below the bound, else UNDECIDED."""
+    m = len(q)
+    admissible = all(sum(abs(x) for x, t in zip(e, b, strict=True) if t == 0) <= ebar
+                     for e, b in zip(eps, q, strict=True))
+    qe = [[x + y for x, y in zip(b, e, strict=True)] for b, e in zip(q, eps, strict=True)]
+    score, bound = block_score(qe, q), m - 2 * m * ebar
+    summary = (f"reading A: target coordinate unconstrained, matching score {score} vs "
+               f"m - 2m eps_bar = {bound}")
+    if not admissible or score >= bound:
+        return Evidence.undecided(f"{summary}: not a violation", method="symbolic", **kw)
+    return refute_exactly(f"{summary}: below", {
+        "m": m, "V": len(q[0]), "eps_bar": str(ebar), "q": [[str(x) for x in b] for b in q],
+        "eps": [[str(x) for x in b] for b in eps], "eps'": "0", "score": str(score),
+        "bound": str(bound)}, lhs=score, rhs=bound, generality="exact", **kw)
+
+
+def iff_evidence(m: int, ebar: Fraction, **kw) -> Evidence:
+    """The "iff" of Lemma E.6 under reading B at ``eps_bar``: the exact worst matching score
+    ``m (1 - e)^2`` and worst non-matching score ``(m - 1) + 2 e (1 - e)`` (one differing block).
+    REFUTED when they disagree with the claim's threshold (separated although
+    ``eps_bar >= 1/(4m)``, or not separated although below it), else UNDECIDED."""
+    match, nonmatch = m * (1 - ebar) ** 2, (m - 1) + 2 * ebar * (1 - ebar)
+    separated, claimed = match > nonmatch, ebar < Fraction(1, 4 * m)
+    summary = (f"reading B: at eps_bar = {ebar} (1/(4m) = {Fraction(1, 4 * m)}) worst matches "
+               f"score {match}, worst non-matches {nonmatch}")
+    if separated == claimed:
+        return Evidence.undecided(f"{summary}: agrees with the iff", method="symbolic", **kw)
+    return refute_exactly(
+        f"{summary}: {'separated' if separated else 'not separated'} against the iff",
+        {"m": m, "V": 2, "eps_bar": str(ebar), "worst_match": str(match),
+         "worst_nonmatch": str(nonmatch), "1/(4m)": str(Fraction(1, 4 * m))},
+        lhs=int(separated), rhs=int(claimed), generality=f"exact worst cases, m = {m}", **kw)
+
+
+def nonmatch_bound_evidence(q: list[list[Fraction]], qp: list[list[Fraction]], ebar: Fraction,
+                            **kw) -> Evidence:
+    """(53)'s non-matching bound ``<q + eps, q' + eps'> <= (m - 1) + 2 m eps_bar`` for two
+    perturbed vectors given directly as blocks (reading C: each block within l1 distance
+    ``eps_bar`` of its one-hot, the one-hots differing somewhere): REFUTED when the score
+    exceeds the bound, else UNDECIDED."""
+    m = len(q)
+    score, bound = block_score(q, qp), (m - 1) + 2 * m * ebar
+    summary = f"reading C: non-matching score {score} vs (m-1) + 2m e = {bound}"
+    if score <= bound:
+        return Evidence.undecided(f"{summary}: within the bound", method="symbolic", **kw)
+    return refute_exactly(f"{summary}: above", {
+        "m": m, "V": len(q[0]), "eps_bar": str(ebar), "q+eps": [[str(x) for x in r] for r in q],
+        "q'+eps'": [[str(x) for x in r] for r in qp], "score": str(score), "bound": str(bound)},
+        lhs=score, rhs=bound, generality="exact", **kw)
+
+
+def k_reading_evidence(N: int, matches: int, k: int, **kw) -> Evidence:
+    """Lemma E.9 with ``k`` read as the neighbourhood size (reading B) when only ``matches``
+    tokens match, all scores equal (G = 0) and the non-matches share one wrong class: the
+    read-out error ``||y - u*||_1`` against ``2 eps_ret`` computed with ``k``; SUPPORTED
+    within it, REFUTED beyond it."""
+    p = torch.softmax(torch.zeros(N, dtype=torch.float64), 0)
+    vals = torch.zeros(N, 2, dtype=torch.float64)
+    vals[:matches, 0], vals[matches:, 1] = 1.0, 1.0
+    l1 = float(((p @ vals) - torch.tensor([1.0, 0.0], dtype=torch.float64)).abs().sum())
+    eret = (N - k) / (k + (N - k))
+    return judge_check(
+        l1 <= 2 * eret + 1e-12, f"reading B: ||y - u*||_1 = {l1:.4g} vs 2 eps_ret = {2 * eret:.4g} "
+        f"(N = {N}, {matches} matching, k = {k}, G = 0)",
+        counterexample={"N": N, "matches": matches, "k_neighbourhood": k, "G": 0,
+                        "||y-u*||_1": l1, f"2 eps_ret(k={k})": 2 * eret}, **kw)
+
+
 @verify.claim(
     "sih.retrieve.lemma_e6", paper=PAPER, where="Lemma E.6, L1493-1513; L319-323",
     kind="property", expect="REFUTED",
@@ -50,31 +123,8 @@ def lemma_e6(ctx):
     B's noise set as a hypothesis, 'if' for 'iff'): (53) falsified over the set, and the gap
     between its two bounds is 1 - 4m eps_bar, positive iff eps_bar < 1/(4m) (PROVED)."""
     one, zero = Fraction(1), Fraction(0)
-    score_a = block_score([[one - 1, zero]], [[one, zero]])  # q + eps = (0, 0), q' + eps' = q
-    summary_a = "reading A: target coordinate unconstrained, matching score 0 < m - 2m eps_bar = 1"
-    if score_a < 1:
-        ev_a = refute_exactly(summary_a, {"m": 1, "V": 2, "eps_bar": 0, "q": [1, 0],
-                                          "eps": [-1, 0], "eps'": [0, 0], "score": str(score_a),
-                                          "bound": 1},
-                              lhs=score_a, rhs=1, generality="exact")
-    else:
-        ev_a = Evidence.undecided(f"{summary_a}: not below the bound", method="symbolic")
-
-    e = Fraction(3, 10)
-    match, nonmatch = (1 - e) ** 2, 2 * e * (1 - e)
-    summary_iff = ("reading B: at eps_bar = 3/10 > 1/4 matches (49/100) still beat non-matches "
-                   "(21/50)")
-    if match > nonmatch:
-        ev_iff = refute_exactly(
-            summary_iff, {"m": 1, "V": 2, "eps_bar": "3/10", "worst_match": str(match),
-                          "worst_nonmatch": str(nonmatch), "1/(4m)": "1/4",
-                          "note": "separated although eps_bar > 1/(4m); blocks q+eps = "
-                                  "(7/10, 3/10) ... worst pairs"},
-            lhs=match, rhs=nonmatch, generality="exact worst cases, m = 1", reading="B",
-            part="iff")
-    else:
-        ev_iff = Evidence.undecided(f"{summary_iff}: not separated", method="symbolic",
-                                    reading="B", part="iff")
+    ev_a = match_bound_evidence([[one, zero]], [[-one, zero]], Fraction(0))
+    ev_iff = iff_evidence(1, Fraction(3, 10), reading="B", part="iff")
 
     def prop_b(generator, batch, dtype, device, m, V, ebar_pct, diff):
         ebar = ebar_pct / 100
@@ -111,18 +161,7 @@ def lemma_e6(ctx):
     ec = Fraction(1, 10)  # reading C: l1 over all coordinates, so a matching block can exceed 1
     q = [[1 + ec, zero], [one, ec]]  # (e_0, e_0) + eps
     qp = [[1 + ec, zero], [ec, one]]  # (e_0, e_1) + eps'
-    score_c, bound_c = block_score(q, qp), 1 + 4 * ec
-    summary_c = f"reading C: non-matching score {score_c} > (m-1) + 2m e = {bound_c}"
-    if score_c > bound_c:
-        ev_c = refute_exactly(
-            summary_c, {"m": 2, "V": 2, "eps_bar": "1/10",
-                        "q+eps": [[str(x) for x in r] for r in q],
-                        "q'+eps'": [[str(x) for x in r] for r in qp], "score": str(score_c),
-                        "bound": str(bound_c)},
-            lhs=score_c, rhs=bound_c, generality="exact", reading="C")
-    else:
-        ev_c = Evidence.undecided(f"{summary_c}: within the bound", method="symbolic",
-                                  reading="C")
+    ev_c = nonmatch_bound_evidence(q, qp, ec, reading="C")
     return [ev_a, ev_iff, ev_b.relabel(reading="B", part="bounds_53"), ev_c,
             ev_d.relabel(reading="D", part="bounds_53"), ev_d_gap]
 
@@ -175,12 +214,5 @@ def lemma_e9_cor_e10(ctx):
         generality="symbolic N > k > 0", scope="general", part="threshold",
         summary="printed threshold exceeds the exact one by log(2 sqrt2/(2 sqrt2 - 1)) > 0: "
                 "sufficient")
-    p = torch.softmax(torch.zeros(4, dtype=torch.float64), 0)
-    y = p @ torch.tensor([[1.0, 0], [0, 1], [0, 1], [0, 1]], dtype=torch.float64)
-    l1 = float((y - torch.tensor([1.0, 0], dtype=torch.float64)).abs().sum())
-    eret = 1 * 1 / (3 + 1)
-    ev_b = judge_check(
-        l1 <= 2 * eret, f"reading B: ||y - u*||_1 = {l1} > 2 eps_ret = {2 * eret}",
-        counterexample={"N": 4, "matches": 1, "k_neighbourhood": 3, "G": 0, "||y-u*||_1": l1,
-                        "2 eps_ret(k=3)": 2 * eret}, reading="B")
+    ev_b = k_reading_evidence(4, 1, 3, reading="B")
     return [ev, ev_t, ev_b]
