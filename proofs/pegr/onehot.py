@@ -10,6 +10,13 @@ import sympy as sp
 import verify
 from verify.symbolic import prove_equal, refute_exactly
 
+from .general import (
+    learned_table_general,
+    onehot_equivariance_general,
+    permutation_hom_general,
+    regular_hom_general,
+    regular_onehot_general,
+)
 from .model import PAPER, perm_matrix
 
 
@@ -24,13 +31,15 @@ from .model import PAPER, perm_matrix
               "B'": "opposite composition convention (sigma tau)(i) = tau(sigma(i))"},
 )
 def onehot_permutation_rep(ctx):
-    """Exact integer matrices, exhaustive over S_N (N = 3 quick, 4 deep), each identity stacked
-    over all elements into one SymPy matrix identity: ``P(sigma tau) = P(sigma) P(tau)`` with
+    """For every N (symbolic), with ``P(sigma)[a, b] = delta(a, sigma(b))`` and the entries
+    summed by SymPy over ``0..N-1`` (:mod:`.general`): ``P(sigma tau) = P(sigma) P(tau)`` with
     ``(sigma tau)(i) = sigma(tau(i))`` and ``1_{sigma x} = P(sigma) 1_x`` (reading B, g in
     S_|X|); reading A (L182, "g in X acts naturally", X = G): ``Z_N`` acting on itself by
-    addition through its left-regular permutations; ``W 1_{x_i} = w_i`` for a symbolic W. The
-    opposite composition convention gives an anti-homomorphism (reading B', REFUTED by a
-    3-cycle and a transposition)."""
+    addition through its left-regular permutations ``L_g(b) = (g + b) mod N``; ``W 1_{x_i} =
+    w_{x_i}`` for a table W of any size. Cross-checks: exact integer matrices, exhaustive over
+    S_N and Z_N (N = 3 quick, 4 deep), each identity stacked over all elements into one SymPy
+    matrix identity. The opposite composition convention gives an anti-homomorphism (reading
+    B', REFUTED by a 3-cycle and a transposition)."""
     N = ctx.pick(quick=3, deep=4)
     perms = list(itertools.permutations(range(N)))
 
@@ -40,10 +49,9 @@ def onehot_permutation_rep(ctx):
     def e(i):
         return sp.Matrix(N, 1, lambda k, _: 1 if k == i else 0)
 
-    gen = (f"exhaustive over S_{N} ({len(perms) ** 2} pairs), exact integers; the statement is for "
-           "every |X|, and permutation matrices of symbolic size are not SymPy matrix expressions")
-    zn = (f"exhaustive over Z_{N}; the statement is for every |X|, and permutation matrices of "
-          "symbolic size are not SymPy matrix expressions")
+    gen = (f"exhaustive over S_{N} ({len(perms) ** 2} pairs), exact integers (a cross-check of "
+           "the symbolic-N proof)")
+    zn = f"exhaustive over Z_{N} (a cross-check of the symbolic-N proof)"
     hom_sn = prove_equal(
         sp.Matrix.vstack(*[perm_matrix(comp(s1, s2)) for s1 in perms for s2 in perms]),
         sp.Matrix.vstack(*[perm_matrix(s1) * perm_matrix(s2) for s1 in perms for s2 in perms]),
@@ -80,4 +88,7 @@ def onehot_permutation_rep(ctx):
         {"sigma": s1, "tau": s2, "convention": "(sigma tau)(i) = tau(sigma(i))"},
         lhs=perm_matrix(opposite), rhs=perm_matrix(s1) * perm_matrix(s2), reading="B'",
         part="composition convention")
-    return [hom_sn, onehot_sn, onehot_zn, hom_zn, table, anti]
+    hom_general = permutation_hom_general()
+    general = [hom_general, onehot_equivariance_general(), regular_onehot_general(),
+               regular_hom_general(hom=hom_general), learned_table_general()]
+    return [*general, hom_sn, onehot_sn, onehot_zn, hom_zn, table, anti]

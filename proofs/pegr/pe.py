@@ -8,12 +8,13 @@ import sympy as sp
 import verify
 from verify.symbolic import prove_cases, prove_equal, refute_exactly
 
+from .general import block_index_lemma, kron_vec, norm_general, vecdot_trace
 from .model import PAPER, R, generic_matrix, kron_I, vec_col, vec_row
 
-#: Why the Kronecker identities are proved at 3x3: SymPy has no vec or Kronecker product of
-#: symbolic-size matrix expressions, and the engine's index-sum route does not decide them.
-GENERIC = ("generic 3x3 A, B (every entry an independent symbol); vec and Kronecker products of "
-           "symbolic-size matrices are not SymPy matrix expressions")
+#: The 3x3 proofs on explicit matrices: a cross-check of the symbolic-size ones of
+#: :mod:`.general` on SymPy's own ``kronecker_product`` and ``Matrix.vec``.
+GENERIC = ("generic 3x3 A, B (every entry an independent symbol): explicit vec and "
+           "sympy.kronecker_product, a cross-check of the symbolic-size proof")
 
 
 @verify.claim(
@@ -27,21 +28,29 @@ GENERIC = ("generic 3x3 A, B (every entry an independent symbol); vec and Kronec
               "B'": "row-major vec with the other Kronecker order, rho(g) (x) I"},
 )
 def vec_rho_properties(ctx):
-    """(i) ``vec(A)^T vec(A) = tr(A^T A)`` for a generic 3x3 A (both conventions) and ``= 2``
-    for ``R(theta)`` (L271). (ii) eqs. (17)-(19) under the four combinations (generic 3x3 A, B):
-    column-major with ``I (x) A`` PROVED (reading A, as printed) and row-major with ``A (x) I``
-    PROVED (B'); row-major with ``I (x) A`` (reading B) and column-major with ``A (x) I`` (A')
-    REFUTED by exact 2x2 witnesses."""
+    """(i) ``|vec rho(x)|^2 = tr(rho(x)^T rho(x)) = D`` for every orthogonal representation of
+    any degree D, both vec conventions (:func:`.general.norm_general`: step (2) of Lemma A.1 for
+    n x m matrices with explicit vec index maps, then the hypothesis); cross-checks at a
+    generic 3x3 A and ``= 2`` for ``R(theta)`` (L271). (ii) eqs. (17)-(19) under the four
+    combinations: column-major with ``I (x) A`` PROVED (reading A, as printed) and row-major
+    with ``A (x) I`` PROVED (B'), both for A p x n and B n x m of symbolic size
+    (:func:`.general.kron_vec`, index maps of vec and of the Kronecker product made explicit)
+    and on generic 3x3 matrices; row-major with ``I (x) A`` (reading B) and column-major with
+    ``A (x) I`` (A') REFUTED by exact 2x2 witnesses."""
     th = sp.Symbol("theta", real=True)
     A3, B3 = generic_matrix(3, "a"), generic_matrix(3, "b")
+    lemma = block_index_lemma()
+    col2, row2 = vecdot_trace("col", lemma=lemma), vecdot_trace("row", lemma=lemma)
+    norm_general_col = norm_general("col", step2=col2)
+    norm_general_row = norm_general("row", step2=row2)
     norm = prove_cases(
         [("|vec A|^2 = tr(A^T A), column-major", (vec_col(A3).T * vec_col(A3))[0],
           (A3.T * A3).trace()),
          ("|vec A|^2 = tr(A^T A), row-major", (vec_row(A3).T * vec_row(A3))[0],
           (A3.T * A3).trace()),
          ("|vec R(theta)|^2 = D = 2", (vec_col(R(th)).T * vec_col(R(th)))[0], 2)],
-        generality="generic 3x3 A (every entry a symbol) and R(theta); vec of a symbolic-size "
-                   "matrix is not a SymPy matrix expression", part="(i) constant norm",
+        generality="generic 3x3 A (every entry a symbol) and R(theta), a cross-check of the "
+                   "symbolic-size proof", part="(i) constant norm",
         summary="(i) constant norm")
     printed = prove_equal(vec_col(A3 * B3), kron_I(A3, "I(x)A") * vec_col(B3),
                           assumptions="real", part="(ii) Kronecker trick").relabel(
@@ -63,4 +72,8 @@ def vec_rho_properties(ctx):
         witness | {"vec": "column-major", "kron": "A (x) I"},
         lhs=vec_col(A2 * B2), rhs=kron_I(A2, "A(x)I") * vec_col(B2), reading="A'",
         part="(ii) other convention pairs", generality="2x2 exact")
-    return [norm, printed, other, row_printed, col_other]
+    printed_general = kron_vec("col", "I(x)A", lemma=lemma, part="(ii) Kronecker trick")
+    other_general = kron_vec("row", "A(x)I", lemma=lemma, reading="B'",
+                             part="(ii) other convention pairs")
+    return [norm_general_col, norm_general_row, norm, printed_general, printed, other_general,
+            other, row_printed, col_other]

@@ -14,6 +14,7 @@ import sympy as sp
 import verify
 from verify.symbolic import prove_cases
 
+from .general import block_index_lemma, character_general, lemma_A1_general, vecdot_trace
 from .model import PAPER, R, generic_matrix, perm_matrix, vec_col, vec_row
 
 
@@ -37,10 +38,14 @@ def s3_inner_products() -> tuple[sp.Matrix, sp.Matrix]:
               "C": "derived: eta(x,y) = tr rho(x^{-1} y), the character at x^{-1} y"},
 )
 def relpe_invariance(ctx):
-    """(i) ``(i+t) - (j+t) = i - j``; (ii) ``eta(gx, gy) = eta(x, y)`` for the SO(2)
-    representation ``R(theta) (+) R(3 theta)`` with symbolic angles under both vec conventions
-    (A column-major, B row-major) and for the S_3 permutation representation exhaustively
-    (exact integers); (iii) (reading C) ``eta = 2 cos(y-x) + 2 cos 3(y-x)``, the character."""
+    """(i) ``(i+t) - (j+t) = i - j``; (ii) ``eta(gx, gy) = eta(x, y)`` for every orthogonal
+    representation of any degree D under both vec conventions (A column-major, B row-major):
+    this is Lemma A.1, proved in symbolic size by :func:`.general.lemma_A1_general`; cross-checks
+    on ``R(theta) (+) R(3 theta)`` with symbolic angles and on the S_3 permutation
+    representation exhaustively (exact integers); (iii) (reading C) ``eta(x, y) = tr
+    rho(x^-1 y)``, the character, for every orthogonal representation
+    (:func:`.general.character_general`), and ``= 2 cos(y-x) + 2 cos 3(y-x)`` for ``R (+)
+    R(3 .)``."""
     i, j = sp.symbols("i j", integer=True)
     t, x, y, ph = sp.symbols("t x y phi", real=True)
 
@@ -51,25 +56,31 @@ def relpe_invariance(ctx):
         return (vec(rho(p)).T * vec(rho(q)))[0]
 
     s3_lhs, s3_rhs = s3_inner_products()
+    lemma = block_index_lemma()
+    col2 = vecdot_trace("col", lemma=lemma)
+    row2 = vecdot_trace("row", lemma=lemma, reading="B")
     return [
+        lemma_A1_general("col", step2=col2, part="(ii)"),
+        lemma_A1_general("row", step2=row2, reading="B", part="(ii)"),
+        character_general(step2=col2),
         prove_cases([("eta(i+t, j+t) = eta(i, j)", (i + t) - (j + t), i - j)],
                     generality="symbolic i, j, t", scope="general", part="(i)",
                     summary="(i) eta(i+t, j+t) = eta(i, j)"),
         prove_cases([("rho = R(.) (+) R(3 .), column-major", eta(ph + x, ph + y), eta(x, y)),
                      ("S_3 permutation rep, all (g, x, y)", s3_lhs, s3_rhs)],
                     generality="two representations: R(theta) (+) R(3 theta), symbolic angles, and "
-                               "S_3 exhaustively; the general case is Lemma A.1 (pegr.lemma_A1)",
+                               "S_3 exhaustively (cross-checks of the general Lemma A.1)",
                     part="(ii)",
                     summary="(ii) eta(gx, gy) = eta(x, y)"),
         prove_cases([("rho = R(.) (+) R(3 .), row-major", eta(ph + x, ph + y, vec_row),
                       eta(x, y, vec_row))],
-                    generality="R(theta) (+) R(3 theta), symbolic angles; the general case is "
-                               "Lemma A.1", part="(ii)", reading="B",
+                    generality="R(theta) (+) R(3 theta), symbolic angles (a cross-check of the "
+                               "general Lemma A.1)", part="(ii)", reading="B",
                     summary="(ii) B: row-major vec"),
         prove_cases([("eta = character 2 cos + 2 cos 3", eta(x, y),
                       2 * sp.cos(y - x) + 2 * sp.cos(3 * (y - x)))],
-                    generality="R(theta) (+) R(3 theta), symbolic angles; for a general "
-                               "orthogonal rho it needs rho(x)^T = rho(x^-1), the hypothesis",
+                    generality="R(theta) (+) R(3 theta), symbolic angles: the paper's example of "
+                               "the general character identity",
                     reading="C",
                     summary="(iii) C: eta is the character"),
     ]
@@ -83,15 +94,16 @@ def relpe_invariance(ctx):
     readings={"B": "row-major vec"},
 )
 def lemma_A1(ctx):
-    """Each proof step as a standalone identity: (2) ``vec(A)^T vec(B) = tr(A^T B)`` for generic
-    3x3 A, B (column-major A, row-major B); (3) ``tr((G X)^T (G Y)) = tr(X^T G^T G Y)`` and (4)
-    ``tr(X^T G^T G Y) = tr(X^T Y)`` once the hypothesis ``G^T G = I`` is used, both for matrix
-    symbols of symbolic size D; the whole lemma for the SO(2) representation ``R(theta) (+)
-    R(k theta)`` with symbolic angles and integer k (both vec conventions) and for S_3
-    exhaustively. Step (2) and so the composed lemma stay bounded: SymPy has no vec of a
-    symbolic-size matrix, and the engine does not identify the two index sums. Fuzzing over
-    SO(3), Wigner D^2, S_4 and direct sums, with non-orthogonal negative controls:
-    ``numerics/pegr/relpe.py``."""
+    """Each proof step as a standalone identity, in symbolic size: (2) ``vec(A)^T vec(B) =
+    tr(A^T B)`` for n x m matrices, column-major (A) and row-major (B), with the vec index maps
+    explicit and the block index lemma proved by induction (:func:`.general.vecdot_trace`);
+    (3) ``tr((G X)^T (G Y)) = tr(X^T G^T G Y)`` and (4) ``tr(X^T G^T G Y) = tr(X^T Y)`` once
+    the hypothesis ``G^T G = I`` is used, matrix symbols of size D; the whole lemma as the
+    chain (2), (3), (4), (2) for any orthogonal representation of degree D
+    (:func:`.general.lemma_A1_general`). Cross-checks: (2) on generic 3x3 matrices, the lemma
+    for ``R(theta) (+) R(k theta)`` with symbolic angles and integer k (both vec conventions)
+    and for S_3 exhaustively. Fuzzing over SO(3), Wigner D^2, S_4 and direct sums, with
+    non-orthogonal negative controls: ``numerics/pegr/relpe.py``."""
     x, y, th, ph = sp.symbols("x y theta phi", real=True)
     k = sp.Symbol("k", integer=True)
     A3, B3 = generic_matrix(3, "a"), generic_matrix(3, "b")
@@ -104,12 +116,19 @@ def lemma_A1(ctx):
     def lemma(vec):
         return (vec(rho(ph + x)).T * vec(rho(ph + y)))[0], (vec(rho(x)).T * vec(rho(y)))[0]
 
-    vec_reason = ("generic 3x3 A, B (every entry a symbol); vec of a symbolic-size matrix is not a "
-                  "SymPy matrix expression")
-    instances = ("R(theta) (+) R(k theta), symbolic angles and integer k; S_3 exhaustively; the "
-                 "general lemma composes (2)-(4), and (2) is proved at 3x3 only")
+    vec_reason = ("generic 3x3 A, B (every entry a symbol), a cross-check of the symbolic-size "
+                  "proof")
+    instances = ("R(theta) (+) R(k theta), symbolic angles and integer k; S_3 exhaustively (cross-"
+                 "checks of the general chain)")
     s3_lhs, s3_rhs = s3_inner_products()
+    index_lemma = block_index_lemma()
+    col2 = vecdot_trace("col", lemma=index_lemma)
+    row2 = vecdot_trace("row", lemma=index_lemma, reading="B")
     return [
+        col2,
+        row2,
+        lemma_A1_general("col", step2=col2),
+        lemma_A1_general("row", step2=row2, reading="B"),
         prove_cases([("vec(A)^T vec(B) = tr(A^T B), col-major", (vec_col(A3).T * vec_col(B3))[0],
                       (A3.T * B3).trace())],
                     generality=vec_reason, part="(2)",
