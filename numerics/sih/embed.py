@@ -69,12 +69,29 @@ def thm42_evidence(ctx, grids, partition_of=None, dims_bound=None) -> list[Evide
     """Thm 4.2 on the given grids: (A) existence, the repaired embedding passes Def. D.1 (t >= 1
     queries, every visible key) with d_p within the bound; (C) the printed construction, where
     a same-row key beats the target (Def. D.1 (8) violated)."""
-    ok_rep, cex_printed, rows = True, None, []
+    results = []
     for offsets, V, widths, T in grids:
         part = partition_of(offsets, widths) if partition_of else None
         r = printed_vs_repaired(ctx, offsets, V, widths, T, part)
-        rep, pr = r["periodic"], r["printed"]
         bound = dims_bound(offsets, widths, part) if dims_bound else 2 * len(widths) + 2
+        results.append({"offsets": offsets, "V": V, "widths": widths, "T": T, "bound": bound,
+                        **r})
+    return thm42_judgement(results, ctx.seed)
+
+
+def thm42_judgement(results: list[dict], seed: int) -> list[Evidence]:
+    """Thm 4.2 from the per-grid Def. D.1 margins ``results`` (each with the grid, the d_p
+    ``bound`` and the ``periodic`` / ``printed`` worst margins of :func:`printed_vs_repaired`):
+    (A) SUPPORTED when the repaired embedding's margin is within tolerance and its d_p within
+    the bound on every grid, else REFUTED with the rows; (C) REFUTED by the first grid where the
+    printed construction's margin is violated, else SUPPORTED."""
+    if not results:
+        return [Evidence.undecided("no grid tried", method="numeric"),
+                Evidence.undecided("no grid tried", method="numeric", reading="C")]
+    ok_rep, cex_printed, rows = True, None, []
+    for r in results:
+        offsets, V, widths, T, bound = r["offsets"], r["V"], r["widths"], r["T"], r["bound"]
+        rep, pr = r["periodic"], r["printed"]
         ok_rep &= rep["min_margin"] >= -rep["tol"] and rep["d_p"] <= bound
         rows.append({"widths": list(widths), "T": T, "repaired_min_margin": rep["min_margin"],
                      "printed_min_margin": pr["min_margin"], "printed_worst_class": pr["class"],
@@ -84,7 +101,7 @@ def thm42_evidence(ctx, grids, partition_of=None, dims_bound=None) -> list[Evide
                            "offsets": [list(o) for o in offsets], "head": pr["head"],
                            "W_T": pr["W_T"], "Delta": pr["Delta"], "violation": pr["at"],
                            "key_class": pr["class"], "sign": "A",
-                           "tokenisation": "T1 (1D) / T2 (2D)", "seed": ctx.seed,
+                           "tokenisation": "T1 (1D) / T2 (2D)", "seed": seed,
                            "end_to_end_printed": pr["eval"]}
     ev_a = judge_check(
         ok_rep, "existence: an explicit embedding (temporal [cos(theta t), sin(theta t)], our "
@@ -127,9 +144,10 @@ def def_spatial_aware(ctx):
     collide = (sum(a * x for a, x in zip(alpha, (1, 1, 0), strict=True))
                == sum(a * x for a, x in zip(alpha, (0, 0, 1), strict=True)))
     return Evidence.informal(
-        f"a definition (spec of a checker); checker: correct embedding margin {good:.3g}, moved "
-        f"target {moved:.3g} (<0 flagged), lowered margin {lowered:.3g} (<0 flagged); distinct "
-        f"s_j do not imply (10): {bool(collide)}",
+        "a definition: it names the property 'spatial-aware' and asserts nothing that could "
+        f"be true or false; its checker here: correct embedding margin {good:.3g} (>= 0 up to "
+        f"round-off), moved target {moved:.3g} and raised Delta {lowered:.3g} (< 0: flagged); "
+        f"distinct s_j do not imply (10): {bool(collide)}",
         numbers={"margin_ok": good, "margin_moved_target": moved,
                  "margin_raised_Delta": lowered, "distinct_not_implies_10": bool(collide)})
 
@@ -168,10 +186,19 @@ def lemma_d2(ctx):
                 sizes.append({"widths": list(widths), "m": m, "min_Omega": found})
                 if found is None and bad is None:
                     bad = {"widths": list(widths), "N": [list(x) for x in N], "s": s, "W": W}
+    return lemma_d2_evidence(n_inst, sizes, bad)
+
+
+def lemma_d2_evidence(n_inst: int, sizes: list[dict], bad: dict | None) -> Evidence:
+    """Lemma D.2 from the per-instance LP search: SUPPORTED when every instance had a feasible
+    Omega with |Omega| <= m+d; UNDECIDED with the candidate when one had none (float64 LP
+    infeasibility is not certified, so never REFUTED from it) or when nothing was tried."""
     if bad:
         return Evidence.undecided("candidate counterexample (every Omega of size <= m+d "
                                   "infeasible in float64 LP); not certified exactly",
                                   numbers={"candidate": bad}, method="numeric")
+    if n_inst == 0:
+        return Evidence.undecided("no instance tried", method="numeric")
     return Evidence(Verdict.SUPPORTED, f"{n_inst} instances: a feasible Omega with "
                     "|Omega| <= m+d found for each (float64 HiGHS)", method="numeric",
                     numbers={"instances": sizes}, generality="random small instances")
@@ -217,24 +244,40 @@ def lemma_d4(ctx):
         cases, timeout=10.0 * len(cases), part="identities", scope="general",
         generality="symbolic theta, v, Lambda, W (theta = 2 pi/L, sin theta != 0, "
                    "cos theta != 1)")
-    # (iv) at L = 4: c_1 = cos(pi/2) = 0, c_2 = cos(pi) = -1, sin(pi/2) = 1, v = (1, 0, 1), W = 1
-    We, c1e, c2e = sp.Integer(1), sp.Integer(0), sp.Integer(-1)
-    gam_e, b1_e = sp.Integer(1) / (c1e - 1), sp.Integer(0)
-    lam23 = (We + 0 + abs(gam_e) + abs(b1_e)) / (2 * (1 - c2e) * (c1e - c2e))
-    a1e = gam_e + 2 * lam23 * (c1e + 1)
-    a0e = 0 - a1e + lam23
-    g2 = a0e - a1e - lam23  # cos(pi) = -1, cos(2 pi) = 1, sin(pi) = 0
-    summary_iv = ("(23) not sufficient: L=4, v=(1,0,1), W=1: Lambda=(W+1)/4=1/2, g(2)=0 > -W "
-                  "(the bound |Gamma(c-1)| <= |Gamma| fails: c(2)-1 = -2)")
-    if g2 > -We:
-        ev_iv = refute_exactly(
-            summary_iv, {"L": 4, "v": [1, 0, 1], "W": 1, "Lambda_23": str(lam23),
-                         "g(2)": str(g2), "required": "<= -1"},
-            lhs=g2, rhs=-We, generality="exact (cos(pi/2)=0)", part="bound_23", reading="B")
-    else:
-        ev_iv = Evidence.undecided(f"{summary_iv}: g(2) <= -W at this instance",
-                                   method="symbolic", part="bound_23", reading="B")
+    ev_iv = bound23_evidence(4, (1, 0, 1), 1)
     return [ev_id, ev_iv, lemma_d4_search(ctx)]
+
+
+def bound23_evidence(L: int, v: tuple, W) -> Evidence:
+    """Step (iv) of Lemma D.4's proof at one instance, exactly: ``a_2 = -Lambda`` with Lambda at
+    equality in (23), the coefficients (i), and ``g`` at every ``delta`` outside {-1, 0, 1}
+    (SymPy cosines of rational multiples of pi). REFUTED by the ``delta`` of largest ``g`` when it
+    exceeds ``-W``, UNDECIDED when (23) suffices here. ``v = (v_{-1}, v_0, v_1)``."""
+    vm, v0, vp = (sp.nsimplify(x) for x in v)
+    W = sp.nsimplify(W)
+    th = 2 * sp.pi / L
+    c1, c2, s1 = sp.cos(th), sp.cos(2 * th), sp.sin(th)
+    gam, b1 = ((vp + vm) / 2 - v0) / (c1 - 1), (vp - vm) / (2 * s1)
+    lam = (W + v0 + abs(gam) + abs(b1)) / (2 * (1 - c2) * (c1 - c2))
+    a2 = -lam
+    a1 = gam - 2 * a2 * (c1 + 1)
+    a0 = v0 - a1 - a2
+
+    def g(x: int) -> sp.Expr:
+        return sp.nsimplify(sp.simplify(a0 + a1 * sp.cos(x * th) + a2 * sp.cos(2 * x * th)
+                                         + b1 * sp.sin(x * th)))
+
+    off = [x for x in range(2, L - 1)]
+    top = max(off, key=lambda x: float(g(x).evalf(50)), default=None)
+    summary = f"(23) at L={L}, v={v}, W={W}: Lambda = {lam}"
+    if top is None or float((g(top) + W).evalf(50)) <= 0:
+        return Evidence.undecided(f"{summary}: g <= -W off N at this instance",
+                                  method="symbolic", part="bound_23", reading="B")
+    return refute_exactly(
+        f"{summary}, g({top}) = {g(top)} > -W (the bound |Gamma(c-1)| <= |Gamma| fails: c-1 "
+        "reaches -2)", {"L": L, "v": [str(x) for x in (vm, v0, vp)], "W": str(W),
+                        "Lambda_23": str(lam), f"g({top})": str(g(top)), "required": f"<= {-W}"},
+        lhs=g(top), rhs=-W, generality="exact", part="bound_23", reading="B")
 
 
 def lemma_d4_search(ctx) -> Evidence:
@@ -268,6 +311,13 @@ def lemma_d4_search(ctx) -> Evidence:
             lam *= 2
         worst = max(worst, gmax + W)
         n += 1
+    return existence_evidence(worst, n, fails23, fails23c)
+
+
+def existence_evidence(worst: float, n: int, fails23: int, fails23c: int) -> Evidence:
+    """Lemma D.4's existence from the search: SUPPORTED when, after growing Lambda, the largest
+    excess ``max_{delta not in N} g(delta) + W`` over the ``n`` instances is within 1e-6, else
+    REFUTED with it (the growth was capped)."""
     return judge_check(
         worst <= 1e-6, f"existence: a working Lambda found on all {n} instances; (23) itself "
         f"failed on {fails23}, the corrected (23') on {fails23c}",
@@ -387,15 +437,21 @@ def example_d6(ctx):
         cex = {"L": L_, "T": 3, "W_T": W_T, "Delta": Delta, "targets_s": s,
                "worst_class": r["worst_class"], "at": r["worst"][r["worst_class"]][1],
                "seed": ctx.seed}
-        out.append(judge_check(
-            r["min_margin"] >= -1e-9 * (1 + W_T),
-            f"W_T reading {reading}: min Def D.1 margin {r['min_margin']:.3g} "
-            f"({r['worst_class']})", counterexample=cex, reading=reading, part="def_d1"))
+        out.append(margin_evidence(r, W_T, cex, f"W_T reading {reading}", reading=reading,
+                                   part="def_d1"))
     out.append(affine_in_time_obstruction())
     return out
 
 
-def affine_in_time_obstruction() -> Evidence:
+def margin_evidence(margins: dict, W_T: float, cex: dict, what: str, **kw) -> Evidence:
+    """Def. D.1 (8) from the checker's worst margins (:func:`~.checks.def_d1_margins`): SUPPORTED
+    when the smallest margin is within ``-1e-9 (1 + W_T)``, else REFUTED with ``cex``."""
+    return judge_check(margins["min_margin"] >= -1e-9 * (1 + W_T),
+                       f"{what}: min Def D.1 margin {margins['min_margin']:.3g} "
+                       f"({margins['worst_class']})", counterexample=cex, **kw)
+
+
+def affine_in_time_obstruction(degree: int = 1) -> Evidence:
     """No projection at all works over the printed p of Example D.6, whatever the
     coefficients, W_T, Delta and sign convention.
 
@@ -404,12 +460,14 @@ def affine_in_time_obstruction() -> Evidence:
     symbolic B and features). For t >= 2 the keys (t, i) (the query itself), (t-1, i) and
     (t-2, i) are all causally visible; (t-1, i) is the target of offset 0 (score s_C >= s_min
     under either sign convention), so Def. D.1 would need both others <= s_min - Delta and
-    hence s_C <= s_min - Delta < s_min: impossible for every T >= 3."""
+    hence s_C <= s_min - Delta < s_min: impossible for every T >= 3. ``degree`` is the power of
+    t in p's first entry (1 as printed; another degree is a control where the identity fails
+    and nothing is concluded)."""
     t, c1, s1, c2, s2 = sp.symbols("t c1 s1 c2 s2", real=True)
     B = sp.Matrix(7, 7, sp.symbols("B0:49", real=True))
 
     def p(tt):
-        return sp.Matrix([tt, 1, 1, c1, s1, c2, s2])
+        return sp.Matrix([tt ** degree, 1, 1, c1, s1, c2, s2])
 
     def score(tp):
         return (p(t).T * B * p(tp))[0, 0]
@@ -464,14 +522,22 @@ def remark_d7(ctx):
             if best:
                 break
         rows.append({"L": L, "min_Omega": best, "d_S": 2 * len(best) if best else None})
+    ev_req, ev_upper = omega_rows_evidence(rows)
+    return [ev_req, remark_d7_exact_witness(ctx.pick(quick=[5, 8, 16], deep=list(range(5, 33)))),
+            ev_upper]
+
+
+def omega_rows_evidence(rows: list[dict]) -> tuple[Evidence, Evidence]:
+    """Remark D.7 from the least |Omega| found per L (``rows``): (A) "requires |Omega| = 5"
+    SUPPORTED when every L needs exactly 5, else REFUTED with the rows; (B) the upper bound 5
+    SUPPORTED when every L needs at most 5, else REFUTED."""
     required = all(r["min_Omega"] is not None and len(r["min_Omega"]) == 5 for r in rows)
     upper = all(r["min_Omega"] is not None and len(r["min_Omega"]) <= 5 for r in rows)
     cex = {"rows": rows, "note": "uniform form; d_S = 2|Omega| < 10"}
-    return [judge_check(required, f"minimal |Omega| per L: "
+    return (judge_check(required, f"minimal |Omega| per L: "
                         f"{[(r['L'], r['min_Omega']) for r in rows]}", counterexample=cex,
                         numbers={"rows": rows}, part="lp_search"),
-            remark_d7_exact_witness(ctx.pick(quick=[5, 8, 16], deep=list(range(5, 33)))),
-            judge_check(upper, "upper bounds 10 / 12 hold", reading="B", counterexample=cex)]
+            judge_check(upper, "upper bounds 10 / 12 hold", reading="B", counterexample=cex))
 
 
 def remark_d7_exact_witness(Ls: list[int]) -> Evidence:
@@ -545,16 +611,27 @@ def nondegeneracy(ctx):
                                     "N/(V^m - 1) for the integers N < V^m (base-V digits), an "
                                     "argument SymPy does not check for symbolic V, m",
                          summary="base-V weights: minimum gap exactly 1/(V^m - 1)")
+    ev_a, counts = pair_count_evidence([(V, m) for V in (2, 3) for m in (1, 2, 3)])
+    ev_b = prove_cases(counts, reading="B", part="count",
+                       generality="V in {2,3}, m in {1,2,3} (enumerated pairs against "
+                                  "C(V^m, 2); a count over symbolic V, m is not enumerable)",
+                       summary="C(V^m, 2) pairs (enumerated)")
+    return [worst, ev_gap, ev_a, ev_b]
+
+
+def pair_count_evidence(sizes: list[tuple[int, int]]) -> tuple[Evidence, list[tuple]]:
+    """Stage (iii)'s "exactly C(V, 2) such pairs" (reading A) against the pairs of distinct
+    configurations enumerated at each ``(V, m)``: PROVED (bounded) when every count is C(V, 2),
+    else REFUTED by the first size where it is not; with the ``(label, count, C(V^m, 2))``
+    cases for reading B."""
     counts, cex = [], None
-    for V in (2, 3):
-        for m in (1, 2, 3):
-            npairs = len(list(itertools.combinations(list(itertools.product(range(V),
-                                                                            repeat=m)), 2)))
-            counts.append((f"V={V}, m={m}", npairs, math.comb(V ** m, 2)))
-            if npairs != math.comb(V, 2) and cex is None:
-                cex = {"V": V, "m": m, "pairs_distinct_configs": npairs,
-                       "C(V,2)": math.comb(V, 2)}
-    domain = "V in {2,3}, m in {1,2,3} (enumerated)"
+    for V, m in sizes:
+        npairs = len(list(itertools.combinations(list(itertools.product(range(V),
+                                                                        repeat=m)), 2)))
+        counts.append((f"V={V}, m={m}", npairs, math.comb(V ** m, 2)))
+        if npairs != math.comb(V, 2) and cex is None:
+            cex = {"V": V, "m": m, "pairs_distinct_configs": npairs, "C(V,2)": math.comb(V, 2)}
+    domain = f"(V, m) in {sizes} (enumerated)"
     if cex is None:
         ev_a = Evidence(Verdict.PROVED, "pair count", method="symbolic", generality=domain,
                         scope="bounded", part="count")
@@ -564,8 +641,4 @@ def nondegeneracy(ctx):
             f"C(V, 2) = {cex['C(V,2)']} at V = {cex['V']}, m = {cex['m']}", cex,
             lhs=cex["pairs_distinct_configs"], rhs=cex["C(V,2)"], generality=domain,
             part="count")
-    ev_b = prove_cases(counts, reading="B", part="count",
-                       generality="V in {2,3}, m in {1,2,3} (enumerated pairs against "
-                                  "C(V^m, 2); a count over symbolic V, m is not enumerable)",
-                       summary="C(V^m, 2) pairs (enumerated)")
-    return [worst, ev_gap, ev_a, ev_b]
+    return ev_a, counts
