@@ -25,6 +25,60 @@ from .construction import SpatialInductionHead, construction_grid, end_to_end
 from .embedding import SpatialAwareEmbedding
 
 
+def evaluable_evidence(totals: dict, bad: dict | None, what: str, **kw) -> Evidence:
+    """A construction run end to end, judged on its evaluable cell-query predictions (S.2):
+    SUPPORTED when all are exact, REFUTED by the first setting with a misprediction (``bad``),
+    UNDECIDED when there was no evaluable prediction at all."""
+    counts = totals.get("from_cell/evaluable", [0, 0])
+    summary = f"{what}: evaluable {counts[1]}/{counts[0]} exact; all classes {totals}"
+    if counts[0] == 0 and bad is None:
+        return Evidence.undecided(f"{summary}: no evaluable prediction", method="numeric",
+                                  numbers={"counts": totals}, **kw)
+    return judge_check(bad is None, summary, counterexample=bad, numbers={"counts": totals},
+                       **kw)
+
+
+def dims_constant_evidence(dims: list[tuple], Ws: list[int]) -> Evidence:
+    """Reading A of grid independence from rows ``(W, distributed?, D, d_p, mlp)``: SUPPORTED
+    when ``(D, d_p, mlp)`` is the same at every width within each regime, else REFUTED."""
+    const = all(len({(r[2], r[3], r[4]) for r in dims if r[1] == flag}) <= 1
+                for flag in (True, False)) and len({r[0] for r in dims}) > 1
+    return judge_check(const, f"dimensions constant over W = {Ws}: "
+                       f"{sorted({(r[1], r[2], r[3], r[4]) for r in dims})}",
+                       counterexample={"rows": dims}, numbers={"rows": dims})
+
+
+def tradeoff_evidence(rows: list[dict]) -> Evidence:
+    """Reading A of the trade-off from the construction's rows (``V``, ``h``, ``m``, ``mlp``):
+    SUPPORTED when the MLP width is 0 at ``m = 1`` and at least ``4 V^m`` at ``m > 1``, else
+    REFUTED with the rows."""
+    ok = (all(r["mlp"] == 0 for r in rows if r["m"] == 1)
+          and all(r["mlp"] >= 4 * r["V"] ** r["m"] for r in rows if r["m"] > 1))
+    return judge_check(ok, f"MLP width vs (V, m): {[(r['V'], r['m'], r['mlp']) for r in rows]}",
+                       counterexample={"rows": rows}, numbers={"rows": rows})
+
+
+def ln_std_spread(X: torch.Tensor, P: torch.Tensor, gamma: float) -> float:
+    """Relative spread ``(max - min) / mean`` across tokens of LayerNorm's per-token standard
+    deviation on the residual ``[B_1; gamma p; 0]`` (Remark F.2)."""
+    h = torch.cat([X, gamma * P, torch.zeros(len(X), 4, dtype=torch.float64)], -1)
+    sd = h.std(-1, unbiased=False)
+    return float((sd.max() - sd.min()) / sd.mean())
+
+
+def layernorm_evidence(spread: dict[str, list[float]], gammas: list[float],
+                       setting: dict) -> Evidence:
+    """Remark F.2 from the LN std spreads per temporal part and ``gamma``: "near-uniform
+    scaling" SUPPORTED when the printed embedding's spread at the largest ``gamma`` is at most
+    0.1, else REFUTED with the spreads."""
+    cex = {**setting, "gammas": gammas, "relative_std_spread_printed": spread["printed"],
+           "relative_std_spread_periodic": spread.get("periodic")}
+    return judge_check(spread["printed"][-1] <= 0.1,
+                       f"relative spread of LN std across tokens at gamma = {gammas}: "
+                       f"printed {spread['printed']}, periodic {spread.get('periodic')}",
+                       counterexample=cex, numbers=cex)
+
+
 @verify.claim(
     "sih.main.leakage_bound", paper=PAPER,
     where="F.1 Step 1, L1695-1717, (56), (57); L1793-1806", kind="property", expect="SUPPORTED",
@@ -78,22 +132,29 @@ def leakage_bound(ctx):
         summary="sufficient direction (L1714-1716): at e^Delta = 4(N-m)/(m delta) the bound (56) "
                 "is delta/(4+delta) = delta/4 - delta^2/(4(4+delta)) and (56) decreases in "
                 "Delta, so Delta > log(4(N-m)/(m delta)) implies (56) < delta/4")
-    Delta = sp.log(sp.Rational(7, 2))
-    leak = 1 / (sp.exp(Delta) + 1)  # (56) at N = 2, m = 1
-    small_leak, above_threshold = bool(leak < sp.Rational(1, 4)), bool(Delta > sp.log(4))
-    summary_iff = "'iff' at L1711: leakage 2/9 < delta/4 at Delta = log(7/2) < log 4"
-    if small_leak != above_threshold:
-        ev_iff = refute_exactly(
-            summary_iff, {"N": 2, "m": 1, "delta": 1, "Delta": "log(7/2)",
-                          "leakage_bound_56": str(leak), "delta/4": "1/4",
-                          "printed_threshold": "log 4",
-                          "sides": "[leakage < delta/4, Delta > threshold] as 0/1"},
-            lhs=int(small_leak), rhs=int(above_threshold), generality="exact", part="iff",
-            reading="B")
-    else:
-        ev_iff = Evidence.undecided(f"{summary_iff}: both sides agree here", method="symbolic",
-                                    part="iff", reading="B")
+    ev_iff = threshold_iff_evidence(2, 1, sp.Integer(1), sp.log(sp.Rational(7, 2)), part="iff",
+                                    reading="B")
     return [ev.relabel(part="56"), ev57, ev_sufficient, ev_iff]
+
+
+def threshold_iff_evidence(N: int, m: int, delta: sp.Expr, Delta: sp.Expr, **kw) -> Evidence:
+    """The displayed "iff" of L1711, ``(56) < delta/4  <=>  Delta > log(4(N-m)/(m delta))``, at
+    one exact instance: REFUTED when the two sides differ there (compared exactly), else
+    UNDECIDED."""
+    leak = (N - m) / (m * sp.exp(Delta) + N - m)
+    threshold = sp.log(4 * (N - m) / (m * delta))
+    small_leak, above = bool(leak < delta / 4), bool(Delta > threshold)
+    summary = (f"'iff' at L1711, N={N}, m={m}, delta={delta}, Delta={Delta}: leakage "
+               f"{sp.nsimplify(leak)} {'<' if small_leak else '>='} delta/4, Delta "
+               f"{'>' if above else '<='} {threshold}")
+    if small_leak == above:
+        return Evidence.undecided(f"{summary}: both sides agree here", method="symbolic", **kw)
+    return refute_exactly(
+        summary, {"N": N, "m": m, "delta": str(delta), "Delta": str(Delta),
+                  "leakage_bound_56": str(sp.nsimplify(leak)), "delta/4": str(delta / 4),
+                  "printed_threshold": str(threshold),
+                  "sides": "[leakage < delta/4, Delta > threshold] as 0/1"},
+        lhs=int(small_leak), rhs=int(above), generality="exact", **kw)
 
 
 @verify.claim(
@@ -122,14 +183,9 @@ def thm43(ctx):
     predictor errs on one of them; the construction's counts over all predicted cells are
     reported beside. C: the printed temporal part makes evaluable mispredictions (REFUTED)."""
     totals, bad = end_to_end(ctx, construction_grid(ctx.quick))
-    counts = totals.get("from_cell/evaluable", [0, 0])
-    summary = f"evaluable (cell queries) {counts[1]}/{counts[0]} exact; all classes {totals}"
-    ev_a = judge_check(bad is None and counts[0] > 0, summary, counterexample=bad,
-                       numbers={"counts": totals}, generality="tested grid")
+    ev_a = evaluable_evidence(totals, bad, "cell queries", generality="tested grid")
     totals_p, bad_p = end_to_end(ctx, construction_grid(ctx.quick)[:3], temporal="printed")
-    ev_c = judge_check(bad_p is None,
-                       f"printed temporal part: evaluable {totals_p.get('from_cell/evaluable')}",
-                       counterexample=bad_p, reading="C")
+    ev_c = evaluable_evidence(totals_p, bad_p, "printed temporal part", reading="C")
     return [ev_a, every_cell_evidence(ctx, totals), ev_c]
 
 
@@ -213,11 +269,7 @@ def grid_independence(ctx):
             m = SpatialInductionHead(ECA, 2, (W,), 6, 6 * W + 5, part)
             dims.append((W, part is None, m.dims["D"], m.dims["d_p"], m.dims["mlp"]))
         W_T.append(SpatialInductionHead(ECA, 2, (W,), 6, 6 * W + 5).W_T[0])
-    const = all(len({(r[2], r[3], r[4]) for r in dims if r[1] == flag}) == 1
-                for flag in (True, False))
-    ev_a = judge_check(const, f"dimensions constant over W = {Ws}: "
-                       f"{sorted({(r[1], r[2], r[3], r[4]) for r in dims})}",
-                       counterexample={"rows": dims}, numbers={"rows": dims})
+    ev_a = dims_constant_evidence(dims, Ws)
     fit = fit_rate(np.array(Ws, dtype=float), np.array(W_T, dtype=float))
     ev_b = fit.evidence(0.0, reading="B", xlabel="grid width L", ylabel="W_T",
                         title="temporal weight of the construction against L")
@@ -249,10 +301,7 @@ def tradeoff(ctx):
             m = SpatialInductionHead(ECA, V, (8,), 4, 40, part)
             rows.append({"V": V, "h": len(part), "m": max(map(len, part)), "mlp": m.dims["mlp"],
                          "D": m.dims["D"]})
-    ok = (all(r["mlp"] == 0 for r in rows if r["m"] == 1)
-          and all(r["mlp"] >= 4 * r["V"] ** r["m"] for r in rows if r["m"] > 1))
-    ev_a = judge_check(ok, f"MLP width vs (V, m): {[(r['V'], r['m'], r['mlp']) for r in rows]}",
-                       counterexample={"rows": rows}, numbers={"rows": rows})
+    ev_a = tradeoff_evidence(rows)
     ev_b = Evidence.informal("2-layer ReLU decoder of n = V^m values needs Theta(n) units: "
                              "checked in sih.decode.remark_e5 (not re-run here)", reading="B")
     ev_c = Evidence.informal("no argument in the paper; a lower bound over all 2-layer "
@@ -282,15 +331,6 @@ def layernorm(ctx):
     for temporal in ("printed", "periodic"):
         emb = SpatialAwareEmbedding((8,), 6, [(1,)], temporal=temporal)
         P = emb([stream.times[i] for i in cells], [stream.cells[i] for i in cells])
-        spread[temporal] = []
-        for gam in (1.0, 1e2, 1e4):
-            h = torch.cat([X, gam * P, torch.zeros(len(cells), 4, dtype=torch.float64)], -1)
-            sd = h.std(-1, unbiased=False)
-            spread[temporal].append(float((sd.max() - sd.min()) / sd.mean()))
-    cex = {"setting": "ECA L=8 T=6", "gammas": [1, 1e2, 1e4],
-           "relative_std_spread_printed": spread["printed"],
-           "relative_std_spread_periodic": spread["periodic"], "seed": ctx.seed}
-    return judge_check(spread["printed"][-1] <= 0.1,
-                       "relative spread of LN std across tokens at gamma = 1, 1e2, 1e4: "
-                       f"printed {spread['printed']}, periodic {spread['periodic']}",
-                       counterexample=cex, numbers=cex)
+        spread[temporal] = [ln_std_spread(X, P, gam) for gam in (1.0, 1e2, 1e4)]
+    return layernorm_evidence(spread, [1.0, 1e2, 1e4], {"setting": "ECA L=8 T=6",
+                                                         "seed": ctx.seed})

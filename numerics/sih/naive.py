@@ -24,11 +24,11 @@ from proofs.sih import PAPER
 from proofs.sih.model import ECA, MOORE9, VN, e_hat, union_set
 from proofs.sih.text import rpe_cost_evidence, rpe_table_entries
 from verify import Evidence, Verdict
-from verify.numeric import judge_check
 from verify.symbolic import prove_cases
 
 from .ca import Stream, sample_stream
 from .construction import evaluate
+from .main import evaluable_evidence
 
 
 class NaiveRPE(nn.Module):
@@ -102,19 +102,6 @@ def naive_end_to_end(ctx, settings: list[tuple]) -> tuple[dict, dict | None]:
                    "tokenisation": tok, "rule_table": ca.table.tolist(), "counts": res,
                    "seed": ctx.seed, "subseed_name": f"naive-{n}"}
     return totals, bad
-
-
-def evaluable_evidence(totals: dict, bad: dict | None, what: str, **kw) -> Evidence:
-    """An end-to-end construction judged on its evaluable cell-query predictions (S.2):
-    SUPPORTED when all are exact, REFUTED by the first setting with a misprediction, UNDECIDED
-    when there was no evaluable prediction at all."""
-    counts = totals.get("from_cell/evaluable", [0, 0])
-    summary = f"{what}: evaluable {counts[1]}/{counts[0]} exact; all classes {totals}"
-    if counts[0] == 0:
-        return Evidence.undecided(f"{summary}: no evaluable prediction", method="numeric",
-                                  numbers={"counts": totals}, **kw)
-    return judge_check(bad is None, summary, counterexample=bad, numbers={"counts": totals},
-                       **kw)
 
 
 def spatial_widths(offsets, V: int) -> dict[int, int]:

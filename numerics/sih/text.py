@@ -10,10 +10,10 @@ import verify
 from proofs.sih import PAPER
 from proofs.sih.model import ECA
 from verify import Evidence, Verdict
-from verify.numeric import judge_check
 
-from .ca import sample_stream
+from .ca import Stream, sample_stream
 from .construction import construction_grid, end_to_end
+from .main import evaluable_evidence
 
 
 @verify.claim(
@@ -26,10 +26,7 @@ def linear_value_suffices_m1(ctx):
     """End-to-end with h = |U| and no Layer-1 MLP (ECA V in {2, 3}, 2D VN): every evaluable
     cell-query prediction exact (SUPPORTED)."""
     totals, bad = end_to_end(ctx, [c for c in construction_grid(ctx.quick) if c[4] is None])
-    counts = totals.get("from_cell/evaluable", [0, 0])
-    return judge_check(bad is None and counts[0] > 0,
-                       f"no-MLP distributed regime: evaluable {counts[1]}/{counts[0]} exact",
-                       counterexample=bad, numbers={"counts": totals})
+    return evaluable_evidence(totals, bad, "no-MLP distributed regime")
 
 
 @verify.claim(
@@ -42,10 +39,7 @@ def layer2_no_mlp(ctx):
     """The construction reads argmax B_4 directly after Layer-2 attention: every evaluable
     cell-query prediction exact on the tested grid (h = 1, intermediate, |U|): SUPPORTED."""
     totals, bad = end_to_end(ctx, construction_grid(ctx.quick)[:4])
-    counts = totals.get("from_cell/evaluable", [0, 0])
-    return judge_check(bad is None and counts[0] > 0,
-                       f"argmax B_4, no Layer-2 MLP: evaluable {counts[1]}/{counts[0]} exact",
-                       counterexample=bad, numbers={"counts": totals})
+    return evaluable_evidence(totals, bad, "argmax B_4, no Layer-2 MLP")
 
 
 @verify.claim(
@@ -62,19 +56,36 @@ def causal_completed(ctx):
     g = ctx.torch_generator("cc")
     for trial in range(50):
         _, tr, stream = sample_stream(g, ECA, 2, (8,), 4)
-        for a in range(len(stream) - 1):
-            if stream.kinds[a + 1] != "cell" or stream.times[a + 1] == 0:
-                continue
-            want = stream.configs[a + 1]
-            for kx in range(a + 1):
-                if (stream.kinds[kx] == "cell" and stream.times[kx] == stream.times[a + 1]
-                        and stream.configs[kx] == want):
-                    cex = {"trajectory": tr.tolist(), "query_position": a,
-                           "query_cell": [stream.times[a], list(stream.cells[a] or [])],
-                           "matching_key": [stream.times[kx], list(stream.cells[kx])],
-                           "note": "key row t' = t is not completed", "trial": trial,
-                           "seed": ctx.seed}
-                    return Evidence(Verdict.REFUTED, f"a same-row key ({stream.times[kx]}, "
-                                    f"{stream.cells[kx]}) matches the query's configuration",
-                                    method="numeric", counterexample=cex)
-    return Evidence.undecided("no same-row match found in 50 trajectories", method="numeric")
+        cex = same_row_match(stream)
+        if cex is not None:
+            return causal_evidence(cex | {"trajectory": tr.tolist(), "trial": trial,
+                                          "seed": ctx.seed}, 50)
+    return causal_evidence(None, 50)
+
+
+def same_row_match(stream: Stream) -> dict | None:
+    """The first query whose predicted cell's parent configuration matches a visible key in the
+    predicted cell's own row (``t' = t``, a row not yet completed), or ``None``."""
+    for a in range(len(stream) - 1):
+        if stream.kinds[a + 1] != "cell" or stream.times[a + 1] == 0:
+            continue
+        want = stream.configs[a + 1]
+        for kx in range(a + 1):
+            if (stream.kinds[kx] == "cell" and stream.times[kx] == stream.times[a + 1]
+                    and stream.configs[kx] == want):
+                return {"query_position": a,
+                        "query_cell": [stream.times[a], list(stream.cells[a] or [])],
+                        "matching_key": [stream.times[kx], list(stream.cells[kx])],
+                        "note": "key row t' = t is not completed"}
+    return None
+
+
+def causal_evidence(cex: dict | None, trials: int) -> Evidence:
+    """"All retrieved context tokens correspond to completed time steps": REFUTED by a matching
+    key in the query's own row, UNDECIDED when the search found none."""
+    if cex is None:
+        return Evidence.undecided(f"no same-row match found in {trials} trajectories",
+                                  method="numeric")
+    t, cell = cex["matching_key"]
+    return Evidence(Verdict.REFUTED, f"a same-row key ({t}, {tuple(cell)}) matches the query's "
+                    "configuration", method="numeric", counterexample=cex)
