@@ -36,8 +36,22 @@ from .training import (
     train,
 )
 
-NOT_TRAINED = ("not re-measured: needs GPU training of the Table-6 models (paper: <10 GPU-h per "
-               "1D model, 55-75 GPU-h per 2D model); no training run in this profile")
+#: The command that trains the ECA rows (Table 6 (a), (b)) on a CUDA machine, once
+#: :data:`ECA_CPU_SCALE` is set to Table 6's D, epochs and batch size.
+ECA_COMMAND = ("verify run --claim 'sih.exp.*' --profile deep --device cuda --jobs 1 "
+               "--json docs/report/deep/sih.jsonl")
+
+
+def not_trained(models: str, hours: str, how: str) -> str:
+    """The reason an experiment stays UNDECIDED: which models, the GPU-hours the paper reports
+    for them (G.5, L1924-1930: < 10 per 1D model, 55-75 per 2D model), and what would run them
+    (``how``: the command, or the code this repository lacks)."""
+    return (f"not re-measured: needs GPU training of {models}, about {hours} by the paper's G.5 "
+            f"(one RTX A6000 per run); {how}")
+
+
+NO_PIPELINE = ("no command runs them here: numerics/sih/training.py implements the ECA task "
+               "only, not the {what}")
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -167,15 +181,22 @@ def table1(ctx):
     78.6 / 16.3 / 17.6, 3+1 79.7 / 25.4 / 26.0, all below the paper's 100, so UNDECIDED; held-out
     Seq still rising slowly at the end (1+1: 9.6 -> 17.6, 3+1: 9.8 -> 26.0 from step 500 to
     3000)."""
-    out = [Evidence.undecided(NOT_TRAINED, part="1D V=3 and 2D rows"),
+    out = [Evidence.undecided(not_trained(
+               "the 1D V = 3 rows (c), (d) and the 2D rows (e)-(g)",
+               "< 20 GPU-h for (c), (d) and 165-225 GPU-h for (e)-(g)",
+               NO_PIPELINE.format(what="V = 3 and 2D von Neumann data pipelines")),
+               part="1D V=3 and 2D rows"),
            Evidence.informal("as printed, L439 cites Theorem 4.2, the embedding theorem, which "
                              "states no 2-layer existence result", part="citation"),
            Evidence.informal("read as Theorem 4.3, the citation names the 2-layer existence "
                              "result (checked as sih.main.thm43)", reading="B",
                              part="citation")]
     if ctx.quick:
-        out.append(Evidence.undecided("ECA rows: trained only in the deep profile (reduced CPU "
-                                      "scale, ~10 min per model)", part="ECA rows"))
+        out.append(Evidence.undecided(
+            "ECA rows: trained only in the deep profile (reduced CPU scale, ~10 min per model); "
+            "at Table 6's scale (D = 384-512, 500 epochs of 120k, batch 1024; < 10 GPU-h per "
+            f"model by G.5) the command is `{ECA_COMMAND}` with ECA_CPU_SCALE set to it",
+            part="ECA rows"))
         return out
     cfg = ECA_CPU_SCALE
     task = ECATask()
@@ -193,6 +214,19 @@ def table1(ctx):
                               per_cell=False),
                 learning_curve(name, row["curve"])]
     return out
+
+
+def incompatible_rows(rows: list[tuple[str, float, float]], n: int = 100) -> list[dict]:
+    """The ``(name, Seq %, Auto %)`` rows whose Auto is below Seq beyond sampling error: the
+    Wilson 95% interval of Auto at ``n`` samples (the widest the paper's 100-500 allows at
+    ``n = 100``) lies wholly below Seq. Under greedy decoding Auto >= Seq per sample."""
+    bad = []
+    for name, seq, auto in rows:
+        lo, hi = wilson(auto / 100, n)
+        if hi + 1e-12 < seq / 100:
+            bad.append({"row": name, "seq": seq, "auto": auto,
+                        f"wilson95_n{n}_around_auto": [lo, hi]})
+    return bad
 
 
 @verify.claim(
@@ -216,12 +250,7 @@ def auto_vs_seq(ctx):
     rows = [("ECA 2L 1+1", 100.0, 100.0), ("ECA 2L 3+1", 100.0, 100.0), ("V3 4L", 89.8, 86.8),
             ("V3 2L", 87.5, 85.0), ("2D 4L", 85.7, 1.0), ("2D 2L", 29.0, 12.0),
             ("2D RPE", 70.5, 1.0)]
-    bad = []
-    for name, seq, auto in rows:
-        lo100, hi100 = wilson(auto / 100, 100)
-        if hi100 + 1e-12 < seq / 100:
-            bad.append({"row": name, "seq": seq, "auto": auto,
-                        "wilson95_n100_around_auto": [lo100, hi100]})
+    bad = incompatible_rows(rows)
     cex = {"incompatible_rows": bad,
            "relation": "greedy decoding: Seq-correct => Auto-correct per sample, so Auto >= Seq",
            "horizon_2D": "T - M = 12 - 8 = 4 (= caption)", "source": "Table 1, L420-429"}
@@ -272,21 +301,29 @@ def relation_on_trained_model(ctx) -> tuple[Evidence, Evidence]:
                    "seq_and_not_auto": len(broken), "auto_and_not_seq": int((auto & ~seq).sum())}
         where = (f"ECA model trained here (D={D}, 1+1 heads, {steps} steps; cell acc "
                  f"{ev.cell_acc:.3f}), {n} held-out-rule sequences, greedy decoding, horizon {h}")
-        part = "measured relation"
-        if broken:
-            out.append(Evidence(
-                Verdict.REFUTED, f"{len(broken)} samples Seq-correct but not Auto-correct, "
-                f"confirmed in float64 ({where})", method="numeric", part=part, numbers=numbers,
-                counterexample={"sample": broken[0], "tokens": tokens[broken[0]].tolist()}))
-        elif not bool(seq.any()):
-            out.append(Evidence.undecided(f"vacuous: no Seq-correct sample ({where})", part=part,
-                                          numbers=numbers))
-        else:
-            out.append(Evidence(
-                Verdict.SUPPORTED, f"Seq-correct => Auto-correct on all {int(seq.sum())} "
-                f"Seq-correct samples of {n} (Seq {ev.seq_acc:.2f}, Auto {ev.auto_acc(h):.2f}; "
-                f"{where})", method="numeric", part=part, numbers=numbers))
+        out.append(relation_evidence(
+            int(seq.sum()), broken, numbers,
+            f"of {n}, Seq {ev.seq_acc:.2f}, Auto {ev.auto_acc(h):.2f}; {where}",
+            {"sample": broken[0], "tokens": tokens[broken[0]].tolist()} if broken else None))
     return out[0], out[1]
+
+
+def relation_evidence(n_seq_correct: int, broken: list[int], numbers: dict, where: str,
+                      cex: dict | None) -> Evidence:
+    """Seq-correct => Auto-correct per sample, measured: REFUTED by the samples (``broken``)
+    Seq-correct but not Auto-correct after the float64 re-check, UNDECIDED when no sample is
+    Seq-correct (vacuous), else SUPPORTED."""
+    part = "measured relation"
+    if broken:
+        return Evidence(Verdict.REFUTED, f"{len(broken)} samples Seq-correct but not "
+                        f"Auto-correct, confirmed in float64 ({where})", method="numeric",
+                        part=part, numbers=numbers, counterexample=cex)
+    if n_seq_correct == 0:
+        return Evidence.undecided(f"vacuous: no Seq-correct sample ({where})", part=part,
+                                  numbers=numbers)
+    return Evidence(Verdict.SUPPORTED, f"Seq-correct => Auto-correct on all {n_seq_correct} "
+                    f"Seq-correct samples ({where})", method="numeric", part=part,
+                    numbers=numbers)
 
 
 @verify.claim(
@@ -300,7 +337,11 @@ def relation_on_trained_model(ctx) -> tuple[Evidence, Evidence]:
 def table2_mlp_ablation(ctx):
     """UNDECIDED (not trained). Reading B note: for ECA |U| = 4, so the theory's MLP-free
     regime is h = 4 (90.8), not h = k = 3 (97.6)."""
-    return [Evidence.undecided(NOT_TRAINED),
+    return [Evidence.undecided(not_trained(
+                "8 ECA models (h = 1..4 Layer-1 heads, with and without the Layer-1 MLP) at Table "
+                "6's ECA setting", "< 80 GPU-h (< 10 per model)",
+                "no command runs them here yet: this claim has no training path (the ECA trainer "
+                "of sih.exp.table1 builds MLP-free models with build_model(mlp=False))")),
             Evidence.informal("theory predicts MLP-free at h = |U| = 4; the paper's text points "
                               "at h = k = 3", reading="B")]
 
@@ -325,8 +366,10 @@ def attention_concentration(ctx):
                        generality="exact", scope="general", part="rule97",
                        summary="Rule 97: f(1,0,1) = bit 5 of 97 = 1")]
     if ctx.quick:
-        return out + [Evidence.undecided(NOT_TRAINED + " (the deep profile measures a "
-                                         "reduced-scale model)")]
+        return out + [Evidence.undecided(not_trained(
+            "Table 6's model (a) (ECA, 1+1 heads, D = 512)", "< 10 GPU-h",
+            f"the deep profile measures a reduced-scale model; `{ECA_COMMAND}` with "
+            "ECA_CPU_SCALE set to Table 6's scale measures model (a)"))]
     row = train_eca_row(ctx, (1, 1))
     stats = attention_statistics(row["model"], row["tokens"][:500])
     numbers, parts = {"paper_L1": 68.4, "paper_L2": 97.1}, []
@@ -352,7 +395,10 @@ def attention_concentration(ctx):
 )
 def tsne_clusters(ctx):
     """UNDECIDED: a qualitative figure of a trained model (not trained here)."""
-    return Evidence.undecided(NOT_TRAINED + "; qualitative figure")
+    return Evidence.undecided(not_trained(
+        "Table 6's model (a) (ECA, 1+1 heads, D = 512)", "< 10 GPU-h",
+        "a qualitative figure; no command runs it here: this claim has no training or t-SNE "
+        "path (the model would come from sih.exp.table1's deep run)"))
 
 
 @verify.claim(
@@ -370,8 +416,10 @@ def width_independence(ctx):
     n = ctx.pick(quick=2000, deep=20000)
     rates = {L: sample_tokens(ECATask(L=L), reps, n, g).acceptance for L in (10, 16, 32)}
     text = ", ".join(f"L={L}: {r:.3f}" for L, r in rates.items())
-    return [Evidence.undecided(NOT_TRAINED + "; constructed weights: see "
-                               "sih.main.grid_independence"),
+    return [Evidence.undecided(not_trained(
+                "6 ECA models (1+1 and 3+1 heads at L = 10, 16, 32)", "< 60 GPU-h (< 10 per model)",
+                "no command runs them here: this claim has no training path (T and M at L = 10, "
+                "32 are not stated); constructed weights: see sih.main.grid_independence")),
             Evidence.undecided("not a training result: acceptance rate of the exposure "
                                "rejection at M = 4 (uniform over the 88 canonical rules, "
                                f"{n} accepted sequences each): {text}", part="data",
@@ -387,7 +435,9 @@ def width_independence(ctx):
 def dynamics_2d(ctx):
     """UNDECIDED: 2D training (55-75 GPU-h per model) not run; the capacity sentence is
     interpretive."""
-    return [Evidence.undecided(NOT_TRAINED),
+    return [Evidence.undecided(not_trained(
+                "the 2D models (e)-(g) of Table 6", "165-225 GPU-h (55-75 per model)",
+                NO_PIPELINE.format(what="2D von Neumann data pipeline or the 2D RPE of (g)"))),
             Evidence.informal("interpretive: 'the primary bottleneck is learning spatial "
                               "addressing'", part="interpretation")]
 
@@ -433,10 +483,18 @@ def compute(ctx):
     """Four 1D models in [0, 10) h and three 2D models in [55, 75] h give a total in
     [165, 265): 207 lies inside (exact interval arithmetic). No reproduction run, so no
     measured GPU-hours."""
-    lo, hi = 3 * 55, 4 * 10 + 3 * 75
-    summary = f"207 in [{lo}, {hi})"
-    if lo <= 207 < hi:
+    return compute_evidence(207, n_1d=4, n_2d=3, max_1d=10, range_2d=(55, 75))
+
+
+def compute_evidence(total: int, *, n_1d: int, n_2d: int, max_1d: int,
+                     range_2d: tuple[int, int]) -> Evidence:
+    """G.5's total against its per-model ranges (1D models in ``[0, max_1d)`` GPU-h, 2D models in
+    ``range_2d``): PROVED when ``total`` lies in the feasible interval (exact integers), else
+    REFUTED with the interval."""
+    lo, hi = n_2d * range_2d[0], n_1d * max_1d + n_2d * range_2d[1]
+    summary = f"{total} in [{lo}, {hi})"
+    if lo <= total < hi:
         return Evidence(Verdict.PROVED, summary, method="symbolic", generality="exact",
                         scope="general", numbers={"interval": [lo, hi]})
-    return refute_exactly(summary, {"interval": [lo, hi], "total": 207}, lhs=207,
-                          rhs=lo if 207 < lo else hi, generality="exact")
+    return refute_exactly(f"{total} not in [{lo}, {hi})", {"interval": [lo, hi], "total": total},
+                          lhs=total, rhs=lo if total < lo else hi, generality="exact")
