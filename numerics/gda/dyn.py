@@ -17,6 +17,12 @@ import sympy as sp
 import torch
 
 import verify
+from proofs.gda.context_loss import (
+    ce_first_order_symbolic,
+    context_loss_symbolic,
+    exchange_lemma,
+    value_move_symbolic,
+)
 from proofs.gda.first_order import (
     alpha_first_order_proof,
     exact_alpha_counterexample,
@@ -330,9 +336,11 @@ def _confirmed_rise(st: FreeState, s, cf, dL, b, jj: int) -> dict | None:
     expect="PROVED",
 )
 def context_loss_first_order(ctx):
-    """PROVED: (39)-(41) algebra (free alpha, u) and (40) as the exact eta-derivative of L_i for
-    the CE head (T=2, d_v=1, C=2). The Taylor remainder: |actual - (41)| fitted against eta
-    has slope 2 (the engine's rate rule, reading "rate")."""
+    """PROVED for every T, d_v and C (:mod:`proofs.gda.context_loss`, sums with symbolic bounds
+    and the exchange of the sums over users and coordinates proved by induction): (39)-(41)
+    algebra (free alpha, u) and (40) as the exact eta-derivative of L_i for the CE head;
+    cross-checks on explicit matrices at T=3, d_v=2 and T=2, d_v=1, C=2. The Taylor remainder:
+    |actual - (41)| fitted against eta has slope 2 (the engine's rate rule, reading "rate")."""
     T, dv = 3, 2
     al = _symbols("a", T, T)
     U = _symbols("u", T, dv)
@@ -360,12 +368,17 @@ def context_loss_first_order(ctx):
             lhs = sp.diff(Li, eta).subs(eta, 0)
             rhs = -h.alpha[i, j] * sum(h.alpha[r, j] * h.U[i, 0] * h.U[r, 0] for r in range(2))
             ce_cases.append((f"CE dL_{i}/deta, v_{j} moved", lhs, rhs))
+    lemma = exchange_lemma()
     return [
-        prove_cases(cases, generality=AGGREGATE_SIZES, part="algebra (39)-(41)"),
+        value_move_symbolic(),
+        context_loss_symbolic(lemma=lemma),
+        ce_first_order_symbolic(lemma=lemma),
+        prove_cases(cases, generality="T=3, d_v=2, free alpha, u: explicit matrices, a cross-check "
+                    "of the symbolic-size proof", part="algebra (39)-(41)"),
         prove_cases(
             ce_cases,
             generality="CE head T=2, d_v=1, C=2 (the exact eta-derivative of the CE loss with a "
-            "moved value; larger heads were not attempted)",
+            "moved value): a cross-check of the symbolic-size proof",
             part="(40) first order",
         ),
         _taylor_remainder(ctx),

@@ -5,7 +5,8 @@ One module per id segment: :mod:`.identities` (the gradient identities of Sec. 3
 eq. (44)) and :mod:`.manifold` (``gda.manifold.attention_freezes``,
 ``gda.manifold.frame_precision``). Public helpers, not searched for claims: :mod:`.model` (the
 head of eqs. (1)-(9) as SymPy expressions), :mod:`.general` (the Sec. 3 identities for symbolic
-sizes) and :mod:`.first_order` (exact first-order changes of one step, Sec. 4). Numeric
+sizes), :mod:`.first_order` (exact first-order changes of one step, Sec. 4) and
+:mod:`.context_loss` (eqs. (37)-(41) for symbolic sizes). Numeric
 evidence for the same ids, and the numeric claims, live in ``numerics/gda``.
 """
 
