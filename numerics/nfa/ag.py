@@ -20,7 +20,7 @@ from scipy import optimize
 
 import verify
 from verify import Evidence, Verdict
-from verify.numeric import falsify, fit_rate, rand, randn
+from verify.numeric import falsify, fit_rate, judge_error, rand, randn
 
 from .attention_gradient import (
     AttentionGradientHead,
@@ -30,6 +30,7 @@ from .attention_gradient import (
     softmax_first_order,
     squared_loss,
 )
+from .metrics import combine_growth, growth_evidence
 
 PAPER = "nfa"
 
@@ -84,10 +85,30 @@ def linear_identity_autograd(ctx: verify.Context) -> Evidence:
     return e.relabel(prefix="autograd cross-check (sin, tanh, polynomial bases)")
 
 
+def descent_evidence(incr: float, ratio: float, case: dict) -> Evidence:
+    """The sanity run of L174 / A.5 judged: gradient descent on the quadratic L with
+    ``eta = 1/lambda_max(Phi^T Phi)`` never increases L, so an increase of L along
+    ``c <- c + eta O`` would contradict ``O = -grad L`` (Thm 3).
+
+    ``incr`` is the largest relative increase of L over the steps, ``case`` names the problem
+    and step where it occurred. SUPPORTED at round-off (``<= 1e-12``), REFUTED from ``1e-6``
+    on (float64, with ``case`` as counterexample), UNDECIDED in between."""
+    return judge_error(
+        incr,
+        f"50 steps c <- c + eta O, eta = 1/lambda_max, 8 problems (N=60, K=20): L "
+        f"non-increasing (max relative increase {incr:.2g}), final/initial L <= {ratio:.3f}",
+        tol=1e-12,
+        fail=1e-6,
+        counterexample=case,
+        numbers={"max_rel_increase": incr, "final_over_initial": ratio},
+    )
+
+
 @verify.evidence_for("nfa.ag.gd_step_mapping")
 def gd_step_descent(ctx: verify.Context) -> Evidence:
     """Sanity run: iterating ``c <- c + eta O`` with ``eta = 1/lambda_max(Phi^T Phi)``
-    decreases L. Violation = relative increase of L at any step (0 when L is monotone)."""
+    decreases L. Violation = relative increase of L at any step (0 when L is monotone), judged
+    by :func:`descent_evidence`."""
     gen = ctx.torch_generator("gd")
     Phi, r, _ = random_sinusoid_problem(8, 60, 20, 2, generator=gen)
     c = torch.zeros(8, 20, dtype=torch.float64)
@@ -99,16 +120,14 @@ def gd_step_descent(ctx: verify.Context) -> Evidence:
         c = c + eta * negative_gradient(Phi, y, c)
         losses.append(squared_loss(Phi, y, c))
     Ls = torch.stack(losses, -1)
-    incr = ((Ls[..., 1:] - Ls[..., :-1]) / Ls[..., :1]).clamp_min(0).max().item()
+    rel = ((Ls[..., 1:] - Ls[..., :-1]) / Ls[..., :1]).clamp_min(0)
+    incr = rel.max().item()
+    problem, step = divmod(int(rel.argmax()), rel.shape[-1])
     ratio = (Ls[..., -1] / Ls[..., 0]).max().item()
-    return Evidence(
-        Verdict.SUPPORTED if incr <= 1e-12 else Verdict.UNDECIDED,
-        f"50 steps c <- c + eta O, eta = 1/lambda_max, 8 problems (N=60, K=20): L "
-        f"non-increasing (max relative increase {incr:.2g}), final/initial L <= {ratio:.3f}",
-        numbers={"max_rel_increase": incr, "final_over_initial": ratio},
-        dtype="float64",
-        seed=ctx.seed,
-    )
+    case = {"generator": "ctx.torch_generator('gd')", "run_seed": ctx.run_seed,
+            "problems": "random_sinusoid_problem(8, 60, 20, 2)", "problem": problem,
+            "step": step + 1, "eta": "1/lambda_max(Phi^T Phi)", "c0": 0}
+    return replace(descent_evidence(incr, ratio, case), seed=ctx.seed)
 
 
 # ---------------------------------------------------------------------------------------
@@ -214,6 +233,58 @@ def _sup_search(
     return float(best), arg
 
 
+@mpmath.workdps(30)
+def _alpha_remainder_ratio_mp(direction: list[float], t: float) -> float:
+    """:func:`_alpha_remainder_ratio` at ``u = t * direction`` in 30-digit mpmath (no
+    cancellation in ``E`` at small t)."""
+    u = [mpmath.mpf(t) * d for d in direction]
+    N = len(u)
+    w = [mpmath.exp(v) for v in u]
+    Z = mpmath.fsum(w)
+    ubar = mpmath.fsum(u) / N
+    E = max(abs(wi / Z - mpmath.mpf(1) / N - (ui - ubar) / N) for wi, ui in zip(w, u, strict=True))
+    tt = max(abs(v) for v in u)
+    return float(E / tt**2)
+
+
+def weight_constant_evidence(
+    sups: dict[str, float], direction: list[float], ts: list[float], ratios: list[float]
+) -> Evidence:
+    """``sup tau^2 |E| / B^2`` bounded (L442, "C depending only on N"): the searched sups per N
+    must be finite, and along the extreme direction ``u = t * direction`` the ratio must not
+    grow toward ``t = B/tau -> 0`` (second order: the expansion's remainder is O(t^2)) nor
+    toward ``t -> inf`` (:func:`~numerics.nfa.metrics.growth_evidence` at both ends, the sweep
+    evaluated in 30-digit mpmath). REFUTED when either end grows like a power law (the sweep
+    is the counterexample), SUPPORTED when neither grows, UNDECIDED otherwise."""
+    listed = ", ".join(f"N={k}: {v:.3f}" for k, v in sups.items())
+    base = {"sup_by_N": sups}
+    kw = dict(part="remainder constant", generality=f"N in {list(sups)}, Nelder-Mead sup search; "
+              f"sweep t in [{min(ts):g}, {max(ts):g}] along u/t = {direction}")
+    if not all(np.isfinite(v) for v in sups.values()):
+        return Evidence(Verdict.UNDECIDED, f"sup tau^2|E|/B^2 not finite: {listed}",
+                        numbers=base, dtype="float64", **kw)
+    ce = {"direction_u_over_t": direction, "quantity": "max_i |alpha_i - 1/N - (u_i - ubar)/N| "
+          "/ t^2, u = t * direction", "precision": "mpmath, 30 digits"}
+    ends = [growth_evidence(ts, ratios, f"t -> {end}", toward=end, counterexample=ce)
+            for end in ("small", "large")]
+    verdicts = [e.verdict for e in ends]
+    if Verdict.REFUTED in verdicts:
+        bad = ends[verdicts.index(Verdict.REFUTED)]
+        return replace(bad, summary=f"remainder constant unbounded: {bad.summary}; sups {listed}",
+                       numbers=base | bad.numbers, **kw)
+    verdict = Verdict.SUPPORTED if all(v is Verdict.SUPPORTED for v in verdicts) else (
+        Verdict.UNDECIDED)
+    return Evidence(
+        verdict,
+        "sup tau^2|E|/B^2 estimated per N: " + listed + " (finite, roughly N-independent); "
+        "range log10(B/tau) in [-1.5, 3.5]; along the extreme direction: "
+        + "; ".join(e.summary for e in ends),
+        numbers=base | {"sweep_t": ts, "sweep_ratio": ratios},
+        dtype="float64",
+        **kw,
+    )
+
+
 @verify.evidence_for("nfa.ag.softmax_weight_expansion")
 def softmax_weight_constant(ctx: verify.Context) -> Evidence:
     """sup over s in [-B, B]^N and tau of ``tau^2 |E| / B^2`` per N (part "remainder
@@ -221,7 +292,9 @@ def softmax_weight_constant(ctx: verify.Context) -> Evidence:
 
     With ``u = s/tau`` and ``t = B/tau``, the quantity is ``|E(u)|/t^2``: a function of u
     only, bounded as t -> 0 (second order) and as t -> inf (|E| <= 1 + 1/N + 2t/N).
-    Searched by Nelder-Mead over u = t tanh(z) with log10 t in [-1.5, 3.5].
+    Searched by Nelder-Mead over u = t tanh(z) with log10 t in [-1.5, 3.5]; the ends of the
+    range are probed along u = t (1, -1, -1, -1, -1), t in [1e-4, 1e4], and judged by
+    :func:`weight_constant_evidence`.
     """
     rng = ctx.numpy_rng("alpha")
     Ns = ctx.pick([2, 3, 5], [2, 3, 5, 10, 20, 100])
@@ -233,31 +306,20 @@ def softmax_weight_constant(ctx: verify.Context) -> Evidence:
             return _alpha_remainder_ratio(t * np.tanh(z[:N]), t)
 
         sups[str(N)], _ = _sup_search(fun, N, rng, ctx.pick(1, 10), extra_dim=1)
-    # boundedness at the ends of the range
-    ends = {
-        f"t={t:g}": _alpha_remainder_ratio(t * np.array([1.0] + [-1.0] * 4)) for t in (1e-4, 1e4)
-    }
-    finite = all(np.isfinite(v) for v in sups.values())
-    return Evidence(
-        Verdict.SUPPORTED if finite else Verdict.UNDECIDED,
-        "sup tau^2|E|/B^2 estimated per N: "
-        + ", ".join(f"N={k}: {v:.3f}" for k, v in sups.items())
-        + " (finite, roughly N-independent); range log10(B/tau) in [-1.5, 3.5]",
-        part="remainder constant",
-        numbers={"sup_by_N": sups, "at_range_ends": ends},
-        generality=f"N in {Ns}, Nelder-Mead sup search",
-        dtype="float64",
-        seed=ctx.seed,
-    )
+    direction = [1.0] + [-1.0] * 4
+    ts = [float(t) for t in np.logspace(-4, 4, 9)]
+    ratios = [_alpha_remainder_ratio_mp(direction, t) for t in ts]
+    return replace(weight_constant_evidence(sups, direction, ts, ratios), seed=ctx.seed)
 
 
 @verify.evidence_for("nfa.ag.softmax_output_expansion")
 def softmax_output_remainder(ctx: verify.Context) -> Evidence:
     """``tau^2 |O(tau) - first order| / (B^2 max|r|)`` over tau in [1, 1e4]: bounded (part
-    "remainder")."""
+    "remainder"): per N, the worst of 64 draws at each tau must not grow toward the largest
+    tau (:func:`~numerics.nfa.metrics.growth_evidence`, combined by :func:`combine_growth`)."""
     gen = ctx.torch_generator("out")
     taus = np.logspace(0, 4, 9)
-    worst, growth = 0.0, []
+    worst, growth, pieces = 0.0, [], []
     for N in (3, 10, 100):
         s = rand(64, 1, N, generator=gen, low=-1, high=1)
         r = randn(64, N, generator=gen)
@@ -269,9 +331,12 @@ def softmax_output_remainder(ctx: verify.Context) -> Evidence:
             vals.append((tau**2 * rem / (B**2 * r.abs().amax(-1))).max().item())
         worst = max(worst, max(vals))
         growth.append(vals[-1] / max(vals))
-    ok = math.isfinite(worst) and max(growth) <= 1.0 + 1e-6
-    return Evidence(
-        Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
+        ce = {"generator": "ctx.torch_generator('out')", "run_seed": ctx.run_seed, "N": N,
+              "draws": "64: s ~ U[-1, 1]^N, r ~ N(0, I_N), in the order N = 3, 10, 100",
+              "quantity": "max over draws of tau^2 |O(tau) - first order| / (B^2 max|r|)"}
+        pieces.append(growth_evidence(taus, vals, f"N={N}", counterexample=ce))
+    return combine_growth(
+        pieces,
         f"tau^2 |remainder| / (B^2 max|r|) <= {worst:.3f} over tau in [1, 1e4], "
         "N in (3, 10, 100), 64 draws each; no growth at the largest tau",
         part="remainder",
@@ -351,21 +416,50 @@ def _centred_sup_search(ctx: verify.Context, reading: str) -> Evidence:
             for lt in np.linspace(-1, 3, ctx.pick(21, 81)):
                 best = max(best, _rho(s, r, 10.0**lt))
         sups[str(N)] = best
-    # growth check in tau for the best structured candidate at N = 3
-    s3, r3 = np.array([3.0, -3.0, -3.0]), np.array([0.5, -0.25, -0.25])
-    tail = [_rho(s3, r3, t) for t in (1e2, 1e3, 1e4)]
-    ok = all(np.isfinite(list(sups.values()))) and tail[-1] <= 1.01 * max(tail)
-    return Evidence(
-        Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
-        "centred residuals (sum r = 0, A.4.1 L448): sup tau^2 err/(B^2 R) estimated "
-        + ", ".join(f"N={k}: {v:.3f}" for k, v in sups.items())
-        + f"; ratio approaches a constant as tau grows ({tail[0]:.4f}, {tail[1]:.4f}, "
-        f"{tail[2]:.4f} at tau = 1e2..1e4)",
-        reading=reading,
-        numbers={"sup_by_N": sups, "tail": tail},
-        generality=f"N in {Ns}, log10 tau in [-1, 3]",
-        dtype="float64",
-        seed=ctx.seed,
+    # growth check in tau for the best structured candidate at N = 3 (30-digit mpmath)
+    s3, r3 = [3.0, -3.0, -3.0], [0.5, -0.25, -0.25]
+    taus = [float(t) for t in np.logspace(1, 4, 7)]
+    tail = [_rho_mp(s3, r3, t) for t in taus]
+    return replace(centred_bound_evidence(sups, taus, tail, {"s": s3, "r": r3}),
+                   reading=reading, generality=f"N in {Ns}, log10 tau in [-1, 3]",
+                   seed=ctx.seed)
+
+
+@mpmath.workdps(30)
+def _rho_mp(s: list[float], r: list[float], tau: float) -> float:
+    """:func:`_rho` in 30-digit mpmath."""
+    N, t = len(s), mpmath.mpf(tau)
+    w = [mpmath.exp(mpmath.mpf(si) / t) for si in s]
+    out = mpmath.fsum(wi * ri for wi, ri in zip(w, r, strict=True)) / mpmath.fsum(w)
+    lin = mpmath.fsum(si * ri for si, ri in zip(s, r, strict=True)) / (N * t)
+    B, R = max(abs(v) for v in s), max(abs(v) for v in r)
+    return float(t**2 * abs(out - lin) / (B**2 * R))
+
+
+def centred_bound_evidence(
+    sups: dict[str, float], taus: list[float], tail: list[float], case: dict
+) -> Evidence:
+    """Reading B of A.4.1 L456-460 (centred residuals): the searched sups of
+    ``tau^2 err / (B^2 R)`` per N must be finite, and along the structured candidate ``case``
+    (``s``, ``r``) the ratio must not grow as tau grows
+    (:func:`~numerics.nfa.metrics.growth_evidence`; the tail in 30-digit mpmath): REFUTED when
+    it grows like a power of tau (the tail is the counterexample), SUPPORTED when it does not,
+    UNDECIDED otherwise."""
+    listed = ", ".join(f"N={k}: {v:.3f}" for k, v in sups.items())
+    head = ("centred residuals (sum r = 0, A.4.1 L448): sup tau^2 err/(B^2 R) estimated "
+            + listed)
+    numbers = {"sup_by_N": sups, "tail": tail, "tail_tau": taus}
+    if not all(np.isfinite(v) for v in sups.values()):
+        return Evidence(Verdict.UNDECIDED, f"{head}: not finite", numbers=numbers,
+                        method="numeric", dtype="float64")
+    ce = dict(case) | {"quantity": "tau^2 |O(tau) - (1/(N tau)) sum s r| / (B^2 R_max)",
+                       "precision": "mpmath, 30 digits"}
+    g = growth_evidence(taus, tail, "tail in tau", counterexample=ce)
+    return replace(
+        g,
+        summary=f"{head}; ratio along s = {case['s']}, r = {case['r']} at tau = 1e1..1e4: "
+        + ", ".join(f"{v:.4f}" for v in tail) + f" ({g.summary})",
+        numbers=numbers | g.numbers,
     )
 
 
@@ -438,6 +532,11 @@ def _sweep(
 
 
 _TAUS = np.logspace(0, 5, 11)
+#: Claimed slope of a quantity said to tend to 0 at an unstated rate (|N tau gamma - 1| -> 0,
+#: L484 "gamma ~ 1/(N tau)"), judged ``sense="at_most"`` with the default margin 0.1: SUPPORTED
+#: when the whole interval lies at or below -0.1 (it decays), REFUTED when it lies above -0.1
+#: (flat or growing). A claimed slope of 0 would have supported a flat series.
+VANISHING_SLOPE = -0.2
 
 
 def _rate_piece(
@@ -456,6 +555,21 @@ def _rate_piece(
         dtype="float64",
     )
     return e.relabel(prefix=f"{name} ({part})")
+
+
+#: Order of weakness when several sweeps judge one reading: a refuted sweep first, then an
+#: undecided one, then a supported one.
+_WEAKNESS = {Verdict.REFUTED: 2, Verdict.UNDECIDED: 1, Verdict.SUPPORTED: 0}
+
+
+def weakest(evs: dict[str, Evidence]) -> str:
+    """The label of the sweep that decides a reading judged by several sweeps (e.g. the logit
+    scales kappa): the weakest verdict (REFUTED > UNDECIDED > SUPPORTED), then the largest gap
+    to the claimed slope, then the first label. So a reading is SUPPORTED only when every sweep
+    is, and one undecided sweep is never hidden behind a supported one with the same gap."""
+    first = next(iter(evs))
+    return max(evs, key=lambda lab: (_WEAKNESS.get(evs[lab].verdict, 1),
+                                     evs[lab].numbers.get("gap", 0.0), lab == first))
 
 
 def _merged_rate_piece(
@@ -485,8 +599,7 @@ def _merged_rate_piece(
         )
         for lab, f in fits.items()
     }
-    first_label = next(iter(evs))
-    worst = max(evs, key=lambda lab: (evs[lab].numbers["gap"], lab == first_label))
+    worst = weakest(evs)
     others = ", ".join(
         f"{lab}: slope {f.slope:.3f} [{f.ci[0]:.3f}, {f.ci[1]:.3f}]"
         for lab, f in fits.items()
@@ -607,6 +720,8 @@ def softmax_gd_scaling(ctx: verify.Context) -> list[Evidence]:
     expect SUPPORTED (slope -2 for centred residuals). Reading B (projection gamma):
     |N tau gamma - 1| decays like tau^-1 (so gamma ~ 1/(N tau)) and ||delta|| decays like
     tau^-2: SUPPORTED. Reading C (uncentred): delta -> mean(r) 1, slope ~0: REFUTED.
+    "gamma ~ 1/(N tau)" is read as |N tau gamma - 1| -> 0, judged against
+    :data:`VANISHING_SLOPE` (a flat series is refuted, not supported).
     """
     m = _sweep(ctx, 1.0, True, _TAUS)
     mu = _sweep(ctx, 1.0, False, _TAUS)
@@ -625,7 +740,7 @@ def softmax_gd_scaling(ctx: verify.Context) -> list[Evidence]:
             "|N tau gamma - 1| (projection)",
             _TAUS,
             m["gamma_rel"],
-            0 - 1e-9,
+            VANISHING_SLOPE,
             reading="B",
             part="gamma ~ 1/(N tau)",
             B=1,
@@ -648,7 +763,7 @@ def softmax_gd_scaling(ctx: verify.Context) -> list[Evidence]:
             "|N tau gamma - 1| (projection), uncentred",
             _TAUS,
             mu["gamma_rel"],
-            -1e-9,
+            VANISHING_SLOPE,
             reading="C",
             part="gamma ~ 1/(N tau)",
             B=1,

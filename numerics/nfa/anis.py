@@ -15,8 +15,8 @@ import torch
 from hypothesis import strategies as st
 
 import verify
-from verify import Evidence, Verdict
-from verify.numeric import falsify, rand, randn
+from verify import Evidence
+from verify.numeric import falsify, judge_error, rand, randn
 
 from . import harness as H
 from .field_operator import MatrixNormalizedOperator, scale_matrix
@@ -50,6 +50,26 @@ def _thm7_prop(*, generator, batch, dtype, device, N, statistic, group):
     ).eval()
     xq = rand(batch, 30, d, generator=generator, dtype=dtype, low=-1.5, high=1.5)
     return H.equivariance_violation(op, x, y, g, xq)
+
+
+def covariance_evidence(dev: float, case: dict, table: dict[str, float]) -> Evidence:
+    """Reading B's hypothesis for the Cholesky statistic: ``M(AS) = A M(S)`` for A
+    lower-triangular with positive diagonal (``chol(A C A^T) = A chol(C)``, uniqueness of the
+    Cholesky factor). ``dev`` is the largest entry of ``M(AS) - A M(S)`` on the point set and A
+    of ``case``. SUPPORTED at round-off (``<= 1e-12``), REFUTED from ``1e-6`` on (float64, the
+    points and A as counterexample), UNDECIDED in between. ``table`` (the field violation per
+    statistic/group pair) is reported."""
+    return judge_error(
+        dev,
+        "M(AS) = A M(S) for chol, A lower-triangular: per (statistic/group) field violations: "
+        + ", ".join(f"{k} {v:.1g}" for k, v in table.items()),
+        tol=1e-12,
+        fail=1e-6,
+        counterexample=case,
+        reading="B",
+        part="statistic covariance",
+        numbers={"per_pair": table},
+    )
 
 
 @verify.claim(
@@ -107,16 +127,8 @@ def thm7_matrix_normalization(ctx: verify.Context) -> list[Evidence]:
     x = torch.randn(20, 2, generator=gen, dtype=F64)
     A = torch.tensor([[2.0, 0.0], [0.7, 0.5]], dtype=F64)
     dev = float((scale_matrix(x @ A.T, "chol") - A @ scale_matrix(x, "chol")).abs().max())
-    covariance = Evidence(
-        Verdict.SUPPORTED if dev < 1e-12 else Verdict.UNDECIDED,
-        f"M(AS) = A M(S) for chol, A lower-triangular: deviation {dev:.2g}; per "
-        "(statistic/group) field violations: "
-        + ", ".join(f"{k} {v:.1g}" for k, v in table.items()),
-        reading="B",
-        part="statistic covariance",
-        numbers={"per_pair": table},
-        dtype="float64",
-    )
+    covariance = covariance_evidence(dev, {"x": x.tolist(), "A": A.tolist(), "statistic": "chol"},
+                                     table)
     return [
         sqrtm.relabel(prefix="sqrtm(Cov) statistic, A in Diag(>0)"),
         chol.relabel(

@@ -50,12 +50,13 @@ from .exp_table2 import READINGS as AG_READINGS
 from .exp_table2 import ag_metrics, draw
 from .field_operator import FieldParams
 from .metrics import (
+    below_verdict,
     equivariance_metrics,
     exp_numbers,
     fmt,
     mean_std,
     nfa_scale,
-    same_order,
+    order_verdict,
     t_ci95,
 )
 from .training import (
@@ -121,7 +122,7 @@ def appE_temperature(ctx) -> list[Evidence]:
         v100, s100 = float(sq[j100]), float(m.sq_gap[:, j100].std(ddof=1))
         ev.append(
             Evidence(
-                Verdict.REPRODUCED if same_order(v100, 1e-7) else Verdict.NOT_REPRODUCED,
+                order_verdict(v100, 1e-7),
                 f"[{rd}] (a) squared gap at T=100: paper ~1e-7, measured {fmt(v100)} +- "
                 f"{fmt(s100)} (Table 2 prints MSE 3.7e-5 at tau=100)",
                 method="experiment",
@@ -194,7 +195,7 @@ def appE_temperature(ctx) -> list[Evidence]:
         ratio = late[3] / late[2]
         ev.append(
             Evidence(
-                Verdict.REPRODUCED if ratio < 1 else Verdict.NOT_REPRODUCED,
+                below_verdict(ratio, 1.0),
                 f"[{rd}] (b) 3-D vs 2-D at T=1000: |NT gamma - 1| ratio 3D/2D = {ratio:.3g} "
                 "(paper: 3-D decays faster, ratio < 1)",
                 method="experiment",
@@ -240,7 +241,7 @@ def appE_temperature(ctx) -> list[Evidence]:
             grp = f"SO({d})" if fam == "SO" else f"G_ST(R^{d})"
             ev.append(
                 Evidence(
-                    Verdict.REPRODUCED if same_order(m, 1e-6) else Verdict.NOT_REPRODUCED,
+                    order_verdict(m, 1e-6),
                     f"[{rd}] (c,d) {grp} MSE (linear, softmax T=1,10,100): paper ~1e-6, "
                     f"measured {fmt(m)} +- {fmt(s)} (float32; float64 re-check {fmt(m64)})",
                     method="experiment",
@@ -426,7 +427,7 @@ def _affine_evidence(
             )
         ev.append(
             Evidence(
-                Verdict.REPRODUCED if same_order(m, paper_mean) else Verdict.NOT_REPRODUCED,
+                order_verdict(m, paper_mean),
                 f"[{rd}] {data_label}, {proto}, {wtxt}: paper {paper_mean} +- {paper_ci} "
                 f"(95% CI), measured {fmt(m)} +- {fmt(hw)} ({trials} trials, {dtn}; Thm 1 "
                 f"predicts {pred})",
@@ -663,6 +664,110 @@ def paper_lines() -> list[str] | None:
     return None
 
 
+def encoding_evidence(missing: list[dict], total: int) -> Evidence:
+    """Self-check of the lint's encoding: every quoted substring must be found on its line of
+    the paper. SUPPORTED when all are; UNDECIDED otherwise -- a misquoted line is a fault of
+    the encoding, not of the paper."""
+    return Evidence(
+        Verdict.SUPPORTED if not missing else Verdict.UNDECIDED,
+        f"encoding re-checked against the paper text: {total - len(missing)}/{total} quoted "
+        "substrings found on their lines" + (f"; not found: {missing}" if missing else ""),
+        method="numeric",
+        part="encoding",
+        numbers={"missing": missing, "notes": _ENCODING_NOTES},
+    )
+
+
+def stated_evidence(
+    q: str, entries: list[tuple[int, str, object]], lines: list[str] | None
+) -> Evidence:
+    """One constant stated at several lines (``entries``: line, quoted substring, value):
+    SUPPORTED when every value agrees, REFUTED otherwise with the two disagreeing lines
+    (quoted from the paper when ``lines`` is available) as counterexample."""
+    vals = {v for _, _, v in entries}
+    if len(vals) == 1:
+        return Evidence(
+            Verdict.SUPPORTED,
+            f"{q}: consistent ({entries[0][2]}) at lines {[e[0] for e in entries]}",
+            method="numeric",
+            part=q,
+            numbers={"entries": [list(e) for e in entries]},
+        )
+    a, b = entries[0], next(e for e in entries if e[2] != entries[0][2])
+    ce = {
+        "quantity": q,
+        "line_1": a[0],
+        "text_1": lines[a[0] - 1].strip()[:300] if lines else a[1],
+        "value_1": a[2],
+        "line_2": b[0],
+        "text_2": lines[b[0] - 1].strip()[:300] if lines else b[1],
+        "value_2": b[2],
+    }
+    note = _LINT_NOTES.get(q, "")
+    return Evidence(
+        Verdict.REFUTED,
+        f"{q}: L{a[0]} states {a[2]}, L{b[0]} states {b[2]}{note}",
+        method="numeric",
+        part=q,
+        counterexample=ce,
+    )
+
+
+def pixel_mapping_evidence(n: int = 28, denom: float = 27.0) -> Evidence:
+    """Table 4 (L845): the pixel map ``i -> -1 + 2(i + 0.5)/denom``, ``i = 0..n-1``, must land in
+    [-1, 1] (the normalised domain the mapping is for). As printed (``denom = 27``) its image
+    reaches 1.037: REFUTED with the image as counterexample; ``denom = n`` gives the
+    symmetric [-0.964, 0.964]: SUPPORTED."""
+    img = -1 + 2 * (np.arange(n) + 0.5) / denom
+    lo, hi, centre = float(img.min()), float(img.max()), float(img.mean())
+    out = lo < -1 or hi > 1
+    ce = {
+        "line": 845,
+        "mapping": f"x = -1 + 2(i+0.5)/{denom:g}, i = 0..{n - 1}",
+        "x_min": lo,
+        "x_max": hi,
+        "centre": centre,
+        "symmetric_alternative": f"-1 + 2(i+0.5)/{n} -> [{-1 + 1 / n:.3f}, {1 - 1 / n:.3f}]",
+    }
+    return Evidence(
+        Verdict.REFUTED if out else Verdict.SUPPORTED,
+        f"Table 4 pixel mapping /{denom:g}: image of {{0..{n - 1}}} is [{lo:.4f}, {hi:.4f}] "
+        f"(centre {centre:+.4f})"
+        + (f", leaving [-1, 1]; /{n} would give the symmetric "
+           f"[{-1 + 1 / n:.3f}, {1 - 1 / n:.3f}]" if out else ", inside [-1, 1]"),
+        method="numeric",
+        part="Table 4 pixel mapping",
+        counterexample=ce if out else None,
+        numbers={"x_min": lo, "x_max": hi, "centre": centre},
+    )
+
+
+def temperature_evidence(
+    reported: dict[str, list[float]], grids: dict[str, np.ndarray]
+) -> Evidence:
+    """Every temperature the paper reports results at (Table 1, Table 2, App. E) must lie on
+    one of the Table 6 grids (L866-871), the grids the experiments state they used. SUPPORTED
+    when all do; REFUTED otherwise, with the reported values found on no grid and the grids
+    as counterexample (exact comparison of printed numbers, relative 1e-9)."""
+    found = {}
+    for where, taus in reported.items():
+        for t in taus:
+            hits = [g for g, arr in grids.items() if np.isclose(arr, t, rtol=1e-9, atol=0).any()]
+            found[f"{where}: {t:g}"] = hits
+    miss = [k for k, v in found.items() if not v]
+    ce = {"not_on_any_grid": miss,
+          "grids": {k: [float(v) for v in arr] for k, arr in grids.items()}} if miss else None
+    return Evidence(
+        Verdict.REFUTED if miss else Verdict.SUPPORTED,
+        "every reported temperature lies on some Table 6 grid" if not miss
+        else f"temperatures on no Table 6 grid: {miss}",
+        method="numeric",
+        part="temperatures in Table 6 grids",
+        numbers={"grids_hit": found},
+        counterexample=ce,
+    )
+
+
 @verify.claim(
     "nfa.exp.hyperparams_consistency",
     paper=PAPER,
@@ -686,99 +791,16 @@ def hyperparams_consistency(ctx) -> list[Evidence]:
     """
     lines = paper_lines()
     ev: list[Evidence] = []
-    missing = []
     if lines is not None:
-        for q, ln, sub, _ in STATED:
-            if sub not in lines[ln - 1]:
-                missing.append({"quantity": q, "line": ln, "substring": sub})
-        ev.append(
-            Evidence(
-                Verdict.SUPPORTED if not missing else Verdict.UNDECIDED,
-                f"encoding re-checked against the paper text: {len(STATED) - len(missing)}/"
-                f"{len(STATED)} quoted substrings found on their lines",
-                method="numeric",
-                part="encoding",
-                numbers={"missing": missing, "notes": _ENCODING_NOTES},
-            )
-        )
+        missing = [{"quantity": q, "line": ln, "substring": sub}
+                   for q, ln, sub, _ in STATED if sub not in lines[ln - 1]]
+        ev.append(encoding_evidence(missing, len(STATED)))
     by_q: dict[str, list[tuple[int, str, object]]] = {}
     for q, ln, sub, v in STATED:
         by_q.setdefault(q, []).append((ln, sub, v))
     for q, entries in by_q.items():
-        if len(entries) < 2:  # stated once: nothing to compare (kept in the encoding check)
-            continue
-        vals = {v for _, _, v in entries}
-        if len(vals) == 1:
-            ev.append(
-                Evidence(
-                    Verdict.SUPPORTED,
-                    f"{q}: consistent ({entries[0][2]}) at lines {[e[0] for e in entries]}",
-                    method="numeric",
-                    part=q,
-                    numbers={"entries": [list(e) for e in entries]},
-                )
-            )
-        else:
-            a, b = entries[0], next(e for e in entries if e[2] != entries[0][2])
-            ce = {
-                "quantity": q,
-                "line_1": a[0],
-                "text_1": lines[a[0] - 1].strip()[:300] if lines else a[1],
-                "value_1": a[2],
-                "line_2": b[0],
-                "text_2": lines[b[0] - 1].strip()[:300] if lines else b[1],
-                "value_2": b[2],
-            }
-            note = _LINT_NOTES.get(q, "")
-            ev.append(
-                Evidence(
-                    Verdict.REFUTED,
-                    f"{q}: L{a[0]} states {a[2]}, L{b[0]} states {b[2]}{note}",
-                    method="numeric",
-                    part=q,
-                    counterexample=ce,
-                )
-            )
-    # Table 4 pixel mapping
-    img = -1 + 2 * (np.arange(28) + 0.5) / 27
-    lo, hi, centre = float(img.min()), float(img.max()), float(img.mean())
-    ce = {
-        "line": 845,
-        "mapping": "x = -1 + 2(i+0.5)/27, i = 0..27",
-        "x_min": lo,
-        "x_max": hi,
-        "centre": centre,
-        "symmetric_alternative": "-1 + 2(i+0.5)/28 -> [-0.964, 0.964]",
-    }
-    ev.append(
-        Evidence(
-            Verdict.REFUTED if hi > 1 else Verdict.SUPPORTED,
-            f"Table 4 pixel mapping: image of {{0..27}} is [{lo:.4f}, {hi:.4f}] (centre "
-            f"{centre:+.4f}), leaving [-1, 1] and off-centre; /28 would give the symmetric "
-            "[-0.964, 0.964]",
-            method="numeric",
-            part="Table 4 pixel mapping",
-            counterexample=ce if hi > 1 else None,
-            numbers={"x_min": lo, "x_max": hi, "centre": centre},
-        )
-    )
-    # reported temperatures vs Table 6 grids
-    grids = table6_grids()
-    found = {}
-    for where, taus in REPORTED_TAUS.items():
-        for t in taus:
-            hits = [g for g, arr in grids.items() if np.isclose(arr, t, rtol=1e-9, atol=0).any()]
-            found[f"{where}: {t:g}"] = hits
-    miss = [k for k, v in found.items() if not v]
-    ev.append(
-        Evidence(
-            Verdict.SUPPORTED if not miss else Verdict.UNDECIDED,
-            "every reported temperature lies on some Table 6 grid"
-            if not miss
-            else f"temperatures on no Table 6 grid: {miss}",
-            method="numeric",
-            part="temperatures in Table 6 grids",
-            numbers={"grids_hit": found},
-        )
-    )
+        if len(entries) >= 2:  # stated once: nothing to compare (kept in the encoding check)
+            ev.append(stated_evidence(q, entries, lines))
+    ev.append(pixel_mapping_evidence())
+    ev.append(temperature_evidence(REPORTED_TAUS, table6_grids()))
     return ev

@@ -42,14 +42,13 @@ equivariance (errors at round-off) for rows 1-3.
 from __future__ import annotations
 
 import copy
-import math
 from functools import lru_cache
 
 import numpy as np
 import torch
 
 import verify
-from verify import Evidence, Verdict
+from verify import Evidence
 from verify.context import derive_seed
 
 from .data import siren_sample_set, sphere_grid, square_grid
@@ -64,13 +63,16 @@ from .field_operator import (
 )
 from .groups import MatrixAffine, random_rotation
 from .metrics import (
+    above_verdict,
+    below_verdict,
+    caption_ratio,
     equivariance_metrics,
     exp_numbers,
     fmt,
     log10_ratio,
     mean_std,
     nfa_scale,
-    same_order,
+    order_verdict,
     within_2sigma,
 )
 from .siren import SirenField
@@ -361,11 +363,10 @@ def table1_equivariance(ctx) -> list[Evidence]:
                     extra["absolute_pe_raw_measured"], extra["absolute_pe_raw_spread"] = mean_std(
                         raw[metric]
                     )
-                ok = same_order(m, pm)
                 grp = f"SO({d})" if family == "SO" else f"G_ST(R^{d})"
                 ev.append(
                     Evidence(
-                        Verdict.REPRODUCED if ok else Verdict.NOT_REPRODUCED,
+                        order_verdict(m, pm),
                         f"[{reading}] {ROW_LABEL[row]}, {grp}: paper ({fmt(pm)} +- {fmt(ps)}), "
                         f"measured {fmt(m)} +- {fmt(s)} ({metric}, {dtn}, log10 ratio "
                         f"{log10_ratio(m, pm):+.1f})",
@@ -394,13 +395,13 @@ def table1_equivariance(ctx) -> list[Evidence]:
             paper_ratio = np.mean(
                 [PAPER_TABLE1[r][0 if d == 2 else 2] for r in ("no_normalization", "absolute_pe")]
             ) / np.mean([PAPER_TABLE1[r][0 if d == 2 else 2] for r in NORMALISED_ROWS])
-            num = np.mean([col_means[(r, d)] for r in ("no_normalization", "absolute_pe")])
-            den = np.mean([col_means[(r, d)] for r in NORMALISED_ROWS])
-            ratio = float(num / den) if den > 0 else float("inf")
-            ok = math.isfinite(ratio) and same_order(ratio, 1000.0)
+            ratio = caption_ratio(
+                [col_means[(r, d)] for r in ("no_normalization", "absolute_pe")],
+                [col_means[(r, d)] for r in NORMALISED_ROWS],
+            )
             ev.append(
                 Evidence(
-                    Verdict.REPRODUCED if ok else Verdict.NOT_REPRODUCED,
+                    order_verdict(ratio, 1000.0),
                     f"[{reading}] caption ratio (rows 4-5 / rows 1-3), d={d}: paper ~1000x "
                     f"(its own numbers: {paper_ratio:.0f}x), measured {fmt(ratio)}x",
                     method="experiment",
@@ -446,7 +447,6 @@ def _trained_rows(ctx, sz) -> list[Evidence]:
             )
             m, s = mean_std(vals[metric])
             means[row] = m
-            ok = same_order(m, pm)
             grp = "SO(2)" if family == "SO" else "G_ST(R^2)"
             settings = _settings(ctx, family, 2, dtn, metric, sz, row) | {
                 "weights": f"trained: {cfg.label}",
@@ -456,7 +456,7 @@ def _trained_rows(ctx, sz) -> list[Evidence]:
             }
             ev.append(
                 Evidence(
-                    Verdict.REPRODUCED if ok else Verdict.NOT_REPRODUCED,
+                    order_verdict(m, pm),
                     f"[{reading}] {ROW_LABEL[row]}, {grp}, TRAINED ({cfg.label}; loss "
                     f"{res.first_loss:.3g} -> {res.last_loss:.3g} in {res.seconds:.1f} s): paper "
                     f"({fmt(pm)} +- {fmt(ps)}), measured {fmt(m)} +- {fmt(s)} ({metric}, {dtn}; "
@@ -489,16 +489,13 @@ def _trained_rows(ctx, sz) -> list[Evidence]:
         paper_ratio = np.mean(
             [PAPER_TABLE1[r][0] for r in ("no_normalization", "absolute_pe")]
         ) / np.mean([PAPER_TABLE1[r][0] for r in NORMALISED_ROWS])
-        den = np.mean([means[r] for r in NORMALISED_ROWS])
-        ratio = (
-            float(np.mean([means[r] for r in ("no_normalization", "absolute_pe")]) / den)
-            if den > 0
-            else float("inf")
+        ratio = caption_ratio(
+            [means[r] for r in ("no_normalization", "absolute_pe")],
+            [means[r] for r in NORMALISED_ROWS],
         )
-        ok = math.isfinite(ratio) and same_order(ratio, 1000.0)
         ev.append(
             Evidence(
-                Verdict.REPRODUCED if ok else Verdict.NOT_REPRODUCED,
+                order_verdict(ratio, 1000.0),
                 f"[{reading}] caption ratio (rows 4-5 / rows 1-3), d=2, TRAINED ({cfg.label}): "
                 f"paper ~1000x (its own numbers: {paper_ratio:.0f}x), measured {fmt(ratio)}x",
                 method="experiment",
@@ -609,10 +606,9 @@ def fig1_fig2_captions(ctx) -> list[Evidence]:
             }
             vals = np.concatenate(list(per_row.values()))
             m, s = mean_std(vals)
-            ok = m < 1e-6
             ev.append(
                 Evidence(
-                    Verdict.REPRODUCED if ok else Verdict.NOT_REPRODUCED,
+                    below_verdict(m, 1e-6),
                     f"[{rd}] {part}: paper < 1e-6, measured {fmt(m)} +- {fmt(s)} ({label}, {dtn}, "
                     f"{'SO' if fam == 'SO' else 'G_ST'}; Table 1 reports "
                     f"{PAPER_TABLE1['linear'][0 if d == 2 else 2]:.1e} for this column)",
@@ -699,7 +695,7 @@ def abstract_headlines(ctx) -> list[Evidence]:
         }
         ev.append(
             Evidence(
-                Verdict.REPRODUCED if same_order(m, 3.6e-6) else Verdict.NOT_REPRODUCED,
+                order_verdict(m, 3.6e-6),
                 f"[{rd}] (a) mean equivariance error: paper 3.6e-6 (+-2.0e-6), measured "
                 f"{fmt(m)} +- {fmt(s)}",
                 method="experiment",
@@ -722,7 +718,7 @@ def abstract_headlines(ctx) -> list[Evidence]:
         worst = float(means.max())
         ev.append(
             Evidence(
-                Verdict.REPRODUCED if worst < 1e-5 else Verdict.NOT_REPRODUCED,
+                below_verdict(worst, 1e-5),
                 f"[{rd}] (a) errors below 1e-5: largest cell mean {fmt(worst)}",
                 method="experiment",
                 reading=rd,
@@ -749,7 +745,7 @@ def abstract_headlines(ctx) -> list[Evidence]:
         worst = float(cm.min())
         ev.append(
             Evidence(
-                Verdict.REPRODUCED if worst > 0.999 else Verdict.NOT_REPRODUCED,
+                above_verdict(worst, 0.999),
                 f"[{rd}] (b) correlation > 0.999 for tau >= 100: smallest mean correlation over "
                 f"tau in [1e2, 1e4] = {worst:.6f} "
                 f"(kappa={kappa:g}, {'centred' if cen else 'not centred'})",

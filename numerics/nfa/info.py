@@ -25,8 +25,9 @@ def vit_fixed_pe_ood_scales(ctx: verify.Context) -> Evidence:
     """Stated informally as a consequence of Lemma 2, which concerns linear operators into a
     fixed sinusoidal span; ViTs are nonlinear and "fail" is not defined."""
     return Evidence.informal(
-        "not a checkable statement: Lemma 2 is about linear operators into a fixed sinusoidal "
-        "span; 'vision Transformers ... will fail' names no metric, model class or scale range"
+        "not a checkable statement: 'vision Transformers ... will fail on out-of-distribution "
+        "scales' names no metric, model class or scale range, and Lemma 2, from which L150 draws "
+        "it, concerns only linear operators into a fixed sinusoidal span"
     )
 
 
@@ -45,9 +46,11 @@ def emerge_not_training(ctx: verify.Context) -> Evidence:
     forms sum_i alpha_ki V_i. In Thm 4 every step uses the normalisation pre-processing, not
     attention (see nfa.eq.thm1_normalization's audit and nfa.eq.iff_necessity)."""
     return Evidence.informal(
-        "interpretive: keys, values (residuals) and selector queries are supplied by the "
-        "construction, and equivariance comes from the normalisation step, not from attention "
-        "(see nfa.eq.iff_necessity)"
+        "not a checkable statement: 'emerge from the mathematical structure of attention, not "
+        "from training' attributes a cause and names no test that could tell; recorded: keys, "
+        "values (residuals) and selector queries are supplied by the construction, and "
+        "equivariance comes from the normalisation step, not from attention "
+        "(nfa.eq.iff_necessity)"
     )
 
 
@@ -81,5 +84,6 @@ def attention_geometric_prior(ctx: verify.Context) -> Evidence:
 def p_values(ctx: verify.Context) -> Evidence:
     """The paper names no test, null hypothesis or statistic for these p-values."""
     return Evidence.informal(
-        "not checkable: no test, null hypothesis or statistic is named for 'p < 0.001'"
+        "not checkable: no test, null hypothesis or statistic is named for 'p < 0.001', so no "
+        "p-value can be recomputed"
     )

@@ -21,6 +21,7 @@ Reproduction rules (stated with each Evidence; decided from the paper's printed 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -28,6 +29,8 @@ from typing import Any
 import numpy as np
 import torch
 from torch import Tensor
+
+from verify import Evidence, Verdict
 
 METRICS: tuple[str, ...] = ("l2", "mse", "rms", "maxabs", "mae", "relmax")
 
@@ -170,3 +173,148 @@ def nfa_scale(ctx: Any, kind: str) -> dict[str, str]:
     if ctx.quick:
         return {"scale": "smoke", "setting": quick}
     return {"scale": deep_scale, "setting": deep}
+
+
+# ------------------------------------------------------------------------------------------
+# Decision rules (numbers in, verdict out): every experiment and numeric claim of nfa decides
+# through one of these, so each is tested on planted values (tests/test_nfa_decisions.py).
+# A non-finite measurement never decides: it is UNDECIDED (the audit voids it as well).
+# ------------------------------------------------------------------------------------------
+def _finite(*xs: float | None) -> bool:
+    return all(x is not None and math.isfinite(x) for x in xs)
+
+
+def order_verdict(measured: float, paper: float) -> Verdict:
+    """REPRODUCED iff :func:`same_order` (``|log10(measured / paper)| <= 1``), else
+    NOT_REPRODUCED; UNDECIDED for a non-finite measurement. A measured 0 is NOT_REPRODUCED
+    against a positive paper value (it is not of the paper's order)."""
+    if not _finite(measured, paper):
+        return Verdict.UNDECIDED
+    return Verdict.REPRODUCED if same_order(measured, paper) else Verdict.NOT_REPRODUCED
+
+
+def below_verdict(measured: float, threshold: float) -> Verdict:
+    """A printed "below ``threshold``" (Fig. 1-2 "< 1e-6", abstract "below 1e-5", App. E
+    "ratio < 1"): REPRODUCED iff ``measured < threshold``; UNDECIDED if non-finite."""
+    if not _finite(measured, threshold):
+        return Verdict.UNDECIDED
+    return Verdict.REPRODUCED if measured < threshold else Verdict.NOT_REPRODUCED
+
+
+def above_verdict(measured: float, threshold: float) -> Verdict:
+    """A printed "exceeds ``threshold``" (abstract L7 "correlation exceeds 0.999"): REPRODUCED
+    iff ``measured > threshold``; UNDECIDED if non-finite."""
+    if not _finite(measured, threshold):
+        return Verdict.UNDECIDED
+    return Verdict.REPRODUCED if measured > threshold else Verdict.NOT_REPRODUCED
+
+
+def spread_verdict(measured: float, m_std: float, paper: float, p_std: float) -> Verdict:
+    """A mean with a printed spread (Table 2 correlations): REPRODUCED iff
+    :func:`within_2sigma`; UNDECIDED if non-finite."""
+    if not _finite(measured, m_std, paper, p_std):
+        return Verdict.UNDECIDED
+    ok = within_2sigma(measured, m_std, paper, p_std)
+    return Verdict.REPRODUCED if ok else Verdict.NOT_REPRODUCED
+
+
+def factor_verdict(measured: float, paper: float, factor: float = 2.0) -> Verdict:
+    """A printed value without spread (Table 2 MSE): REPRODUCED iff :func:`within_factor`;
+    UNDECIDED if non-finite."""
+    if not _finite(measured, paper):
+        return Verdict.UNDECIDED
+    ok = within_factor(measured, paper, factor)
+    return Verdict.REPRODUCED if ok else Verdict.NOT_REPRODUCED
+
+
+def exponent_verdict(measured: float, paper: float, tol: float = 0.1) -> Verdict:
+    """A printed exponent (Table 2 "Empirical scaling" tau^-1.8 ...): REPRODUCED iff
+    ``|measured - paper| <= tol`` (the printed precision, one decimal); UNDECIDED if
+    non-finite."""
+    if not _finite(measured, paper):
+        return Verdict.UNDECIDED
+    return Verdict.REPRODUCED if abs(measured - paper) <= tol else Verdict.NOT_REPRODUCED
+
+
+def caption_ratio(ablation_means: Sequence[float], normalised_means: Sequence[float]) -> float:
+    """Table 1 caption "~1000x": mean error of the ablation rows over the mean error of the
+    normalised rows (``inf`` when the normalised rows are exactly 0)."""
+    den = float(np.mean(normalised_means))
+    return float(np.mean(ablation_means)) / den if den > 0 else float("inf")
+
+
+def growth_evidence(
+    x: Sequence[float],
+    y: Sequence[float],
+    summary: str,
+    *,
+    toward: str = "large",
+    rtol: float = 0.01,
+    counterexample: dict[str, Any] | None = None,
+    **evidence_kw: Any,
+) -> Evidence:
+    """Is ``y`` bounded as ``x`` goes to its ``toward`` end ("large" or "small")? The rule of
+    every "the remainder times tau^2 stays bounded" check (A.4.1 L442, L446, L460; Thm 16).
+
+    - a non-finite ``y`` -> UNDECIDED;
+    - ``y`` at the extreme ``x`` is at most ``(1 + rtol)`` times its maximum over the other
+      points -> SUPPORTED (no growth at the end of the range);
+    - the log-log slope of ``y`` on ``x`` (``fit_rate``, 95% interval) lies entirely beyond
+      ``+0.1`` toward the end (``y`` grows at least like ``x^0.1``, resp. ``x^-0.1``), and a
+      counterexample naming the inputs is given -> REFUTED, the sweep in the counterexample
+      (the rule by which the project refutes a rate, ``RateFit.evidence``);
+    - otherwise UNDECIDED (growth seen but not a clear power law, or no counterexample kept).
+    """
+    from verify.numeric import fit_rate
+
+    xs = np.asarray(x, dtype=np.float64).reshape(-1)
+    ys = np.asarray(y, dtype=np.float64).reshape(-1)
+    if toward not in ("large", "small"):
+        raise ValueError(f"toward must be 'large' or 'small', got {toward!r}")
+    numbers = dict(evidence_kw.pop("numbers", {}) or {})
+    numbers.update({"x": [float(v) for v in xs], "y": [float(v) for v in ys], "toward": toward,
+                    "rtol": rtol})
+    evidence_kw.setdefault("method", "numeric")
+    evidence_kw.setdefault("dtype", "float64")
+    if xs.size < 2 or xs.size != ys.size or not np.isfinite(ys).all():
+        return Evidence(Verdict.UNDECIDED, f"{summary}: a ratio is not finite (or too few points)",
+                        numbers={k: v for k, v in numbers.items() if k not in ("x", "y")},
+                        **evidence_kw)
+    end = int(np.argmax(xs) if toward == "large" else np.argmin(xs))
+    rest = np.delete(ys, end)
+    if ys[end] <= (1.0 + rtol) * rest.max():
+        return Evidence(Verdict.SUPPORTED, f"{summary}: no growth at the end of the range",
+                        numbers=numbers, **evidence_kw)
+    slope, ci = float("nan"), (float("nan"), float("nan"))
+    if xs.size >= 3 and (ys > 0).all():
+        fit = fit_rate(xs, ys)
+        slope, ci = fit.slope, fit.ci
+    numbers.update({"slope": slope, "ci": [ci[0], ci[1]]})
+    grows = ci[0] > 0.1 if toward == "large" else ci[1] < -0.1
+    if grows and counterexample:
+        ce = dict(counterexample) | {"x": numbers["x"], "y": numbers["y"], "slope": slope,
+                                     "ci": [ci[0], ci[1]]}
+        return Evidence(Verdict.REFUTED, f"{summary}: grows toward the {toward} end (log-log "
+                        f"slope {slope:+.3f}, 95% CI [{ci[0]:+.3f}, {ci[1]:+.3f}])",
+                        numbers=numbers, counterexample=ce, **evidence_kw)
+    why = "no counterexample kept" if grows else "not a clear power-law growth"
+    return Evidence(Verdict.UNDECIDED, f"{summary}: grows at the end of the range ({why}; "
+                    f"slope {slope:+.3f})", numbers=numbers, **evidence_kw)
+
+
+def combine_growth(pieces: list[Evidence], summary: str, **evidence_kw: Any) -> Evidence:
+    """Several :func:`growth_evidence` pieces of one bound (one per N, or
+    per temperature and head count) as one: REFUTED if any piece grows (that piece, its
+    counterexample kept), SUPPORTED if every piece is, UNDECIDED otherwise."""
+    verdicts = [p.verdict for p in pieces]
+    numbers = dict(evidence_kw.pop("numbers", {}) or {})
+    if Verdict.REFUTED in verdicts:
+        bad = pieces[verdicts.index(Verdict.REFUTED)]
+        return dataclasses.replace(bad, summary=f"{summary}; {bad.summary}",
+                                   numbers=numbers | bad.numbers, **evidence_kw)
+    verdict = (Verdict.SUPPORTED if pieces and all(v is Verdict.SUPPORTED for v in verdicts)
+               else Verdict.UNDECIDED)
+    open_ = [p.summary for p in pieces if p.verdict is not Verdict.SUPPORTED]
+    tail = f"; not settled: {open_}" if open_ else ""
+    evidence_kw.setdefault("method", "numeric")
+    return Evidence(verdict, summary + tail, numbers=numbers, **evidence_kw)
