@@ -45,25 +45,13 @@ def coverage_necessary(ctx):
         early = set(conf[: M - 1].flatten().tolist())
         covered = set(conf[:M].flatten().tolist())
         if len(early) == 8:  # notion (ii): Algorithm 1 exact on rows >= M
-            table = {int(c): int(x) for c, x in zip(conf[: M - 1].flatten(), tr[1:M].flatten(),
-                                                    strict=True)}
-            exact = all(table[int(c)] == int(x) for c, x in
-                        zip(conf[M - 1:T - 1].flatten(), tr[M:].flatten(), strict=True))
             n_b += 1
-            if not exact and bad_b is None:
+            if not lookup_exact(conf, tr, M) and bad_b is None:
                 bad_b = {"rule": rule, "initial_row": tr[0].tolist(), "M": M}
         if cex is None and len(covered) == 8 and len(early) < 8:
-            missing = sorted(covered - early)[0]
-            flipped = ca.table.clone()
-            flipped[missing] = 1 - flipped[missing]
-            tr2 = CellularAutomaton(ECA, 2, flipped).trajectory(tr[0], T)
-            if torch.equal(tr2[:M], tr[:M]) and not torch.equal(tr2[M], tr[M]):
-                cex = {"rule": rule, "L": L, "M": M, "initial_row": tr[0].tolist(),
-                       "config_only_in_row_M-1": missing,
-                       "rule_flipped_at_config": int(sum(int(b) << i
-                                                         for i, b in enumerate(flipped.tolist()))),
-                       "context_rows_equal": True, "row_M_differs": True,
-                       "row_M": tr[M].tolist(), "row_M_flipped_rule": tr2[M].tolist()}
+            cex = unobservable_flip(ca, tr, M)
+            if cex is not None:
+                cex = {"rule": rule, "L": L, "M": M, **cex}
     summary = "notion (i): covered context where two rules agree on it but not on row M"
     if cex is None:
         ev_a = Evidence.undecided(f"{summary}: none found", method="numeric",
@@ -71,7 +59,47 @@ def coverage_necessary(ctx):
     else:
         ev_a = refute_exactly(summary, cex, lhs=sp.Matrix(cex["row_M"]),
                               rhs=sp.Matrix(cex["row_M_flipped_rule"]), generality="random ECA")
-    ev_b = judge_check(n_b > 0 and bad_b is None,
-                       f"notion (ii): Alg. 1 exact on rows >= M in {n_b} covered trajectories",
-                       counterexample=bad_b, reading="B")
+    ev_b = notion_ii_evidence(n_b, bad_b)
     return [ev_a, ev_b]
+
+
+def lookup_exact(conf: torch.Tensor, tr: torch.Tensor, M: int) -> bool:
+    """Algorithm 1's table read off rows ``0..M-2`` (configuration -> next state) predicts every
+    cell of rows ``M..T-1`` exactly; ``conf`` holds the configurations of (at least) rows
+    ``0..T-2``."""
+    table: dict[int, int] = {}
+    for c, x in zip(conf[: M - 1].flatten(), tr[1:M].flatten(), strict=True):
+        table.setdefault(int(c), int(x))
+    T = tr.shape[0]
+    return all(table.get(int(c)) == int(x)
+               for c, x in zip(conf[M - 1:T - 1].flatten(), tr[M:].flatten(), strict=True))
+
+
+def unobservable_flip(ca: CellularAutomaton, tr: torch.Tensor, M: int) -> dict | None:
+    """The smallest configuration present in rows ``0..M-1`` only in row ``M-1`` (its output is
+    never observed): flipping ``f`` there leaves rows ``0..M-1`` unchanged; when it changes row
+    ``M``, the two rows ``M`` and the flipped rule are returned, else ``None``."""
+    T = tr.shape[0]
+    conf = ca.configurations(tr[:-1])
+    early, covered = set(conf[: M - 1].flatten().tolist()), set(conf[:M].flatten().tolist())
+    for missing in sorted(covered - early)[:1]:
+        flipped = ca.table.clone()
+        flipped[missing] = 1 - flipped[missing]
+        tr2 = CellularAutomaton(ca.offsets, ca.V, flipped).trajectory(tr[0], T)
+        if torch.equal(tr2[:M], tr[:M]) and not torch.equal(tr2[M], tr[M]):
+            return {"initial_row": tr[0].tolist(), "config_only_in_row_M-1": missing,
+                    "rule_flipped_at_config": int(sum(int(b) << i
+                                                      for i, b in enumerate(flipped.tolist()))),
+                    "context_rows_equal": True, "row_M_differs": True,
+                    "row_M": tr[M].tolist(), "row_M_flipped_rule": tr2[M].tolist()}
+    return None
+
+
+def notion_ii_evidence(n_covered: int, bad: dict | None) -> Evidence:
+    """Reading B (rows ``0..M-2`` expose every configuration): SUPPORTED when Algorithm 1 was
+    exact on rows ``>= M`` of all ``n_covered`` trajectories, REFUTED by the first where it was
+    not, UNDECIDED when none was covered."""
+    summary = f"notion (ii): Alg. 1 exact on rows >= M in {n_covered} covered trajectories"
+    if n_covered == 0:
+        return Evidence.undecided(f"{summary}: none covered", method="numeric", reading="B")
+    return judge_check(bad is None, summary, counterexample=bad, reading="B")

@@ -115,28 +115,56 @@ def union_size(ctx):
     for _ in range(ctx.pick(quick=200, deep=5000)):
         k = int(rng3.integers(1, 10))
         sets.append([pts3[i] for i in rng3.choice(len(pts3), size=k, replace=False)])
+    ev_a = union_sets_evidence(sets)
+    cex = torus_counterexample(range(2, 5))
+    torus = f"|U| = {cex['|U|']} < k+1 = {cex['k+1']}" if cex else "holds"
+    ev_b = judge_check(cex is None, f"torus reading: {torus}", counterexample=cex, reading="B")
+    return [ev_a, ev_b]
+
+
+def union_sets_evidence(sets: list) -> Evidence:
+    """Reading A over offset sets in ``Z^d``: SUPPORTED when the identity, both bounds and the
+    equality case of L229-233 / L361-362 hold for every set and ECA has ``|U| = 4`` (L232),
+    else REFUTED by the first failing set (or the ECA count)."""
     bad = next((list(map(list, s)) for s in sets if not union_relations_hold(s)), None)
     fixed = {name: len(union_set(o)[2]) for name, o in [("ECA", ECA), ("VN", VN),
                                                          ("Moore9", MOORE9)]}
     ok = bad is None and fixed["ECA"] == 4
-    ev_a = judge_check(
+    return judge_check(
         ok, f"identity, bounds, equality case on {len(sets)} offset sets in Z^d; |U| = {fixed}",
         counterexample={"offsets": bad, "U_sizes": fixed},
         numbers={"n_sets": len(sets), "U_sizes": fixed})
-    cex = None
-    for W in range(2, 5):
+
+
+def torus_counterexample(widths) -> dict | None:
+    """Reading B (offsets reduced mod W, 1D): the first offset set over ``Z_W`` for ``W`` in
+    ``widths`` that breaks a relation of L229-233, or ``None``."""
+    for W in widths:
         for offs in (o for r in range(1, W + 1) for o in itertools.combinations(range(W), r)):
             o = [(x,) for x in offs]
             if not union_relations_hold(o, (W,)):
                 NK, _, U = union_set(o, widths=(W,))
-                cex = {"d": 1, "W": W, "offsets": list(offs), "e_hat": 1, "k": len(NK),
-                       "|U|": len(U), "k+1": len(NK) + 1}
-                break
-        if cex:
-            break
-    torus = f"|U| = {cex['|U|']} < k+1 = {cex['k+1']}" if cex else "holds"
-    ev_b = judge_check(cex is None, f"torus reading: {torus}", counterexample=cex, reading="B")
-    return [ev_a, ev_b]
+                return {"d": 1, "W": W, "offsets": list(offs), "e_hat": 1, "k": len(NK),
+                        "|U|": len(U), "k+1": len(NK) + 1}
+    return None
+
+
+def partition_counts(settings: list[tuple[str, list]], hs: dict | None = None):
+    """Per setting ``(name, U)`` and number of heads ``h`` (``1..|U|`` unless ``hs[name]`` lists
+    them), the Def. 4.1 partitions with ``|S| <= ceil(|U|/h)``: counted by enumeration up to
+    ``|U| = 8``, a round-robin one constructed beyond; and the first ``(setting, h)`` with none."""
+    counts, missing = {}, None
+    for name, U in settings:
+        for h in (hs or {}).get(name, range(1, len(U) + 1)):
+            m = -(-len(U) // h)
+            if len(U) <= 8:
+                good = sum(1 for p in partitions(U, h) if max(map(len, p)) <= m)
+                counts[f"{name} h={h}"] = good
+            else:
+                good = int(all(0 < len(b) <= m for b in (U[i::h] for i in range(h))))
+            if not good and missing is None:
+                missing = {"setting": name, "h": h, "m": m}
+    return counts, missing
 
 
 @verify.claim(
@@ -154,18 +182,9 @@ def partition(ctx):
     ev_end = prove_cases([("h=|U|", sp.ceiling(n / n), 1), ("h=1", sp.ceiling(n / 1), n)],
                          generality="symbolic |U| = n >= 1", scope="general",
                          part="endpoints")
-    counts, missing = {}, None
-    for name, offs in [("ECA", ECA), ("VN", VN), ("Moore9", MOORE9)]:
-        U = sorted(union_set(offs)[2])
-        for h in range(1, len(U) + 1):
-            m = -(-len(U) // h)
-            if len(U) <= 8:
-                good = sum(1 for p in partitions(U, h) if max(map(len, p)) <= m)
-                counts[f"{name} h={h}"] = good
-            else:
-                good = int(all(0 < len(b) <= m for b in (U[i::h] for i in range(h))))
-            if not good and missing is None:
-                missing = {"setting": name, "h": h, "m": m}
+    counts, missing = partition_counts(
+        [("ECA", sorted(union_set(ECA)[2])), ("VN", sorted(union_set(VN)[2])),
+         ("Moore9", sorted(union_set(MOORE9)[2]))])
     ev_exist = judge_check(
         missing is None,
         "a partition with |S|<=m exists for every h (ECA, VN enumerated; Moore-9 constructed)",
