@@ -39,19 +39,25 @@ def temporal_component(ctx):
     h_transposed = ((Q * p_t).T * (K.T * p_tp))[0, 0]
     ev_b = prove_equal(h_transposed, -W * (t - tp - 1), assumptions="real", timeout=10.0,
                        reading="B", part="bilinear")
-    same_row = h.subs({t: 1, tp: 1, W: 3})
-    premise = ("premise t' <= t-1 false: a visible same-row key scores h = +W_T "
-               f"(W_T=3: h={same_row})")
-    if same_row > 0:
-        ev_premise = refute_exactly(
-            premise, {"tokenisation": "T1", "d": 1, "L": 2, "T": 2, "query": [1, 1],
-                      "key": [1, 0], "t'-t": 0, "h": "W_T (> 0)",
-                      "note": "same-row keys precede the query in row-major order and are visible"},
-            lhs=same_row, rhs=0, part="premise", generality="exact")
-    else:
-        ev_premise = Evidence.undecided(f"{premise}: not positive", method="symbolic",
-                                        part="premise")
-    return [ev, ev_b, ev_premise]
+    return [ev, ev_b, premise_evidence(Q, K, W)]
+
+
+def premise_evidence(Q: sp.Matrix, K: sp.Matrix, W: sp.Symbol) -> Evidence:
+    """(27)'s premise at the visible same-row key (``t' = t``, which row-major causal order
+    makes visible: ECA, L = 2, T = 2, query (1, 1), key (1, 0)): the temporal score
+    ``(Q p_t)^T (K p_t)`` at t = 1, W_T = 3. REFUTED (exactly) when it is positive, so the key
+    is not suppressed as (27) says; UNDECIDED otherwise."""
+    one = sp.Matrix([1, 1])
+    same_row = ((Q * one).T * (K * one))[0, 0].subs(W, 3)
+    premise = f"premise t' <= t-1: a visible same-row key scores h = {same_row} at W_T = 3"
+    if not same_row > 0:
+        return Evidence.undecided(f"{premise}: not positive", method="symbolic", part="premise")
+    return refute_exactly(
+        f"{premise} > 0: the premise is false", {
+            "tokenisation": "T1", "d": 1, "L": 2, "T": 2, "query": [1, 1], "key": [1, 0],
+            "t'-t": 0, "h": f"{same_row} (> 0)",
+            "note": "same-row keys precede the query in row-major order and are visible"},
+        lhs=same_row, rhs=0, part="premise", generality="exact")
 
 
 @verify.claim(

@@ -23,6 +23,48 @@ def def41_partitions(U: list, h: int):
     return (p for p in partitions(U, h) if max(map(len, p)) <= m)
 
 
+def mlp_width_evidence(U: list, V: int) -> tuple[Evidence, Evidence]:
+    """The Layer-1 MLP width over every Def. 4.1 partition of ``U``: the decoders need
+    ``sum 4 V^{|S|}`` over blocks with ``|S| > 1``. Reading A ("exactly 4hV^m", 0 at m = 1)
+    PROVED (bounded) when that matches every partition, else REFUTED by the first that does
+    not; reading B (per head 4V^{|S|}, total <= 4hV^m) PROVED when the total, also counting
+    singleton heads, stays within 4hV^m, else REFUTED."""
+    bad_a, bad_b, n = None, None, 0
+    for hh in range(1, len(U) + 1):
+        mm = -(-len(U) // hh)
+        printed = 4 * hh * V ** mm if mm > 1 else 0
+        for p in def41_partitions(U, hh):
+            n += 1
+            decoders = sum(4 * V ** len(b) for b in p if len(b) > 1)
+            every_head = sum(4 * V ** len(b) for b in p)  # Step 2: 4V^{|S|}, singletons too
+            case = {"setting": f"U = {[list(o) for o in U]}", "V": V, "h": hh, "m": mm,
+                    "partition": [[list(o) for o in b] for b in p], "sum_4V^|S|": decoders,
+                    "4hV^m": 4 * hh * V ** mm}
+            if decoders != printed and bad_a is None:
+                bad_a = case | {"printed_width": printed}
+            if max(decoders, every_head) > 4 * hh * V ** mm and bad_b is None:
+                bad_b = case | {"sum_4V^|S| over every head": every_head}
+    domain = (f"{n} partitions of U allowed by Def. 4.1 (V = {V}); other settings and a "
+              "symbolic partition are not enumerated")
+    if bad_a is None:
+        ev_a = Evidence(Verdict.PROVED, "MLP width 'exactly 4hV^m'", method="symbolic",
+                        generality=domain, scope="bounded", part="mlp_width")
+    else:
+        ev_a = refute_exactly(
+            f"MLP width 'exactly 4hV^m': {bad_a['sum_4V^|S|']} != {bad_a['printed_width']}",
+            bad_a, lhs=bad_a["sum_4V^|S|"], rhs=bad_a["printed_width"], generality=domain,
+            part="mlp_width")
+    summary_b = "per-head 4V^{|S|} and total <= 4hV^m on every partition"
+    if bad_b is None:
+        ev_b = Evidence(Verdict.PROVED, summary_b, method="symbolic", generality=domain,
+                        scope="bounded", part="mlp_width", reading="B")
+    else:
+        ev_b = refute_exactly(summary_b, bad_b, lhs=bad_b["sum_4V^|S| over every head"],
+                              rhs=bad_b["4hV^m"], generality=domain, part="mlp_width",
+                              reading="B")
+    return ev_a, ev_b
+
+
 @verify.claim(
     "sih.main.dim_formula", paper=PAPER,
     where="eq. (3) L351-353; (54) L1614; L359-366; L378-385; Step 2 L1743-1768",
@@ -44,41 +86,45 @@ def dim_formula(ctx):
          ("m > 1 at d_p = 2(m+d)+2", V + (2 * (m + d) + 2) + 2 * h * V ** m + V,
           2 * h * V ** m + 2 * (m + V + d) + 2)],
         generality="symbolic h, V, d, m", scope="general", part="block_sum")
-    U = sorted(union_set(ECA)[2])
-    bad_a, bad_b, n = None, None, 0
-    for hh in range(1, len(U) + 1):
-        mm = -(-len(U) // hh)
-        printed = 4 * hh * 2 ** mm if mm > 1 else 0
-        for p in def41_partitions(U, hh):
-            n += 1
-            decoders = sum(4 * 2 ** len(b) for b in p if len(b) > 1)
-            every_head = sum(4 * 2 ** len(b) for b in p)  # Step 2: 4V^{|S|}, singletons too
-            case = {"setting": "ECA", "V": 2, "h": hh, "m": mm,
-                    "partition": [[list(o) for o in b] for b in p], "sum_4V^|S|": decoders,
-                    "4hV^m": 4 * hh * 2 ** mm}
-            if decoders != printed and bad_a is None:
-                bad_a = case | {"printed_width": printed}
-            if max(decoders, every_head) > 4 * hh * 2 ** mm and bad_b is None:
-                bad_b = case | {"sum_4V^|S| over every head": every_head}
-    domain = (f"{n} ECA partitions allowed by Def. 4.1; other settings (VN, Moore) and a "
-              "symbolic partition are not enumerated")
-    if bad_a is None:
-        ev_a = Evidence(Verdict.PROVED, "MLP width 'exactly 4hV^m'", method="symbolic",
-                        generality=domain, scope="bounded", part="mlp_width")
-    else:
-        ev_a = refute_exactly(
-            f"MLP width 'exactly 4hV^m': {bad_a['sum_4V^|S|']} != {bad_a['printed_width']}",
-            bad_a, lhs=bad_a["sum_4V^|S|"], rhs=bad_a["printed_width"], generality=domain,
-            part="mlp_width")
-    summary_b = "per-head 4V^{|S|} and total <= 4hV^m on every ECA partition"
-    if bad_b is None:
-        ev_b = Evidence(Verdict.PROVED, summary_b, method="symbolic", generality=domain,
-                        scope="bounded", part="mlp_width", reading="B")
-    else:
-        ev_b = refute_exactly(summary_b, bad_b, lhs=bad_b["sum_4V^|S| over every head"],
-                              rhs=bad_b["4hV^m"], generality=domain, part="mlp_width",
-                              reading="B")
+    ev_a, ev_b = mlp_width_evidence(sorted(union_set(ECA)[2]), 2)
     return [ev, ev_a, ev_b]
+
+
+def alignment_evidence(offsets, shift=None) -> Evidence:
+    """Whether every Def. 4.1 block's K sub-block (neighbours ``J^K = {j: delta_j in S}``) and
+    Q sub-block (``J^Q = {j: delta_j + e_hat in S}``) index the same neighbours: PROVED
+    (bounded) when they do for every partition of ``U``, else REFUTED by a misaligned block
+    (preferring one whose two dimensions differ), compared exactly as bitmasks. ``shift`` is
+    ``e_hat`` (the in-row successor, L217) unless given."""
+    NK = [tuple(o) for o in offsets]
+    shift = shift or e_hat(len(NK[0]))
+    U = sorted(union_set(NK, shift)[2])
+    rows, bad = [], None
+    for hh in range(1, len(U) + 1):
+        for p in def41_partitions(U, hh):
+            for b in p:
+                JK = sorted(j for j, o in enumerate(NK) if o in b)
+                JQ = sorted(j for j, o in enumerate(NK)
+                            if tuple(x + y for x, y in zip(o, shift, strict=True)) in b)
+                if JK == JQ:
+                    continue
+                rows.append((hh, [list(o) for o in b], JK, JQ))
+                if bad is None or (len(JK) != len(JQ) and len(bad["J_K"]) == len(bad["J_Q"])):
+                    bad = {"setting": f"N_K = {[list(o) for o in NK]}", "h": hh,
+                           "partition": [[list(o) for o in bb] for bb in p],
+                           "block": [list(o) for o in b], "J_K": JK, "J_Q": JQ,
+                           "dims": [2 ** len(JK), 2 ** len(JQ)],
+                           "index sets as bitmasks": [sum(2 ** j for j in JK),
+                                                      sum(2 ** j for j in JQ)]}
+    generality = "all partitions of U with |S| <= ceil(|U|/h) (Def 4.1)"
+    if bad is None:
+        return Evidence(Verdict.PROVED, "J^K = J^Q for every block", method="symbolic",
+                        generality=generality, scope="bounded")
+    return refute_exactly(
+        f"{len(rows)} (partition, block) pairs with J^K != J^Q, e.g. h = {bad['h']}, block "
+        f"{bad['block']}: J^K = {bad['J_K']} (dim {bad['dims'][0]}) vs J^Q = {bad['J_Q']} "
+        f"(dim {bad['dims'][1]})", bad, lhs=bad["index sets as bitmasks"][0],
+        rhs=bad["index sets as bitmasks"][1], generality=generality)
 
 
 @verify.claim(
@@ -104,35 +150,7 @@ def marginalisation_alignment(ctx):
     the construction in numerics/sih/construction.py uses: with per-neighbour marginalisation
     the score is c * (#agreeing neighbours), = ck iff the configurations are equal and
     <= c(k-1) otherwise (all 2^3 x 2^3 ECA pairs)."""
-    NK = list(ECA)
-    shift = e_hat(1)
-    U = sorted(union_set(ECA)[2])
-    rows, bad = [], None
-    for hh in range(1, len(U) + 1):
-        for p in def41_partitions(U, hh):
-            for b in p:
-                JK = sorted(j for j, o in enumerate(NK) if o in b)
-                JQ = sorted(j for j, o in enumerate(NK) if (o[0] + shift[0],) in b)
-                if JK == JQ:
-                    continue
-                rows.append((hh, [list(o) for o in b], JK, JQ))
-                if bad is None or (len(JK) != len(JQ) and len(bad["J_K"]) == len(bad["J_Q"])):
-                    bad = {"setting": "ECA", "h": hh,
-                           "partition": [[list(o) for o in bb] for bb in p],
-                           "block": [list(o) for o in b], "J_K": JK, "J_Q": JQ,
-                           "dims": [2 ** len(JK), 2 ** len(JQ)],
-                           "index sets as bitmasks": [sum(2 ** j for j in JK),
-                                                      sum(2 ** j for j in JQ)]}
-    generality = "all ECA partitions with |S| <= ceil(|U|/h) (Def 4.1)"
-    if bad is None:
-        ev_a = Evidence(Verdict.PROVED, "J^K = J^Q for every block", method="symbolic",
-                        generality=generality, scope="bounded")
-    else:
-        ev_a = refute_exactly(
-            f"{len(rows)} (partition, block) pairs with J^K != J^Q, e.g. h = {bad['h']}, block "
-            f"{bad['block']}: J^K = {bad['J_K']} (dim {bad['dims'][0]}) vs J^Q = {bad['J_Q']} "
-            f"(dim {bad['dims'][1]})", bad, lhs=bad["index sets as bitmasks"][0],
-            rhs=bad["index sets as bitmasks"][1], generality=generality)
+    ev_a = alignment_evidence(ECA)
     configs = list(itertools.product((0, 1), repeat=3))
     wrong = sum(1 for x in configs for y in configs
                 if (x == y) != (sum(a == b for a, b in zip(x, y, strict=True)) == 3))
