@@ -13,7 +13,9 @@ paper's sections:
 - :mod:`.axioms`       Sec. 3.2 (Axioms 1-3, Lemma 4): the canonical form, the form of a
   U(N)-invariant flow;
 - :mod:`.theorem5`     Sec. 3.3 (Theorem 5, Lemma 6): quartic invariants as Def-4 heads, widths;
-- :mod:`.engineering`  Sec. 4: gated MLP, the ReLU axioms, Lemma 7 (softmax), Lemma 8 (BCH gate).
+- :mod:`.engineering`  Sec. 4: gated MLP, the ReLU axioms, Lemma 7 (softmax), Lemma 8 (BCH gate);
+- :mod:`.anysize`      no claims: the proofs in the statements' own generality (symbolic N, C,
+  every degree, every matrix size) that the modules above use beside their instances.
 """
 
 import verify

@@ -13,6 +13,15 @@ import sympy as sp
 import verify
 from verify.symbolic import prove_equal, refute_exactly, wirtinger_conj
 
+from .anysize import (
+    GRAM_POTENTIALS,
+    gram_chain_rule_any_size,
+    gram_gradient_any_size,
+    gram_invariance_any_size,
+    quartic_invariant_any_size,
+    trace_square_any_size,
+    unit_trace_induction,
+)
 from .model import PAPER, matrix_unit, quartic_tensor, symbol_matrix, token_matrix
 
 
@@ -41,16 +50,23 @@ def _gram_potentials(N: int, C: int) -> Iterator[tuple[str, sp.Expr, sp.Matrix, 
     readings={"B": "causally masked (lower-triangular) linear attention also has this form"},
 )
 def un_equivariant_flow_form(ctx):
-    """Exact for F = Tr(AK), Tr(AKBK), (Tr K)^2 at N = 2, C = 2 (symbolic A, B); the
-    equivariance and the causal-mask counterexample (reading B) are checked numerically."""
-    return [
+    """PROVED in symbolic size N x C: for every F, ``sum_ab dF/dK_ab dK_ab/dconj(X)_qn =
+    (X G^T)_qn`` (the chain rule through K = X^*X, :func:`.anysize.gram_chain_rule_any_size`);
+    for F = Tr(AK), Tr(AKBK), (Tr K)^2 with symbolic A, B the entrywise derivative of V itself
+    (:func:`.anysize.gram_gradient_any_size`); the equivariance from ``(PX)^*(PX) = X^*X``
+    (:func:`.anysize.gram_invariance_any_size`). The same F are checked entrywise at N = C = 2
+    with explicit matrices; the equivariance of eq. (4) and the causal-mask counterexample
+    (reading B) numerically."""
+    out = [gram_chain_rule_any_size(), gram_invariance_any_size()]
+    out += [gram_gradient_any_size(name) for name in GRAM_POTENTIALS]
+    out += [
         prove_equal(wirtinger_conj(V, X), rhs).relabel(
             part=name, generality=f"N=2, C=2, the polynomial F = {name} with symbolic A, B "
-                                  "(not every F: for every analytic F the identity is the chain "
-                                  "rule through K = X^*X, which these instances exercise only)",
+                                  "(an instance of the symbolic-size proof)",
             prefix=f"F = {name}")
         for name, V, rhs, X in _gram_potentials(2, 2)
     ]
+    return out
 
 
 @verify.claim(
@@ -67,9 +83,15 @@ def lemma4_canonical_form(ctx):
     """A (as printed: "some" W_i, f a noncommutative power series): with matrix units,
     Tr(X E_ab X^* X E_cd X^*) = K_bc K_da, so every polynomial in the entries of K = X^*X --
     e.g. (Tr K)^2 = sum_ab Tr(X E_ab X^* X E_ba X^*) and a general T_abcd K_ab K_cd -- is a
-    single trace (PROVED, C = 2, N = 2). B/C: with W = I (G = U(C)), Tr f(XX^*) = sum_k
-    f(mu_k) is additively separable in the eigenvalues of XX^*, but (Tr K)^2 = (mu_1 + mu_2)^2
-    has mixed partial 2: not representable (REFUTED, N = C = 2)."""
+    single trace. PROVED for every degree in symbolic size N, C by induction on the degree
+    (:func:`.anysize.unit_trace_induction`: Tr prod_i X E_{a_i b_i} X^* = prod_i
+    K_{b_i a_{i+1}}), and entrywise at C = 2, N = 2. That an A1-A3 potential is a series in
+    the entries of K is Axiom 2's Gram dependence (toef.axiom2_gram_dependence), taken from
+    there. B/C: with W = I (G = U(C)), Tr f(XX^*) = sum_k f(mu_k) is additively separable in
+    the eigenvalues of XX^*, but (Tr K)^2 = (mu_1 + mu_2)^2 has mixed partial 2: not
+    representable (REFUTED, N = C = 2)."""
+    units = unit_trace_induction()
+    out = [units, trace_square_any_size(units), quartic_invariant_any_size(units)]
     X = token_matrix(2, 2)
     K = X.H * X
 
@@ -77,18 +99,18 @@ def lemma4_canonical_form(ctx):
         return matrix_unit(2, i, j)
 
     rhs = sum((X * E(a, b) * X.H * X * E(b, a) * X.H).trace() for a in range(2) for b in range(2))
-    out = [prove_equal(sp.expand(K.trace() ** 2), sp.expand(rhs)).relabel(
-        generality="N=2, C=2, the quartic (Tr K)^2 (the matrix-unit identity holds at every "
-                   "size; the explicit entries are checked at N = C = 2)",
-        prefix="(Tr K)^2 = sum_ab Tr(X E_ab X^* X E_ba X^*)")]
+    out.append(prove_equal(sp.expand(K.trace() ** 2), sp.expand(rhs)).relabel(
+        generality="N=2, C=2, the quartic (Tr K)^2 (explicit entries; every size: the "
+                   "symbolic-size proof)",
+        prefix="(Tr K)^2 = sum_ab Tr(X E_ab X^* X E_ba X^*)"))
     T = quartic_tensor(2)
     lhs = sum(T[(a, b, c, d)] * K[a, b] * K[c, d] for a, b, c, d in T)
     rhs2 = sum(T[(a, b, c, d)] * (X * E(d, a) * X.H * X * E(b, c) * X.H).trace()
                for a, b, c, d in T)
     out.append(prove_equal(sp.expand(lhs), sp.expand(rhs2)).relabel(
         part="general quartic invariant",
-        generality="N=2, C=2, every quartic invariant sum T K K (degree 4 in X only; higher "
-                   "degrees by the same matrix-unit argument, not checked)",
+        generality="N=2, C=2, every quartic invariant sum T K K (explicit entries; every "
+                   "size and degree: the symbolic-size proofs)",
         prefix="sum T_abcd K_ab K_cd = sum T_abcd Tr(X E_da X^* X E_bc X^*)"))
     m1, m2 = sp.symbols("mu1 mu2", positive=True)
     mixed = sp.diff((m1 + m2) ** 2, m1, m2)
