@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import verify
 from proofs.toef.model import COUNTEREXAMPLE_TOL, IDENTITY_TOL, PAPER
+from verify import Evidence
 from verify.numeric import falsify, judge_check, judge_error
 
 from .potentials import H
@@ -141,19 +142,25 @@ def axiom2_gram_dependence(ctx):
                        budget=ctx.pick(20, 200), batch=4, tol=IDENTITY_TOL,
                        seed=ctx.subseed("gram")).relabel(
         prefix="converse (equal Gram => X2 = P X1, P unitary built by SVD)")
-    U = torch.eye(1, dtype=torch.complex128)
-    D = torch.eye(2, dtype=torch.complex128)
+    return [converse, polar_evidence(1, 2)]
+
+
+def polar_evidence(N: int, C: int) -> Evidence:
+    """Reading B: the printed polar decomposition ``X = U D`` with ``U`` in U(N) (N x N) and
+    ``D = sqrt(X^* X)`` (C x C), multiplied out: SUPPORTED when the product is defined,
+    REFUTED (with torch's error) when the shapes do not match."""
+    U = torch.eye(N, dtype=torch.complex128)
+    D = torch.eye(C, dtype=torch.complex128)
     try:
         U @ D
         error = None
     except RuntimeError as e:
         error = str(e).split("\n")[0]
-    polar = judge_check(
-        error is None, "polar decomposition X = UD well-typed at N = 1, C = 2" if error is None
-        else "N = 1, C = 2: U in U(1) (1 x 1) times D = sqrt(X^*X) (2 x 2) is ill-typed; the "
-        "chain also writes V(UX) where V(X) is meant",
-        counterexample={"N": 1, "C": 2, "error": error} if error else None, reading="B")
-    return [converse, polar]
+    return judge_check(
+        error is None, f"polar decomposition X = UD well-typed at N = {N}, C = {C}"
+        if error is None else f"N = {N}, C = {C}: U in U({N}) ({N} x {N}) times D = sqrt(X^*X) "
+        f"({C} x {C}) is ill-typed; the chain also writes V(UX) where V(X) is meant",
+        counterexample={"N": N, "C": C, "error": error} if error else None, reading="B")
 
 
 @verify.claim(
@@ -235,10 +242,16 @@ def lemma4_double_commutant(ctx):
         both = np.linalg.matrix_rank(np.hstack([fixed, alg]), tol=1e-8)
         numbers[name] = {"dim_fixed": fixed.shape[1], "dim_algebra": alg.shape[1],
                          "dim_union": int(both)}
-        worst = max(worst, err_u, 0.0 if fixed.shape[1] == alg.shape[1] == both else 1.0)
+        worst = max(worst, err_u, span_mismatch(fixed.shape[1], alg.shape[1], int(both)))
     return judge_error(worst, f"fixed set of G = *-algebra <I, W, W^*> (dimensions {numbers})",
                        tol=1e-9, fail=COUNTEREXAMPLE_TOL, numbers=numbers,
                        counterexample={"C": C, "dims": numbers})
+
+
+def span_mismatch(dim_fixed: int, dim_algebra: int, dim_union: int) -> float:
+    """0 when the fixed set of G and the *-algebra <I, W, W^*> are the same subspace (equal
+    dimensions, and their union no larger), else 1: an error the caller judges."""
+    return 0.0 if dim_fixed == dim_algebra == dim_union else 1.0
 
 
 @verify.evidence_for("toef.un_equivariant_flow_form")

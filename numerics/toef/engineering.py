@@ -32,6 +32,14 @@ def _projection(x: np.ndarray, W_in: np.ndarray, W_out: np.ndarray) -> np.ndarra
     return np.maximum(x @ W_in, 0) @ W_out.T
 
 
+def kkt_holds(X: list[list[Fraction]], Y: list[list[Fraction]]) -> bool:
+    """The KKT conditions of ``min ||X - Y||^2`` over ``Y >= 0`` at ``Y``, in exact arithmetic:
+    feasibility ``Y >= 0``, multiplier ``mu = Y - X >= 0`` (stationarity, up to the factor 2)
+    and complementary slackness ``mu Y = 0`` entrywise."""
+    return all(y >= 0 and y - x >= 0 and (y - x) * y == 0
+               for rx, ry in zip(X, Y, strict=True) for x, y in zip(rx, ry, strict=True))
+
+
 @verify.claim(
     "toef.relu_projection", paper=PAPER,
     where="Sec. 4 'Activation-MLP as Projected Gradient', L120",
@@ -63,8 +71,7 @@ def relu_projection(ctx):
     cp.Problem(cp.Minimize(cp.sum_squares(X - Y)), [Y >= 0]).solve()
     Xf = [[Fraction(1), Fraction(-2)], [Fraction(1, 2), Fraction(-1, 4)]]
     Yf = [[max(v, Fraction(0)) for v in row] for row in Xf]
-    mu = [[Yf[i][j] - Xf[i][j] for j in range(2)] for i in range(2)]  # multiplier 2(Y - X)/2
-    kkt = all(m >= 0 and m * Yf[i][j] == 0 for i, row in enumerate(mu) for j, m in enumerate(row))
+    kkt = kkt_holds(Xf, Yf)
     err = float(np.abs(Y.value - np.maximum(X, 0)).max())
     out.append(judge_error(err if kkt else 1.0, "argmin = max(X,0) (cvxpy) and exact KKT re-check",
                            tol=1e-6, fail=COUNTEREXAMPLE_TOL, reading="B", part="(a)"))
@@ -111,9 +118,10 @@ def conic_symmetry_relaxation(ctx):
     note: S_n x U(C_A) (reading A) acts on n blocks of size C_A; it contains S_C only when
     C_A = 1 (for C_A > 1 a transposition of two coordinates inside one block is in U(C_A), one
     across blocks is not)."""
-    return Evidence.informal("not a checkable statement: empirical claim about GPTs/ResNets/DiTs "
-                             "with no numbers in the paper; S_n x U(C_A) contains S_C only for "
-                             "C_A = 1")
+    return Evidence.informal("not checkable here: an empirical claim about training GPTs, "
+                             "ResNets and DiTs for which this paper gives no number, setting or "
+                             "protocol (it cites Fu and Cohen, 2024); S_n x U(C_A) contains S_C "
+                             "only for C_A = 1")
 
 
 @verify.evidence_for("toef.lemma7_softmax_free_energy")

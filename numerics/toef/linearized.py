@@ -119,28 +119,39 @@ def lemma3_pairing_necessity(ctx):
                               tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, numbers=res,
                               dtype="complex128", part="pairing sufficient",
                               counterexample={"family": "paired", "n": 2, "defect": paired})
-    if untied >= COUNTEREXAMPLE_TOL:
-        unpaired = Evidence(Verdict.SUPPORTED, f"random untied heads are not closed (defect >= "
-                            f"{untied:.2f}): no potential exists for them", method="numeric",
-                            numbers=res, dtype="complex128", part="some unpaired set has none")
-    else:
-        unpaired = Evidence.undecided(f"the untied heads drawn came out closed (defect "
-                                      f"{untied:.1e}): no unpaired set without a potential found",
-                                      method="numeric", part="some unpaired set has none")
     one = torch.ones(1, 1, dtype=torch.complex128)
     d1 = closedness_defect(attention_field([(one, one)]), one)
+    return [sufficiency, unpaired_evidence(untied, res), tied_evidence(tied, d1)]
+
+
+def unpaired_evidence(untied: float, res: dict) -> Evidence:
+    """Reading A's "some unpaired set has no potential": SUPPORTED when the smallest closedness
+    defect of the random untied heads is at least ``COUNTEREXAMPLE_TOL`` (their field is not a
+    gradient), else UNDECIDED (the heads drawn came out closed)."""
+    part = "some unpaired set has none"
+    if untied >= COUNTEREXAMPLE_TOL:
+        return Evidence(Verdict.SUPPORTED, f"random untied heads are not closed (defect >= "
+                        f"{untied:.2f}): no potential exists for them", method="numeric",
+                        numbers=res, dtype="complex128", part=part)
+    return Evidence.undecided(f"the untied heads drawn came out closed (defect {untied:.1e}): no "
+                              "unpaired set without a potential found", method="numeric",
+                              part=part)
+
+
+def tied_evidence(tied: float, d1: float) -> Evidence:
+    """Reading B (pairing necessary): REFUTED when a single tied head (n = 1, no pairing) is
+    closed both at N = C = 2 (defect ``tied``) and at N = C = 1 (``d1``), within
+    ``IDENTITY_TOL``; UNDECIDED otherwise."""
     if tied <= IDENTITY_TOL and d1 <= IDENTITY_TOL:
-        necessity = Evidence(
+        return Evidence(
             Verdict.REFUTED, f"a single tied head (n = 1 odd, V O^* = Q K^*, no pairing) is "
             f"closed: defect {tied:.1e} at N=2, C=2; at N=C=1 with Q=K=V=O=1 the field |x|^2 x "
             f"is dV/dX^* of V = |x|^4/2 (defect {d1:.1e})", method="numeric", reading="B",
             dtype="complex128",
             counterexample={"N": 1, "C": 1, "n": 1, "Q": 1, "K": 1, "V": 1, "O": 1,
                             "potential": "|x|^4/2", "defect_N2_C2": tied})
-    else:
-        necessity = Evidence.undecided(f"the single tied head is not closed here (defect {tied:.1e}"
-                                       f", N = C = 1: {d1:.1e})", method="numeric", reading="B")
-    return [sufficiency, unpaired, necessity]
+    return Evidence.undecided(f"the single tied head is not closed here (defect {tied:.1e}, "
+                              f"N = C = 1: {d1:.1e})", method="numeric", reading="B")
 
 
 @verify.evidence_for("toef.uniqueness_of_potential")
@@ -155,6 +166,13 @@ def uniqueness_numeric(ctx):
     summary = (f"holomorphic g = sum X_jk^2 is not U(N)-invariant (relative change {change:.2f} "
                "under a random unitary); holomorphic U(N)-invariants are constant, so under "
                "Axiom 2 V is unique up to a constant")
+    return invariance_change_evidence(change, summary)
+
+
+def invariance_change_evidence(change: float, summary: str) -> Evidence:
+    """Reading B's "Axiom 2 removes the holomorphic ambiguity": SUPPORTED when the holomorphic
+    g changed by more than ``COUNTEREXAMPLE_TOL`` (relative) under the unitary drawn (it is not
+    U(N)-invariant), else UNDECIDED."""
     kw = dict(method="numeric", reading="B", part="holomorphic ambiguity", dtype="complex128")
     if change > COUNTEREXAMPLE_TOL:
         return Evidence(Verdict.SUPPORTED, summary, **kw)

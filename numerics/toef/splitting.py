@@ -282,18 +282,24 @@ def eq2_numeric(ctx):
     B2 = torch.tensor([[0, 1], [0, tp]], dtype=torch.complex128)
     gap = float(torch.linalg.norm(E(A2 + B2) - E(A2) @ E(B2)))
     comm = float(torch.linalg.norm(commutator(A2, B2)))
+    out.append(fixed_h_evidence(gap, comm))
+    return out
+
+
+def fixed_h_evidence(gap: float, comm: float) -> Evidence:
+    """Reading B (fixed h = 1, "equal iff [A, B] = 0") at the 2x2 pair A = diag(0, 2 pi i),
+    B = [[0, 1], [0, 2 pi i]]: REFUTED when ``||e^(A+B) - e^A e^B||`` (``gap``) is at round-off
+    below 1e-12 while ``||[A, B]||`` (``comm``) exceeds 1, else UNDECIDED."""
     if gap < 1e-12 and comm > 1:
-        out.append(Evidence(
+        return Evidence(
             Verdict.REFUTED, f"h=1: A=diag(0,2 pi i), B=[[0,1],[0,2 pi i]] have ||[A,B]|| = "
             f"{comm:.3f} yet ||e^(A+B) - e^A e^B|| = {gap:.1e} (all three exponentials equal I)",
             method="numeric", reading="B", dtype="complex128",
             counterexample={"A": "[[0,0],[0,2*pi*i]]", "B": "[[0,1],[0,2*pi*i]]", "h": 1,
                             "commutator_norm": comm, "gap_complex128": gap,
-                            "exact": "the symbolic check re-derives e^A = e^B = e^(A+B) = I"}))
-    else:
-        out.append(Evidence.undecided(f"complex128: ||e^(A+B) - e^A e^B|| = {gap:.1e}, "
-                                      f"||[A,B]|| = {comm:.3f}", method="numeric", reading="B"))
-    return out
+                            "exact": "the symbolic check re-derives e^A = e^B = e^(A+B) = I"})
+    return Evidence.undecided(f"complex128: ||e^(A+B) - e^A e^B|| = {gap:.1e}, "
+                              f"||[A,B]|| = {comm:.3f}", method="numeric", reading="B")
 
 
 @verify.claim(

@@ -88,15 +88,23 @@ def thm5_mlp_fusion_width(ctx):
                      budget=ctx.pick(15, 150), batch=4, tol=1e-12, seed=ctx.subseed("fus"))
     g = ctx.torch_generator("rank")
     Ws = [crandn(1, 1, generator=g) @ H(crandn(1, 1, generator=g)) for _ in range(2)]
-    r = int(torch.linalg.matrix_rank(Ws[0] + Ws[1]))
-    if r < 2:
-        minimal = Evidence(Verdict.REFUTED, f"C = 1, n = 2, C_A = 1: rank(W_1 + W_2) = {r} < "
-                           f"n C_A = 2 -- the fusion needs width {r}", method="numeric",
-                           reading="B", counterexample={"C": 1, "n": 2, "C_A": 1, "rank": r})
-    else:
-        minimal = Evidence.undecided(f"C = 1, n = 2, C_A = 1: rank(W_1 + W_2) = {r}",
-                                     method="numeric", reading="B")
-    return [fusion, minimal]
+    return [fusion, fusion_width_evidence(Ws, C_A=1)]
+
+
+def fusion_width_evidence(Ws: list[torch.Tensor], C_A: int) -> Evidence:
+    """Reading B (``C_MLP = n C_A`` is the width the fusion needs): the least inner width of a
+    factorisation ``W_in W_out^*`` of ``sum_i W_i`` is its rank. REFUTED when the rank of the
+    sum of the ``n`` rank-``C_A`` terms ``Ws`` is below ``n C_A``, UNDECIDED when it equals it
+    (then ``n C_A`` is needed at this instance)."""
+    n, C = len(Ws), Ws[0].shape[0]
+    r = int(torch.linalg.matrix_rank(sum(Ws)))
+    what = f"C = {C}, n = {n}, C_A = {C_A}: rank(W_1 + ... + W_n) = {r}"
+    if r < n * C_A:
+        return Evidence(Verdict.REFUTED, f"{what} < n C_A = {n * C_A} -- the fusion needs width "
+                        f"{r}", method="numeric", reading="B",
+                        counterexample={"C": C, "n": n, "C_A": C_A, "rank": r})
+    return Evidence.undecided(f"{what} = n C_A: the width is needed here", method="numeric",
+                              reading="B")
 
 
 def _relative_changes(fams: dict[str, Callable], X: torch.Tensor, P: torch.Tensor,
