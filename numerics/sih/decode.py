@@ -209,7 +209,8 @@ def decoder_failure(ns: range, plateau: bool) -> dict | None:
         if plateau:
             z = z + 0.999 * dec.eta * torch.tensor([[-1.0, 0.0, 1.0]], dtype=torch.float64)
         want = torch.eye(n, dtype=torch.float64).repeat_interleave(z.shape[1], 0)
-        err = float((dec(z.flatten()) - want).abs().max())
+        with torch.no_grad():
+            err = float((dec(z.flatten()) - want).abs().max())
         if err > 1e-12:
             return {"n": n, "error": err, "plateau": plateau}
     return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from fractions import Fraction
 
 import sympy as sp
 import torch
@@ -540,7 +541,7 @@ def omega_rows_evidence(rows: list[dict]) -> tuple[Evidence, Evidence]:
             judge_check(upper, "upper bounds 10 / 12 hold", reading="B", counterexample=cex))
 
 
-def remark_d7_exact_witness(Ls: list[int]) -> Evidence:
+def remark_d7_exact_witness(Ls: list[int], centre: Fraction = Fraction(1, 2)) -> Evidence:
     """Exact witness that Omega = {0, 1, 2} (d_S = 6 < 10) routes U = {-1, 0, 1, 2}
     (D = -delta in {-2, -1, 0, 1}).
 
@@ -550,11 +551,12 @@ def remark_d7_exact_witness(Ls: list[int]) -> Evidence:
     1/2 or 3/2 from -1/2) and is < 0 off N (distance >= 5/2, so u <= cos(5 pi/L) <
     cos(3 pi/L) for L >= 5). Scaled so that max off N = -1 and added to the rank-4 interpolant
     of any distinct targets, it meets Def. D.1's spatial part. Checked exactly (SymPy values,
-    signs at 50 digits) for each L."""
+    signs at 50 digits) for each L; ``centre`` is the 1/2 of u (another value is a control on
+    which the witness fails and nothing is concluded)."""
     x = sp.Symbol("x")
     bad = None
     for L in Ls:
-        u = sp.cos(2 * sp.pi * (x + sp.Rational(1, 2)) / L)
+        u = sp.cos(2 * sp.pi * (x + sp.Rational(centre.numerator, centre.denominator)) / L)
         h = -(u - sp.cos(sp.pi / L)) * (u - sp.cos(3 * sp.pi / L))
         on = [sp.simplify(h.subs(x, v)) for v in (-2, -1, 0, 1)]
         off = [h.subs(x, v).evalf(50) for v in range(2, L - 2)]

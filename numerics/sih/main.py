@@ -186,7 +186,7 @@ def thm43(ctx):
     ev_a = evaluable_evidence(totals, bad, "cell queries", generality="tested grid")
     totals_p, bad_p = end_to_end(ctx, construction_grid(ctx.quick)[:3], temporal="printed")
     ev_c = evaluable_evidence(totals_p, bad_p, "printed temporal part", reading="C")
-    return [ev_a, every_cell_evidence(ctx, totals), ev_c]
+    return [ev_a, every_cell_evidence(totals, indistinguishable_rules(ctx)), ev_c]
 
 
 def indistinguishable_rules(ctx) -> dict | None:
@@ -225,14 +225,14 @@ def indistinguishable_rules(ctx) -> dict | None:
     return None
 
 
-def every_cell_evidence(ctx, totals: dict) -> Evidence:
-    """Reading B (every predicted cell exact): an exact impossibility witness, with the
-    construction's counts over all predicted cells (cell and separator queries, evaluable and
-    not, row 0) reported beside."""
+def every_cell_evidence(totals: dict, witness: dict | None) -> Evidence:
+    """Reading B (every predicted cell exact): REFUTED by an exact impossibility ``witness`` (two
+    rules with identical streams up to a query and different next cells, compared exactly),
+    UNDECIDED without one; the construction's counts over all predicted cells (cell and
+    separator queries, evaluable and not, row 0) reported beside."""
     total = sum(a for a, _ in totals.values())
     correct = sum(b for _, b in totals.values())
     numbers = {"counts": totals, "all_predicted": total, "all_correct": correct}
-    witness = indistinguishable_rules(ctx)
     construction = f"the construction: {correct}/{total} over all predicted cells"
     if witness is None:
         return Evidence.undecided(f"no pair of indistinguishable rules found; {construction}",

@@ -122,11 +122,12 @@ def union_size(ctx):
     return [ev_a, ev_b]
 
 
-def union_sets_evidence(sets: list) -> Evidence:
+def union_sets_evidence(sets: list, widths=None) -> Evidence:
     """Reading A over offset sets in ``Z^d``: SUPPORTED when the identity, both bounds and the
     equality case of L229-233 / L361-362 hold for every set and ECA has ``|U| = 4`` (L232),
-    else REFUTED by the first failing set (or the ECA count)."""
-    bad = next((list(map(list, s)) for s in sets if not union_relations_hold(s)), None)
+    else REFUTED by the first failing set (or the ECA count). With ``widths`` the offsets are
+    reduced mod the widths (reading B's torus)."""
+    bad = next((list(map(list, s)) for s in sets if not union_relations_hold(s, widths)), None)
     fixed = {name: len(union_set(o)[2]) for name, o in [("ECA", ECA), ("VN", VN),
                                                          ("Moore9", MOORE9)]}
     ok = bad is None and fixed["ECA"] == 4

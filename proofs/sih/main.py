@@ -23,17 +23,19 @@ def def41_partitions(U: list, h: int):
     return (p for p in partitions(U, h) if max(map(len, p)) <= m)
 
 
-def mlp_width_evidence(U: list, V: int) -> tuple[Evidence, Evidence]:
+def mlp_width_evidence(U: list, V: int,
+                       partitions_of=def41_partitions) -> tuple[Evidence, Evidence]:
     """The Layer-1 MLP width over every Def. 4.1 partition of ``U``: the decoders need
     ``sum 4 V^{|S|}`` over blocks with ``|S| > 1``. Reading A ("exactly 4hV^m", 0 at m = 1)
     PROVED (bounded) when that matches every partition, else REFUTED by the first that does
     not; reading B (per head 4V^{|S|}, total <= 4hV^m) PROVED when the total, also counting
-    singleton heads, stays within 4hV^m, else REFUTED."""
+    singleton heads, stays within 4hV^m, else REFUTED. ``partitions_of(U, h)`` yields the
+    partitions (Def. 4.1's unless given)."""
     bad_a, bad_b, n = None, None, 0
     for hh in range(1, len(U) + 1):
         mm = -(-len(U) // hh)
         printed = 4 * hh * V ** mm if mm > 1 else 0
-        for p in def41_partitions(U, hh):
+        for p in partitions_of(U, hh):
             n += 1
             decoders = sum(4 * V ** len(b) for b in p if len(b) > 1)
             every_head = sum(4 * V ** len(b) for b in p)  # Step 2: 4V^{|S|}, singletons too

@@ -35,14 +35,14 @@ def block_gap_counts(h: int, n: int) -> dict[str, int]:
     return {"equal pairs scoring != h": bad_match, "unequal pairs scoring > h-1": bad_nonmatch}
 
 
-def misaligned_block(offsets, V: int) -> dict | None:
+def misaligned_block(offsets, V: int, shift=None) -> dict | None:
     """The first Def. 4.1 partition block of ``U`` whose ``B_{3,K}`` and ``B_{3,Q}`` sub-blocks
     (Step 2, L1172-1177: one-hots over the states of ``S cap N_K`` and of ``S cap N_Q``) have
     different dimensions, so that Layer 2's blockwise comparison (Step 3, L1194-1195) is not
-    defined; ``None`` when every block aligns."""
+    defined; ``None`` when every block aligns. ``shift`` is ``e_hat`` unless given."""
     NK = [tuple(o) for o in offsets]
-    shift = e_hat(len(NK[0]))
-    U = sorted(union_set(NK)[2])
+    shift = shift or e_hat(len(NK[0]))
+    U = sorted(union_set(NK, shift)[2])
     for h in range(1, len(U) + 1):
         for p in def41_partitions(U, h):
             for b in p:
@@ -56,11 +56,11 @@ def misaligned_block(offsets, V: int) -> dict | None:
     return None
 
 
-def layout_evidence(offsets, V: int, **kw) -> Evidence:
+def layout_evidence(offsets, V: int, shift=None, **kw) -> Evidence:
     """Reading B: the partitioned gap on the B_3 layout of F.1 Step 2. REFUTED (exactly, the two
     dimensions) by a block whose K and Q sub-blocks differ in dimension; UNDECIDED when every
     block aligns (the gap then follows from reading A)."""
-    bad = misaligned_block(offsets, V)
+    bad = misaligned_block(offsets, V, shift)
     summary = "partitioned regime on the B_3 layout of Step 2"
     if bad is None:
         return Evidence.undecided(f"{summary}: every block's K and Q sub-blocks align",
