@@ -29,3 +29,75 @@ def test_first_variation_separates_real_and_imaginary_potentials():
     assert first_variation(1.0, 1.0, 1.0 + 0.5j) > 1e-2
     with pytest.raises(ValueError):
         first_variation(1.0, 1.0, 1.0, kappa=0.5)  # no closed-form flow
+
+
+# ---- the rules pulled out of the claim functions ---------------------------------------------
+def test_unpaired_heads_rule():
+    from numerics.toef.linearized import unpaired_evidence
+
+    assert unpaired_evidence(0.5, {"untied": 0.5}).verdict is Verdict.SUPPORTED
+    assert unpaired_evidence(1e-15, {"untied": 1e-15}).verdict is Verdict.UNDECIDED
+
+
+def test_tied_head_rule():
+    from numerics.toef.linearized import tied_evidence
+
+    ev = tied_evidence(1e-15, 1e-15)
+    assert ev.verdict is Verdict.REFUTED and ev.counterexample["n"] == 1
+    assert tied_evidence(0.3, 1e-15).verdict is Verdict.UNDECIDED
+    assert tied_evidence(1e-15, 0.3).verdict is Verdict.UNDECIDED
+
+
+def test_holomorphic_ambiguity_rule():
+    from numerics.toef.linearized import invariance_change_evidence
+
+    assert invariance_change_evidence(0.7, "changes").verdict is Verdict.SUPPORTED
+    assert invariance_change_evidence(0.0, "unchanged").verdict is Verdict.UNDECIDED
+
+
+def test_fixed_h_rule():
+    from numerics.toef.splitting import fixed_h_evidence
+
+    assert fixed_h_evidence(1e-15, 6.28).verdict is Verdict.REFUTED
+    assert fixed_h_evidence(0.2, 6.28).verdict is Verdict.UNDECIDED  # the pair does not commute
+    assert fixed_h_evidence(1e-15, 0.0).verdict is Verdict.UNDECIDED  # commuting: no witness
+
+
+def test_fusion_width_rule():
+    import torch
+
+    from numerics.toef.theorem5 import fusion_width_evidence
+
+    one = torch.ones(1, 1, dtype=torch.complex128)
+    ev = fusion_width_evidence([one, 2 * one], C_A=1)
+    assert ev.verdict is Verdict.REFUTED and ev.counterexample["rank"] == 1
+    eye = torch.eye(2, dtype=torch.complex128)
+    e1, e2 = eye[:, :1], eye[:, 1:]
+    independent = [e1 @ e1.T, e2 @ e2.T]  # rank 2 = n C_A: the width is needed
+    assert fusion_width_evidence(independent, C_A=1).verdict is Verdict.UNDECIDED
+
+
+def test_kkt_rule():
+    from fractions import Fraction as F
+
+    from numerics.toef.engineering import kkt_holds
+
+    X = [[F(1), F(-2)], [F(1, 2), F(-1, 4)]]
+    assert kkt_holds(X, [[max(x, F(0)) for x in row] for row in X])
+    assert not kkt_holds(X, X)  # infeasible: negative entries
+    assert not kkt_holds(X, [[abs(x) for x in row] for row in X])  # slackness fails at -2
+
+
+def test_polar_typing_rule():
+    from numerics.toef.axioms import polar_evidence
+
+    ev = polar_evidence(1, 2)
+    assert ev.verdict is Verdict.REFUTED and ev.counterexample["error"]
+    assert polar_evidence(2, 2).verdict is Verdict.SUPPORTED
+
+
+def test_commutant_span_rule():
+    from numerics.toef.axioms import span_mismatch
+
+    assert span_mismatch(3, 3, 3) == 0.0
+    assert span_mismatch(3, 3, 4) == 1.0 and span_mismatch(2, 3, 3) == 1.0
