@@ -6,8 +6,9 @@ segment of the ids it holds (``pegr.rope.*`` in :mod:`.rope`); the paper's two-s
 the module of their section (``pegr.abelian_irreps_1d`` and ``pegr.equivariant_maps_vs_reps`` in
 :mod:`.framework`, §2 / App. A.2; ``pegr.lemma_A1`` in :mod:`.relpe`, App. A.1;
 ``pegr.peter_weyl`` in :mod:`.structure`, §3.2). The shared objects (``R(a)`` of L170, the two
-vec conventions of L47, permutation matrices) are in :mod:`.model`. The float64 cross-checks of
-these claims are in the ``numerics/pegr`` module of the same name.
+vec conventions of L47, permutation matrices) are in :mod:`.model`; the symbolic-size proofs of the
+vec, Kronecker and permutation identities (explicit index maps) in :mod:`.general`. The float64
+cross-checks of these claims are in the ``numerics/pegr`` module of the same name.
 """
 
 import verify
