@@ -675,6 +675,46 @@ def single_head_fit(mu: torch.Tensor, c: float, Xtr, ytr, Xte, yte) -> dict:
     return {"train_loss": train, "test_losses": test}
 
 
+def gradient_ratio_evidence(
+    ratios: dict[str, float], what: str, *, reading: str = "A", note: str = "", **evidence_kw: Any
+) -> Evidence:
+    """The verdict on "value gradients are typically smaller than routing gradients early in
+    training" (L415) from the step-0 ratios ||grad W_V|| / ||routing gradient|| per init std
+    (``ratios``; the paper gives no init scale): SUPPORTED when the value gradient is smaller
+    at every init scale tried, REFUTED when it is larger at every one (the ratios are the
+    counterexample), otherwise UNDECIDED, "depends on the init scale", with where it holds."""
+    below = [k for k, r in ratios.items() if r < 1]
+    above = [k for k, r in ratios.items() if r > 1]
+    shown = ", ".join(f"{k}: {r:.3g}" for k, r in ratios.items())
+    lead = f"||grad W_V|| / ||{what}|| at step 0 by init std: {shown}"
+    tail = " (init scale not given in the paper)" + note
+    if ratios and not above:
+        return Evidence(
+            Verdict.SUPPORTED,
+            f"{lead}: value gradients smaller at every init scale{tail}",
+            reading=reading,
+            **evidence_kw,
+        )
+    if ratios and not below:
+        ce = {"by_init_std": dict(ratios), **evidence_kw.pop("counterexample", {})}
+        return Evidence(
+            Verdict.REFUTED,
+            f"{lead}: value gradients larger at every init scale{tail}",
+            reading=reading,
+            counterexample=ce,
+            **evidence_kw,
+        )
+    evidence_kw.pop("counterexample", None)
+    return Evidence(
+        Verdict.UNDECIDED,
+        f"{lead}; depends on the init scale: value gradients smaller only for init std "
+        + ", ".join(below)
+        + tail,
+        reading=reading,
+        **evidence_kw,
+    )
+
+
 @verify.claim(
     "gda.exp.sticky.grad_magnitude_rationale",
     paper=PAPER,
@@ -694,8 +734,9 @@ def grad_magnitude_rationale(ctx):
     gradient linear), so the claim fails for small inits and holds for large ones; with W_O in the
     routing group (Reading B, the grouping of L413) the ratio is 1.12, 0.90, 0.64, 0.42. A verdict
     at one chosen init (the harness default 0.1) would rest on our choice, not the paper's, so
-    no single init decides it. The sweep (norms and per-entry RMS) and the trained-run ratio
-    over the first 100 steps (at std 0.1) are in the numbers."""
+    :func:`gradient_ratio_evidence` decides over the init scales. The sweep (norms and
+    per-entry RMS) and the trained-run ratio over the first 100 steps (at std 0.1) are in the
+    numbers."""
     out = []
     g = ctx.torch_generator("gm")
     P = torch.tensor(transition_matrix("A"), dtype=torch.float64)
@@ -749,36 +790,20 @@ def grad_magnitude_rationale(ctx):
         ("A", "V/routing_A", "(grad W_Q, grad W_K)"),
         ("B", "V/routing_B", "(grad W_Q, grad W_K, grad W_O)"),
     ):
-        ratios = {k: v[key] for k, v in rows.items()}
-        below = [k for k, r in ratios.items() if r < 1]
-        above = [k for k, r in ratios.items() if r > 1]
-        verdict = (
-            Verdict.SUPPORTED
-            if not above
-            else (Verdict.REFUTED if not below else Verdict.UNDECIDED)
-        )
+        note = f"; T={T} sequences, 5 seeds"
+        if rd == "A":
+            note += (
+                "; trained run (std 0.1), first 100 steps: "
+                f"{traj['V/QK over first 100 steps (mean over runs)']:.3g}"
+            )
         out.append(
-            Evidence(
-                verdict,
-                f"||grad W_V|| / ||{what}|| at step 0 by init std: "
-                + ", ".join(f"{k}: {r:.3g}" for k, r in ratios.items())
-                + (
-                    "; value gradients smaller only for init std " + ", ".join(below)
-                    if below and above
-                    else ""
-                )
-                + " (init scale not given in the paper)"
-                + (
-                    "; trained run (std 0.1), first 100 steps: "
-                    f"{traj['V/QK over first 100 steps (mean over runs)']:.3g}"
-                    if rd == "A"
-                    else ""
-                ),
+            gradient_ratio_evidence(
+                {k: v[key] for k, v in rows.items()},
+                what,
                 reading=rd,
+                note=note,
                 numbers={"by_init_std": rows, **traj, "init_std_0.1_all_seeds": counter},
-                counterexample={"by_init_std": ratios, "rerun": ctx.rerun_command()}
-                if verdict is Verdict.REFUTED
-                else None,
+                counterexample={"rerun": ctx.rerun_command()},
                 seed=ctx.seed,
             )
         )
@@ -988,6 +1013,62 @@ def value_trajectories(ctx):
     return out
 
 
+#: "Focused attention": a causal row entropy at least this share below the uniform-prefix
+#: entropy ln t (averaged over the rows). A head that attends only to the positions carrying
+#: the same previous symbol (1/8 of the prefix, the construction of
+#: gda.exp.sticky.capacity_gap) has entropy ln(t/8), ln 8 = 2.08 nats (31% at T = 2000) below.
+FOCUS_DROP = 0.1
+
+
+def focused_attention_evidence(
+    entropies: dict[str, Sequence[float]], reference: float, note: str = "", **evidence_kw: Any
+) -> Evidence:
+    """The attention half of "both converge toward ... specialized values and focused attention;
+    the EM-like schedule reaches this state with fewer steps" (L452) from the mean causal
+    attention-row entropy of each final run (``entropies`` per protocol, nats) and the
+    uniform-prefix entropy ``reference``: a run's attention is focused when its entropy is at
+    least ``FOCUS_DROP`` below the reference.
+
+    REFUTED when no EM run is focused: the protocol the paper says reaches the state within its
+    1000 steps (L317, L452) has not (the entropies are the counterexample). UNDECIDED
+    otherwise: 'specialized values' has no criterion, and SGD beyond 1000 steps ('ultimately')
+    is not run."""
+    limit = (1 - FOCUS_DROP) * reference
+    focused = {nm: int(sum(e <= limit for e in es)) for nm, es in entropies.items()}
+    shown = "; ".join(
+        f"{nm} {np.mean(es):.3f} ({focused[nm]}/{len(es)} runs focused)"
+        for nm, es in entropies.items()
+    )
+    lead = (
+        f"attention-row entropy {shown} vs uniform prefix {reference:.3f} (focused: <= "
+        f"{limit:.3f}, {FOCUS_DROP:g} below){note}"
+    )
+    numbers = dict(evidence_kw.pop("numbers", {}))
+    numbers.update({"focused_runs": focused, "focus_limit": limit, "reference": reference})
+    em = entropies.get("EM", [])
+    if len(em) and focused["EM"] == 0:
+        return Evidence(
+            Verdict.REFUTED,
+            f"{lead}: no EM run has focused attention after the paper's steps",
+            method="experiment",
+            numbers=numbers,
+            counterexample={
+                **evidence_kw.pop("counterexample", {}),
+                "EM_entropies": [float(e) for e in em],
+                "focus_limit": limit,
+            },
+            **evidence_kw,
+        )
+    evidence_kw.pop("counterexample", None)
+    return Evidence(
+        Verdict.UNDECIDED,
+        f"{lead}; 'specialized values' has no criterion and SGD past the paper's steps is not run",
+        method="experiment",
+        numbers=numbers,
+        **evidence_kw,
+    )
+
+
 @verify.claim(
     "gda.exp.sticky.similar_solutions",
     paper=PAPER,
@@ -998,44 +1079,48 @@ def value_trajectories(ctx):
         r"solutions: specialized values and focused attention}"
     ),
     timeout={"quick": 120, "deep": 3600},
+    expect="UNDECIDED",
 )
 def similar_solutions(ctx):
-    """After the paper's 1000 steps: mean causal attention-row entropy (vs the uniform-prefix
-    reference mean_t ln t), held-out KL(EM||SGD), value PC1 share. UNDECIDED: 'similar qualitative
-    solutions' has no criterion; the numbers are reported (SGD for 1000 steps at lr 0.01 barely
-    leaves its init: its attention stays near uniform)."""
+    """After the paper's 1000 steps: mean causal attention-row entropy per run (against the
+    uniform-prefix reference mean_t ln t), value PC1 share; :func:`focused_attention_evidence`
+    decides. expect=UNDECIDED is the quick verdict: its runs (T=100) carry scale="smoke". At
+    T=100 the entropies stay within 4% of the uniform prefix (EM 3.50, SGD 3.55 vs 3.64), and
+    at the paper's T=2000 within 3% (EM 6.43, SGD 6.50 vs 6.60, deep run of seed 0)."""
     cfg, log = trained(ctx.profile, ctx.run_seed, ctx.device)
-    res = {}
+    res, ents = {}, {}
     Tn = cfg.T
     ref = float(np.mean(np.log(np.arange(1, Tn + 1))))
     for nm in ("EM", "SGD"):
-        ents, pc1 = [], []
+        es, pc1 = [], []
         for r in log.runs(nm):
             s = r % cfg.n_seeds
-            p = {k: v[r : r + 1] for k, v in log.final.items()}
+            # float64 forward pass of the trained float32 parameters
+            p = {k: v[r : r + 1].double() for k, v in log.final.items()}
             tr = head_forward(
-                log.eval_X[s : s + 1],
+                log.eval_X[s : s + 1].double(),
                 *(p[k] for k in PARAM_NAMES),
                 log.eval_y[s : s + 1],
                 causal=True,
             )
-            ents.append(float(row_entropy(tr.A.double()).mean()))
-            V = tr.V[0].double().numpy()
+            es.append(float(row_entropy(tr.A).mean()))
+            V = tr.V[0].numpy()
             sv = np.linalg.svd(V - V.mean(0), compute_uv=False) ** 2
             pc1.append(float(sv[0] / sv.sum()))
+        ents[nm] = es
         res[nm] = {
-            "attention_row_entropy": float(np.mean(ents)),
+            "attention_row_entropy": float(np.mean(es)),
+            "attention_row_entropy_per_run": es,
             "value_PC1_share": float(np.mean(pc1)),
         }
     res["uniform_prefix_entropy"] = ref
-    return Evidence(
-        Verdict.UNDECIDED,
-        f"attention entropy EM {res['EM']['attention_row_entropy']:.3f}, SGD "
-        f"{res['SGD']['attention_row_entropy']:.3f} (uniform prefix {ref:.3f}); value PC1 share EM "
-        f"{res['EM']['value_PC1_share']:.2f}, SGD {res['SGD']['value_PC1_share']:.2f} "
-        f"({scale_note(cfg)}); no criterion for 'similar'",
-        method="experiment",
+    return focused_attention_evidence(
+        ents,
+        ref,
+        note=f"; value PC1 share EM {res['EM']['value_PC1_share']:.2f}, SGD "
+        f"{res['SGD']['value_PC1_share']:.2f} ({scale_note(cfg)})",
         numbers={**res, **scale_fields(cfg)},
+        counterexample={"seed": ctx.run_seed, "profile": ctx.profile, "rerun": ctx.rerun_command()},
         seed=ctx.run_seed,
     )
 

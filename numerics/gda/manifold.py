@@ -9,6 +9,8 @@ frame-precision dissociation) and the exact stationary points are in
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import sympy as sp
@@ -141,13 +143,11 @@ def values_continue(ctx):
 def low_dim_values(ctx):
     """Trained sticky model (both protocols): PCA of {v_j} on the probe sequence (PC1 and
     PC1-2 variance shares at init and end), correlation of the PC1 coordinate with the Bayes
-    predictive entropy (forward filter), and its spread. SUPPORTED only with PC1 >= 0.84 and
-    |r| >= 0.9 (Paper I's figures, L339-343); otherwise UNDECIDED with the numbers (the paper
-    gives no derivation)."""
+    predictive entropy (forward filter); :func:`low_dim_evidence` decides against Paper I's
+    figures (L339-343; the paper gives no derivation)."""
     cfg, log = trained(ctx.profile, ctx.run_seed, ctx.device)
     P = transition_matrix(cfg.reading)
     res = {}
-    best = (0.0, 0.0)
     for nm in cfg.protocols:
         rows = []
         for r in log.runs(nm):
@@ -174,17 +174,51 @@ def low_dim_values(ctx):
                         "r_PC1_entropy": rr,
                     }
                 )
-                if tag == "final":
-                    best = max(best, (float(share[0]), abs(rr)))
         res[nm] = rows
-    ok = best[0] >= 0.84 and best[1] >= 0.9
-    return Evidence(
-        Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
-        f"best final run: PC1 share {best[0]:.2f}, |r(PC1, Bayes entropy)| {best[1]:.2f} "
-        f"(thresholds 0.84 / 0.9 from Paper I); T={cfg.T}",
-        method="experiment",
+    return low_dim_evidence(
+        {
+            nm: [(w["PC1"], w["r_PC1_entropy"]) for w in rows if w["when"] == "final"]
+            for nm, rows in res.items()
+        },
+        note=f"; T={cfg.T}",
         numbers={**res, **scale_fields(cfg)},
         seed=ctx.run_seed,
+    )
+
+
+#: Paper I's value manifold (L339-343): PC1 explains 84-90% of the variance, |r| > 0.9 with
+#: the posterior entropy.
+PAPER1_PC1, PAPER1_R = 0.84, 0.9
+
+
+def low_dim_evidence(
+    finals: dict[str, list[tuple[float, float]]], note: str = "", **evidence_kw: Any
+) -> Evidence:
+    """The verdict on "values come to lie on low-dimensional manifolds parameterized by ...
+    posterior entropy" from the final runs of each protocol, (PC1 variance share, r(PC1,
+    Bayes entropy)) per run: SUPPORTED when in every protocol most final runs reach Paper I's
+    figures (PC1 >= 0.84 and |r| >= 0.9); otherwise UNDECIDED, since PCA sees only linear
+    structure: a curved low-dimensional manifold can have a small PC1 share, so missing the
+    thresholds does not refute the statement."""
+    ok = {
+        nm: sum(pc1 >= PAPER1_PC1 and abs(r) >= PAPER1_R for pc1, r in runs)
+        for nm, runs in finals.items()
+    }
+    every = [run for runs in finals.values() for run in runs]
+    best = max(every, default=(float("nan"), float("nan")))
+    lead = (
+        f"best final run: PC1 share {best[0]:.2f}, |r(PC1, Bayes entropy)| {abs(best[1]):.2f}; "
+        + ", ".join(f"{nm}: {k}/{len(finals[nm])} runs" for nm, k in ok.items())
+        + f" reach Paper I's PC1 >= {PAPER1_PC1} and |r| >= {PAPER1_R}{note}"
+    )
+    evidence_kw.setdefault("method", "experiment")
+    if finals and all(runs and 2 * ok[nm] > len(runs) for nm, runs in finals.items()):
+        return Evidence(Verdict.SUPPORTED, lead, **evidence_kw)
+    return Evidence(
+        Verdict.UNDECIDED,
+        f"{lead}; PCA sees only linear structure, so missing the thresholds does not refute a "
+        "curved manifold",
+        **evidence_kw,
     )
 
 
@@ -219,8 +253,9 @@ def bayes_entropies(P: np.ndarray, mu: np.ndarray, X: np.ndarray) -> np.ndarray:
 def key_orthogonality(ctx):
     """(a) PROVED (constant 1/sqrt(d_k); = gda.query_key_grad, re-proved at T=2). (b) measured
     on the trained sticky model: mean |cos| and signed cos of per-symbol mean keys, init vs
-    end, against random vectors of the same dimension. (c) external; E|cos| of Gaussian
-    vectors is sqrt(2/(pi d)), 0.08 at d ~ 100 (signed mean 0)."""
+    end, against random vectors of the same dimension; :func:`key_spread_evidence` decides
+    (the sticky runs are smoke scale in quick, so only the deep profile judges it). (c)
+    external; E|cos| of Gaussian vectors is sqrt(2/(pi d)), 0.08 at d ~ 100 (signed mean 0)."""
     h = qk_head(2, 2, 1, False)
     dk = sp.Matrix(2, 2, [sp.diff(h.L, h.k[j, a]) for j in range(2) for a in range(2)])
     out = [
@@ -232,7 +267,7 @@ def key_orthogonality(ctx):
         )
     ]
     cfg, log = trained(ctx.profile, ctx.run_seed, ctx.device)
-    stats_ = {}
+    stats_, per_seed = {}, {}
     for tag, W in (
         ("init", log.init["W_K"]),
         ("final_EM", log.final["W_K"][log.runs("EM")]),
@@ -240,21 +275,25 @@ def key_orthogonality(ctx):
     ):
         cs, ca = [], []
         for s in range(cfg.n_seeds):
-            Km = (log.mu[s].float() @ W[s].float().T).double()  # per-symbol mean keys
+            Km = log.mu[s].double() @ W[s].double().T  # per-symbol mean keys, float64
             N = Km / Km.norm(dim=-1, keepdim=True)
             C = (N @ N.T)[torch.triu_indices(8, 8, 1).unbind()]
             cs.append(float(C.mean()))
             ca.append(float(C.abs().mean()))
         stats_[tag] = {"signed_cos": float(np.mean(cs)), "abs_cos": float(np.mean(ca))}
+        per_seed[tag] = ca
     stats_["random_abs_cos_d=10"] = math.sqrt(2 / (math.pi * 10))
     d_for_008 = 2 / (math.pi * 0.08**2)
     out.append(
-        Evidence.informal(
-            f"(b) per-symbol mean keys |cos|: init {stats_['init']['abs_cos']:.3f}, EM "
-            f"{stats_['final_EM']['abs_cos']:.3f}, SGD {stats_['final_SGD']['abs_cos']:.3f} "
-            f"(random d=10: {stats_['random_abs_cos_d=10']:.3f}); T={cfg.T}",
+        key_spread_evidence(
+            per_seed["init"],
+            {"EM": per_seed["final_EM"], "SGD": per_seed["final_SGD"]},
+            note=f" (random d=10: {stats_['random_abs_cos_d=10']:.3f}); T={cfg.T}",
             part="(b)",
-            numbers=stats_,
+            method="experiment",
+            numbers={**stats_, "abs_cos_per_seed": per_seed, **scale_fields(cfg)},
+            counterexample={"seed": ctx.run_seed, "rerun": ctx.rerun_command()},
+            seed=ctx.run_seed,
         )
     )
     out.append(
@@ -266,3 +305,42 @@ def key_orthogonality(ctx):
         )
     )
     return out
+
+
+def key_spread_evidence(
+    init: Sequence[float], final: dict[str, Sequence[float]], note: str = "", **evidence_kw: Any
+) -> Evidence:
+    """Part (b) of gda.manifold.key_orthogonality, "gradient contributions push keys apart in
+    k-space, encouraging approximate orthogonality" (L357), from the mean |cos| between the
+    per-symbol mean keys of each seed at init (``init``) and after training (``final`` per
+    protocol, the same seeds): in the sticky task queries with different previous symbols are
+    best served by different keys (the construction of gda.exp.sticky.capacity_gap), so the
+    premise holds by design. SUPPORTED when |cos| falls in every seed of every protocol;
+    REFUTED when it rises in every one (keys become less orthogonal: the per-seed values are
+    the counterexample); UNDECIDED otherwise."""
+    diffs = {nm: [f - i for f, i in zip(fs, init, strict=True)] for nm, fs in final.items()}
+    shown = ", ".join(f"{nm} {np.mean(fs):.3f}" for nm, fs in final.items())
+    lead = f"(b) per-symbol mean keys |cos|: init {np.mean(init):.3f}, {shown}{note}"
+    every = [d for ds in diffs.values() for d in ds]
+    if every and all(d < 0 for d in every):
+        return Evidence(
+            Verdict.SUPPORTED, f"{lead}: keys more orthogonal in every seed", **evidence_kw
+        )
+    if every and all(d > 0 for d in every):
+        ce = {
+            **evidence_kw.pop("counterexample", {}),
+            "abs_cos_init": list(init),
+            **{f"abs_cos_final_{nm}": list(fs) for nm, fs in final.items()},
+        }
+        return Evidence(
+            Verdict.REFUTED,
+            f"{lead}: keys less orthogonal after training in every seed of every protocol",
+            counterexample=ce,
+            **evidence_kw,
+        )
+    evidence_kw.pop("counterexample", None)
+    return Evidence(
+        Verdict.UNDECIDED,
+        f"{lead}: the change of |cos| differs in sign across seeds",
+        **evidence_kw,
+    )
