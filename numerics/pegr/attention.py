@@ -139,15 +139,21 @@ def attention_equivariance(ctx):
             ev.relabel(reading=reading, prefix=f"{order} vec, {kron} (violation in units of 1e-10)")
         )
     g = torch.Generator().manual_seed(ctx.subseed("attD"))
-    worst, neg = 0.0, 0.0
+    worst, neg, case = 0.0, 0.0, None
     D = 3
     eye = torch.eye(D, dtype=torch.float64)
-    for _ in range(ctx.pick(quick=10, deep=100)):
+    for it in range(ctx.pick(quick=10, deep=100)):
         M = sample_rep("so3", 5, g)
         A = torch.randn(D, D, generator=g, dtype=torch.float64)
         B = torch.randn(D, D, generator=g, dtype=torch.float64)
         W = (torch.kron(A, eye), torch.eye(D * D, dtype=torch.float64), torch.kron(B, eye))
-        worst = max(worst, attention_violation(M, (0, 0, 0), "column-major", "I(x)A", 0, W))
+        err = attention_violation(M, (0, 0, 0), "column-major", "I(x)A", 0, W)
+        if case is None or err > worst:
+            worst, case = err, {"generator": "torch.Generator().manual_seed(ctx.subseed('attD'))",
+                                "subseed": ctx.subseed("attD"), "iteration": it,
+                                "rho": "sample_rep('so3', 5, g) (drawn before A, B)",
+                                "A": A.tolist(), "B": B.tolist(),
+                                "W": "(A (x) I, I, B (x) I)", "vec": "column-major"}
         Wn = tuple(torch.randn(D * D, D * D, generator=g, dtype=torch.float64) for _ in range(3))
         neg = max(neg, attention_violation(M, (0, 0, 0), "column-major", "I(x)A", 0, Wn))
     out.append(
@@ -156,6 +162,7 @@ def attention_equivariance(ctx):
             "D: W_V = A (x) I, W_K^T W_Q = B (x) I, SO(3), n = 5",
             tol=1e-10,
             fail=COUNTEREXAMPLE_ERROR,
+            counterexample=case,
             reading="D",
             numbers={"negative_control_generic_W_rel_error": neg},
         )

@@ -43,12 +43,16 @@ def homogeneous_lift_pe(ctx):
     g = torch.Generator().manual_seed(ctx.subseed("lift"))
     Rs = haar_so3(8, g).numpy()
     pts = sphere_points(60, np.random.default_rng(ctx.subseed("liftpts")))
-    diffA, errB = 0.0, 0.0
+    diffA, errB, caseB = 0.0, 0.0, None
     for R_ in Rs[:4]:
         psi = float(torch.rand(1, generator=g)) * 2 * math.pi
         D, D2 = wigner_real(2, R_, pts), wigner_real(2, R_ @ rot_z(psi), pts)
         diffA = max(diffA, float(np.abs(D - D2).max()))
-        errB = max(errB, float(np.abs(D[:, 2] - D2[:, 2]).max()))
+        e = float(np.abs(D[:, 2] - D2[:, 2]).max())
+        if caseB is None or e > errB:
+            errB, caseB = e, {"l": 2, "g": R_.tolist(), "g'": f"g R_z({psi!r})",
+                              "column": "m = 0 (index 2, real basis)",
+                              "D(g)[:, m=0]": D[:, 2].tolist(), "D(g')[:, m=0]": D2[:, 2].tolist()}
     Rz = sp.Matrix([[0, -1, 0], [1, 0, 0], [0, 0, 1]])
     ez = sp.Matrix([0, 0, 1])
     both_lift = Rz * ez == ez
@@ -83,7 +87,8 @@ def homogeneous_lift_pe(ctx):
     return [
         representative,
         judge_error(errB, "B: the m = 0 column of D^2 is the same for two lifts", tol=1e-11,
-                    fail=COUNTEREXAMPLE_ERROR, reading="B", part="well defined"),
+                    fail=COUNTEREXAMPLE_ERROR, counterexample=caseB, reading="B",
+                    part="well defined"),
         equivariance.relabel(reading="B", part="equivariance",
                              prefix="B: gamma(gx) = rho(g) gamma(x) (units of 1e-12)"),
         Evidence.informal(

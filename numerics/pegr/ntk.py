@@ -147,6 +147,9 @@ def ntk_kernel_invariance(ctx):
             "(s3) K^g = K, SO(3) vec PE, 20 points",
             tol=1e-7,
             fail=1e-6,
+            counterexample={"generator": "torch.Generator().manual_seed(ctx.subseed('ntk_s3'))",
+                            "subseed": ctx.subseed("ntk_s3"), "points": "vec_col(R_i), i < 20",
+                            "g": R[20].tolist(), "kernel": "relu_ntk (3 hidden layers)"},
             part="(s3) K^g = K",
         )
     )
@@ -163,6 +166,12 @@ def ntk_kernel_invariance(ctx):
             "(s2) constant norm: Theta depends on u^T u' only (pairs with equal inner products)",
             tol=1e-7,
             fail=1e-6,
+            counterexample={"generator": "the (s3) generator, continued",
+                            "subseed": ctx.subseed("ntk_s3"),
+                            "pairs": "u_i (200 x 9, norm sqrt 3), u'_i = u_(i-1), Q orthogonal",
+                            "worst_pair": int((k1 - k2).abs().argmax()),
+                            "Theta(u, u')": float(k1[(k1 - k2).abs().argmax()]),
+                            "Theta(Qu, Qu')": float(k2[(k1 - k2).abs().argmax()])},
             part="(s2) inner-product form",
         )
     )
@@ -180,6 +189,10 @@ def ntk_kernel_invariance(ctx):
             f"{float(norms.max()):.2f}, so not an inner-product kernel of gamma^T gamma alone)",
             tol=1e-7,
             fail=1e-6,
+            counterexample={"pe": "SO2BesselPE.sample(25, 4, 16) from the (s3) generator",
+                            "subseed": ctx.subseed("ntk_s3"), "phi": 0.7,
+                            "points": "200 uniform in [-1, 1]^2", "c": pe.c.tolist(),
+                            "k": pe.k.tolist()},
             reading="B",
             numbers={"norm_min": float(norms.min()), "norm_max": float(norms.max())},
         )
@@ -278,7 +291,7 @@ def ntk_predictor_equivariance(ctx):
     out = []
     mses = {}
     for reading in ("A", "B"):
-        worst = 0.0
+        worst, case = 0.0, None
         for phi in (0.7, 2.0):
             Rm = rot2(torch.tensor(phi, dtype=torch.float64))
 
@@ -290,7 +303,11 @@ def ntk_predictor_equivariance(ctx):
 
             f0 = predict(Ptr, Pte)
             fg = predict(Ptr @ Rm.T, Pte @ Rm.T)
-            worst = max(worst, float(((fg - Rm @ f0).pow(2).sum() / f0.pow(2).sum()).sqrt()))
+            err = float(((fg - Rm @ f0).pow(2).sum() / f0.pow(2).sum()).sqrt())
+            if case is None or err > worst:
+                worst, case = err, {"reading": reading, "phi": phi, "subseed": ctx.subseed("pred"),
+                                    "pe": "SO2BesselPE.sample(25, 2, 16)", "train": 300,
+                                    "test": 200, "eta_t": 50.0, "target": "Radial VF"}
             mses[f"{reading}@phi={phi}"] = float((f0.T - radial_vf(Pte)).pow(2).mean())
         out.append(
             judge_error(
@@ -298,6 +315,7 @@ def ntk_predictor_equivariance(ctx):
                 f"{reading}: kernel predictor, f^g(g x_test) vs rho(g) f(x_test), eps_2",
                 tol=1e-6,
                 fail=1e-3,
+                counterexample=case,
                 reading=reading,
                 numbers={"test_mse": mses},
             )

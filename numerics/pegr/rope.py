@@ -75,10 +75,20 @@ def rope_injectivity(ctx):
     v = torch.tensor([[0.6, 0.8]], dtype=torch.float64)
     w = rp(v, torch.tensor([1.0]))
     gap = float((rp(v, torch.tensor([1.0])) - rp(w, torch.tensor([0.0]))).abs().max())
-    out.append(Evidence(Verdict.SUPPORTED if gap < 1e-15 else Verdict.UNDECIDED,
-                        f"equal norms can collide: E = {{v, R(1)v}}: Psi(v, 1) - Psi(R(1) v, 0) = "
-                        f"{gap:.1e}", reading="B", part="(a) not vacuous", numbers={"gap": gap}))
+    out.append(collision_evidence(gap))
     return out
+
+
+def collision_evidence(gap: float) -> Evidence:
+    """Hypothesis (a) is not vacuous: the equal-norm set E = {v, R(1) v} collides,
+    ``Psi(v, 1) = Psi(R(1) v, 0)``; ``gap`` is the float64 difference (0 by construction).
+    SUPPORTED when the collision holds (``gap < 1e-15``); UNDECIDED otherwise (the witness
+    does not hold; it is one instance, so its failure refutes nothing)."""
+    ok = gap < 1e-15
+    return Evidence(Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
+                    f"equal norms can collide: E = {{v, R(1)v}}: Psi(v, 1) - Psi(R(1) v, 0) = "
+                    f"{gap:.1e}" + ("" if ok else " (no collision: witness fails)"),
+                    reading="B", part="(a) not vacuous", numbers={"gap": gap})
 
 
 @verify.evidence_for("pegr.rope.representation")

@@ -24,21 +24,52 @@ from .groups import rot2
 from .inr import grid
 
 
-def grid_separation(n: int, configs: list[tuple[float, int]], ctx) -> tuple[dict, dict]:
+def grid_separation(
+    n: int, configs: list[tuple[float, int]], ctx
+) -> tuple[dict, dict, dict]:
     """For each (C, K): the smallest nearest-neighbour distance between the encodings of the
-    ``n x n`` grid pixels (cKDTree), and the local inverse-Lipschitz ratio over neighbours."""
+    ``n x n`` grid pixels (cKDTree), the local inverse-Lipschitz ratio over neighbours, and the
+    closest pair of pixels (the points and their encodings)."""
     P = grid(n)
-    mins, lips = {}, {}
+    mins, lips, pairs = {}, {}, {}
     for C, K in configs:
-        pe = SO2BesselPE.sample(C, K, 16, torch.Generator().manual_seed(ctx.subseed(f"inj{C}{K}")))
+        seed = ctx.subseed(f"inj{C}{K}")
+        pe = SO2BesselPE.sample(C, K, 16, torch.Generator().manual_seed(seed))
         E = pe(P).numpy()
-        dist, _ = cKDTree(E).query(E, k=2)
-        mins[f"C={C},K={K}"] = float(dist[:, 1].min())
+        dist, idx = cKDTree(E).query(E, k=2)
+        i = int(np.argmin(dist[:, 1]))
+        j = int(idx[i, 1])
+        mins[f"C={C},K={K}"] = float(dist[i, 1])
+        pairs[f"C={C},K={K}"] = {"C": C, "K": K, "pe_seed": seed, "grid": f"linspace(-1,1,{n})^2",
+                                 "p": P[i].tolist(), "q": P[j].tolist(),
+                                 "gamma(p)": E[i].tolist(), "gamma(q)": E[j].tolist()}
         Eg = E.reshape(n, n, -1)
         h = 2 / (n - 1)
         lips[f"C={C},K={K}"] = float(min(np.linalg.norm(Eg[:, 1:] - Eg[:, :-1], axis=-1).min(),
                                          np.linalg.norm(Eg[1:] - Eg[:-1], axis=-1).min()) / h)
-    return mins, lips
+    return mins, lips, pairs
+
+
+def separation_evidence(n: int, mins: dict[str, float], lips: dict[str, float],
+                        pairs: dict[str, dict]) -> Evidence:
+    """Reading C: the 16-feature encoding is injective on the ``n^2`` grid. ``mins[cfg]`` is the
+    smallest distance between two pixels' encodings, ``pairs[cfg]`` that pair. SUPPORTED when
+    every distance is above 1e-12 (float64 round-off of O(1) features: the pixels are
+    separated); REFUTED when two distinct pixels have identical float64 encodings (distance 0)
+    with that pair as counterexample; UNDECIDED in between (too close to call in float64)."""
+    cfg = min(mins, key=mins.get)
+    m = mins[cfg]
+    kw = {"reading": "C", "numbers": {"nn_min": mins, "inverse_lipschitz_min": lips},
+          "dtype": "float64"}
+    head = f"C: {n}^2 grid, smallest nearest-neighbour distance in encoding space {m:.3g} over "
+    if m > 1e-12:
+        return Evidence(Verdict.SUPPORTED, head + f"{list(mins)}", **kw)
+    if m == 0.0 and pairs.get(cfg, {}).get("p") != pairs.get(cfg, {}).get("q"):
+        return Evidence(Verdict.REFUTED, head + f"{list(mins)}: pixels {pairs[cfg]['p']} and "
+                        f"{pairs[cfg]['q']} have the same encoding ({cfg})",
+                        counterexample=pairs[cfg], **kw)
+    return Evidence(Verdict.UNDECIDED, head + f"{list(mins)}: closer than float64 can separate "
+                    f"({cfg})", **kw)
 
 
 @verify.claim(
@@ -112,13 +143,8 @@ def so2pe_lossless(ctx):
     n = ctx.pick(quick=128, deep=256)
     configs = ctx.pick(quick=[(25.0, 2), (25.0, 8)],
                        deep=[(C, K) for C in (5.0, 25.0, 50.0) for K in (2, 4, 8)])
-    mins, lips = grid_separation(n, configs, ctx)
-    m = min(mins.values())
-    out.append(Evidence(
-        Verdict.SUPPORTED if m > 1e-12 else Verdict.REFUTED,
-        f"C: {n}^2 grid, smallest nearest-neighbour distance in encoding space {m:.3g} over "
-        f"{list(mins)}", reading="C", numbers={"nn_min": mins, "inverse_lipschitz_min": lips},
-        counterexample=None if m > 1e-12 else {"nn_min": mins}))
+    mins, lips, pairs = grid_separation(n, configs, ctx)
+    out.append(separation_evidence(n, mins, lips, pairs))
     continuity = {}
     for mm in (0, 1, 2):
         pe = SO2BesselPE(torch.tensor([5.0]), torch.tensor([1.0]), m=mm)

@@ -85,9 +85,18 @@ def so3_sh_wigner(ctx):
                "units of 1e-12)")
     fit = sphere_points(40, np.random.default_rng(ctx.subseed("complexD")))
     variants = complex_basis_variants(2, haar_rotations(ctx.subseed("Rc"), 1)[0], fit)
+    return [real, complex_variants_evidence(variants)]
+
+
+def complex_variants_evidence(variants: dict[str, float]) -> Evidence:
+    """Reading B of (ii), L162, in the complex basis: ``variants`` maps each convention (D or
+    conj D, Y or conj Y, R or R^-1, column m0 or row 0m) to its float64 residual. SUPPORTED
+    when some convention holds (residual < 1e-10), naming those that do; UNDECIDED when none
+    does -- the conventions are the reader's choice, and a residual for each listed one does
+    not exclude another convention, so it refutes nothing."""
     holds = [k for k, v in variants.items() if v < 1e-10]
-    complex_basis = Evidence(
+    return Evidence(
         Verdict.SUPPORTED if holds else Verdict.UNDECIDED,
-        f"complex basis (l = 2, D defined by Y(Rp) = D(R) Y(p)): variants that hold: {holds}",
+        f"complex basis (l = 2, D defined by Y(Rp) = D(R) Y(p)): variants that hold: {holds}"
+        + ("" if holds else f" (none; residuals {variants})"),
         reading="B", numbers=variants)
-    return [real, complex_basis]

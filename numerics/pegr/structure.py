@@ -18,7 +18,10 @@ from .groups import haar_so3
 def peter_weyl_so3(ctx):
     """Monte-Carlo Haar average on SO(3) with D^1 (the defining representation): ``E[R_ij R_kl]
     = delta delta / 3``, so the unscaled entries have norm^2 1/3 (reading A fails again) and the
-    ``sqrt(3) R_ij`` are orthonormal (reading B); tolerance ``3 * 5/sqrt(N)``."""
+    ``sqrt(3) R_ij`` are orthonormal (reading B); tolerance ``3 * 5/sqrt(N)``. Reading B keeps
+    no counterexample: a Monte-Carlo average can support it but not refute it (its exact Gram
+    is proved in ``proofs/pegr/structure.py``); reading A's deviation 2/3 is far beyond any
+    sampling error and the exact value 1/3 is recorded with it."""
     N = ctx.pick(quick=20000, deep=200000)
     Rs = haar_so3(N, torch.Generator().manual_seed(ctx.subseed("pw"))).reshape(N, 9)
     G = (Rs.T @ Rs / N).numpy()
