@@ -1,0 +1,136 @@
+"""Negative controls for the pegr decision rules of its own: each rule is fed a planted pass and a
+planted violation and must reach both verdicts (and the in-between UNDECIDED where it has one).
+
+The rules are the pure functions the claims of ``numerics/pegr`` decide through (numbers in,
+Evidence out); the shared engine rules of ``verify`` are tested in their own files.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+
+from numerics.pegr.exp import (
+    BEST,
+    PAPER_TABLE,
+    column_evidence,
+    fig2_step_evidence,
+    reported_numbers,
+)
+from numerics.pegr.graph import automorphism_evidence
+from numerics.pegr.laplacian import GRAPH_FAIL, GRAPH_TOL, graph_identity
+from numerics.pegr.rep import oracle_evidence, real_complex_evidence
+from numerics.pegr.rope import collision_evidence
+from numerics.pegr.so2pe import separation_evidence
+from numerics.pegr.so3 import complex_variants_evidence
+from verify import Verdict
+from verify.combine import audit
+
+R, N, U, S = Verdict.REPRODUCED, Verdict.NOT_REPRODUCED, Verdict.UNDECIDED, Verdict.SUPPORTED
+REF = Verdict.REFUTED
+
+
+# ---- pegr.exp: Table 2 columns (L91, L114) ---------------------------------------------------
+def _column(means: dict[str, float]) -> dict:
+    return {pe: {"mean": m, "sd": m / 10, "runs": [m * 0.9, m * 1.1], "hp": {}}
+            for pe, m in means.items()}
+
+
+DEEP = {"n": 256, "steps": 500, "seeds": 2, "smoke": False}
+
+
+def test_column_reproduced_when_the_proses_best_pe_is_lowest():
+    e = column_evidence("Radial", _column({"None": 0.05, "TxT": 0.004, "SO2": 0.002}), DEEP)
+    assert e.verdict is R and e.numbers["scale"] == "paper"
+
+
+def test_column_not_reproduced_when_another_pe_is_lowest():
+    e = column_evidence("Radial", _column({"None": 0.05, "TxT": 0.002, "SO2": 0.004}), DEEP)
+    assert e.verdict is N
+    cam = column_evidence("Cameraman", _column({"None": 0.02, "TxT": 0.03, "SO2": 0.01}), DEEP)
+    assert cam.verdict is N  # the prose names T x T for Cameraman
+
+
+def test_a_smoke_column_is_left_undecided_by_the_audit():
+    st = {"n": 32, "steps": 20, "seeds": 2, "smoke": True}
+    e = column_evidence("Radial", _column({"None": 0.05, "TxT": 0.004, "SO2": 0.002}), st)
+    assert e.numbers["scale"] == "smoke" and audit(e).verdict is U
+
+
+def test_reported_numbers_support_the_papers_own_table():
+    assert reported_numbers(list(PAPER_TABLE)).verdict is S
+
+
+def test_reported_numbers_refute_a_planted_table_that_contradicts_the_prose():
+    table = copy.deepcopy(PAPER_TABLE)
+    table["Radial"]["TxT"] = (0.0010, 0.0002)  # now below SO(2)'s .0024
+    e = reported_numbers(["Radial", "Spiral"], table=table)
+    assert e.verdict is REF and list(e.counterexample["columns"]) == ["Radial"]
+    flipped = dict(BEST, Spiral="TxT")
+    assert reported_numbers(["Spiral"], best=flipped).verdict is REF
+
+
+# ---- pegr.exp.fig2_bias_at_init (L91, L112) --------------------------------------------------
+def test_fig2_reproduced_when_so2_is_clearly_most_radial():
+    A = {"None": [0.97, 0.96, 0.98, 0.97, 0.96], "TxT": [0.94, 0.95, 0.93, 0.94, 0.95],
+         "SO2": [0.10, 0.12, 0.11, 0.09, 0.10]}
+    e = fig2_step_evidence(0, A)
+    assert e.verdict is R and all(p < 0.05 for p in e.numbers["welch_p"].values())
+
+
+def test_fig2_not_reproduced_when_so2_is_not_lowest_or_not_significant():
+    worse = {"None": [0.5, 0.52, 0.51], "TxT": [0.4, 0.41, 0.42], "SO2": [0.9, 0.91, 0.92]}
+    assert fig2_step_evidence(25, worse).verdict is N
+    close = {"None": [0.971, 0.95, 0.99], "TxT": [0.941, 0.96, 0.92], "SO2": [0.923, 0.96, 0.93]}
+    e = fig2_step_evidence(0, close)  # lowest mean, but p ~ 0.3 (the quick run's situation)
+    assert min(e.numbers["means"], key=e.numbers["means"].get) == "SO2" and e.verdict is N
+
+
+def test_fig2_undecided_without_a_test():
+    one_seed = {"None": [0.97], "TxT": [0.94], "SO2": [0.92]}
+    assert fig2_step_evidence(0, one_seed).verdict is U
+    nan = {"None": [0.97, 0.9], "TxT": [0.94, 0.9], "SO2": [math.nan, 0.9]}
+    assert fig2_step_evidence(0, nan).verdict is U
+
+
+# ---- pegr.laplacian: float64 identities on the claim graphs ----------------------------------
+def test_graph_identity_rule():
+    case = {"graph": "C_3", "g": [1, 2, 0]}
+    assert graph_identity(2e-15, "PL = LP", case).verdict is S
+    e = graph_identity(1.4, "gamma(gx) = rho(g) gamma(x)", case)
+    assert e.verdict is REF and e.counterexample["graph"] == "C_3"
+    assert graph_identity(math.sqrt(GRAPH_TOL * GRAPH_FAIL), "between", case).verdict is U
+    assert graph_identity(1.4, "no case kept", None).verdict is U
+
+
+# ---- pegr.so2pe.lossless_and_continuity, reading C -------------------------------------------
+def test_grid_separation_rule():
+    pair = {"p": [0.1, 0.2], "q": [0.3, 0.4]}
+    assert separation_evidence(128, {"C=25,K=2": 1e-3}, {}, {"C=25,K=2": pair}).verdict is S
+    e = separation_evidence(128, {"C=25,K=2": 0.0}, {}, {"C=25,K=2": pair})
+    assert e.verdict is REF and e.counterexample == pair
+    assert separation_evidence(128, {"C=25,K=2": 1e-14}, {}, {"C=25,K=2": pair}).verdict is U
+
+
+# ---- witnesses and oracle self-tests (their failure is no counterexample) --------------------
+def test_rope_collision_witness():
+    assert collision_evidence(0.0).verdict is S
+    assert collision_evidence(0.3).verdict is U
+
+
+def test_complex_basis_variants():
+    assert complex_variants_evidence({"conj D, Y": 1e-14, "D, Y": 0.7}).verdict is S
+    assert complex_variants_evidence({"conj D, Y": 0.7, "D, Y": 0.7}).verdict is U
+
+
+def test_automorphism_counts():
+    assert automorphism_evidence({"C_6": 12, "Q_3": 48}, True).verdict is S
+    assert automorphism_evidence({"C_6": 6, "Q_3": 48}, True).verdict is U
+    assert automorphism_evidence({"C_6": 12, "Q_3": 48}, False).verdict is U
+
+
+def test_irreducibility_oracle_self_tests():
+    assert oracle_evidence(1, 3, 10).verdict is S
+    assert oracle_evidence(2, 3, 10).verdict is U
+    assert real_complex_evidence(1, 2).verdict is S
+    assert real_complex_evidence(1, 1).verdict is U
