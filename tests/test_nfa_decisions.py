@@ -340,3 +340,16 @@ def test_temperature_grid_rule():
     assert temperature_evidence(REPORTED_TAUS, table6_grids()).verdict is S
     e = temperature_evidence({"planted": [3.0]}, table6_grids())
     assert e.verdict is REF and e.counterexample["not_on_any_grid"] == ["planted: 3"]
+
+
+# ---- exact witnesses re-check before they refute ---------------------------------------------
+def test_uncentred_and_duplicated_head_witnesses_recheck():
+    from numerics.nfa.ag import _uncentred_witness
+    from numerics.nfa.appd import _duplicated_heads_witness
+
+    e = _uncentred_witness("A")  # O(tau) - 0 = 1 for symbolic tau: the bound fails
+    assert e.verdict is REF and e.counterexample["s"] == [1, -1]
+    d = _duplicated_heads_witness("A")  # tau^2 ||R||_2 = sqrt(H)/9
+    assert d.verdict is REF and abs(d.counterexample["tau2_norm_R_at_tau_1e3_float64"][4]
+                                    / d.counterexample["tau2_norm_R_at_tau_1e3_float64"][1]
+                                    - 2.0) < 1e-8

@@ -207,6 +207,15 @@ def _duplicated_heads_witness(rd: str) -> Evidence:
            "tau2_norm_R_at_tau_1e3_float64": checks}
     mp_rows = ", ".join(f"{v} at tau={k}" for k, v in per_head.items())
     h_rows = ", ".join(f"H={h}: {v:.4g}" for h, v in rows.items())
+    # the witness holds when one head's tau^2 |R_1| tends to 1/9 and the float64 stacked
+    # remainder of H identical heads is sqrt(H) times one head's
+    near = abs(1000**2 * _head_remainder(1000, s_h, V_h) - lim) < 1e-3
+    scales = all(abs(checks[H] / checks[1] - H**0.5) < 1e-6 for H in checks)
+    if not (near and scales):
+        return Evidence.undecided(
+            f"duplicated-heads witness did not re-check: tau^2|R_1| = {mp_rows} (limit 1/9), "
+            f"float64 tau^2 ||R||_2 at tau = 1e3: {checks}", method="numeric", reading=rd,
+            part="constant")
     return Evidence(
         Verdict.REFUTED,
         "C cannot be independent of H: H identical heads (N=3, s=(1,0,0), V=(2,-1,-1) centred, "
