@@ -231,7 +231,7 @@ def incompatible_rows(rows: list[tuple[str, float, float]], n: int = 100) -> lis
 
 @verify.claim(
     "sih.exp.auto_vs_seq", paper=PAPER, where="Sec. 5.1 L406-409; G.4 L1917-1922; Table 1",
-    kind="property", expect="REFUTED",
+    kind="property", expect="REFUTED", timeout={"quick": 240.0},
     statement=r"\text{Seq Acc (teacher forcing) and Auto Acc (own predictions fed back, 4 steps "
               r"from context (Table 1 caption), 100-500 samples) as reported in Table 1}",
     readings={"B": "Auto horizon of T - M steps (App. G.4)",
