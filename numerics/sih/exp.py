@@ -46,7 +46,7 @@ def not_trained(models: str, hours: str, how: str) -> str:
     """The reason an experiment stays UNDECIDED: which models, the GPU-hours the paper reports
     for them (G.5, L1924-1930: < 10 per 1D model, 55-75 per 2D model), and what would run them
     (``how``: the command, or the code this repository lacks)."""
-    return (f"not re-measured: needs GPU training of {models}, about {hours} by the paper's G.5 "
+    return (f"not re-measured: needs GPU training of {models}, {hours} by the paper's G.5 "
             f"(one RTX A6000 per run); {how}")
 
 
