@@ -7,6 +7,8 @@ an unrolled LSTM (:mod:`numerics.gda.routing`), the unrolled SSM identity, and C
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import sympy as sp
 import torch
 from torch.func import functional_call, jacrev
@@ -70,7 +72,8 @@ def crr_definition(ctx):
     which mechanism passes which formalisation (numbers)."""
     rows, summary = _table(ctx)
     return Evidence.informal(
-        "definition ('depends on content' is not formalised); predicate outcomes: "
+        "a definition asserts nothing that could fail, and 'depends on content' is not "
+        "formalised; predicate outcomes per formalisation: "
         + "; ".join(
             f"{k}: " + ", ".join(f"{a}={b}" for a, b in v.items()) for k, v in summary.items()
         ),
@@ -119,22 +122,35 @@ def crr_softmax_instance(ctx):
         general.softmax_rows_symbolic(),
     ]
     g = ctx.torch_generator("sm")
-    ok = True
+    reps = []
     for causal in (False, True):
         for _ in range(ctx.pick(quick=2, deep=10)):
-            rep = def91_predicate(
-                SoftmaxRouting(1, 2, 1, causal=causal, generator=g),
-                torch.randn(4, 1, generator=g, dtype=torch.float64),
-            )
-            ok &= rep.entries_in_01 and rep.rows_sum_to_1 and rep.depends_on_xi_and_xj
-    out.append(
-        Evidence(
-            Verdict.SUPPORTED if ok else Verdict.REFUTED,
-            "Def. 9.1 predicate holds (masked and unmasked)",
-            counterexample=None if ok else {"note": "predicate failed"},
-        )
-    )
+            x = torch.randn(4, 1, generator=g, dtype=torch.float64)
+            rep = def91_predicate(SoftmaxRouting(1, 2, 1, causal=causal, generator=g), x)
+            reps.append(({"causal": causal, "x": tolist(x)}, rep.as_dict()))
+    out.append(def91_member_evidence(reps))
     return out
+
+
+def def91_member_evidence(reports: list[tuple[dict, dict]]) -> Evidence:
+    """Whether a mechanism satisfies Def. 9.1 on every input tried: ``reports`` pairs an
+    input's description with its :func:`~numerics.gda.routing.def91_predicate` outcome.
+    SUPPORTED when every weight lies in [0,1], every row sums to 1 and the weights depend on
+    both x_i and x_j; REFUTED otherwise, with the first failing input and its outcome."""
+    keys = ("entries_in_01", "rows_sum_to_1", "depends_on_xi_and_xj")
+    bad = [(inp, rep) for inp, rep in reports if not all(rep[k] for k in keys)]
+    if not bad:
+        return Evidence(
+            Verdict.SUPPORTED,
+            f"Def. 9.1 predicate holds (masked and unmasked) on {len(reports)} inputs",
+        )
+    inp, rep = bad[0]
+    failed = ", ".join(k for k in keys if not rep[k])
+    return Evidence(
+        Verdict.REFUTED,
+        f"Def. 9.1 predicate fails on {len(bad)}/{len(reports)} inputs ({failed})",
+        counterexample={**inp, "predicate": rep},
+    )
 
 
 @verify.claim(
@@ -188,26 +204,17 @@ def crr_mamba_instance(ctx):
     xs = torch.randn(ctx.pick(quick=20, deep=50), 1, generator=g, dtype=torch.float64)
     with torch.no_grad():
         err = float((m(xs) - m.weights(xs) @ m.values(xs)).abs().max())
-    out.append(
-        Evidence(
-            Verdict.SUPPORTED if err < 1e-10 else Verdict.REFUTED,
-            f"(a) float64, T={xs.shape[0]}: max error {err:.2e}",
-            part="(a) unrolled identity",
-            counterexample=None if err < 1e-10 else {"err": err},
-        )
-    )
+    out.append(unrolled_evidence(err, xs.shape[0]))
     x4 = torch.randn(4, 1, generator=g, dtype=torch.float64)
     m2 = SelectiveSSM(2, generator=g)
     rep = def91_predicate(m2, x4)
-    bad = not (rep.entries_in_01 and rep.rows_sum_to_1)
     out.append(
-        Evidence(
-            Verdict.REFUTED if bad else Verdict.SUPPORTED,
-            f"(b) w^SSM entries in {tuple(round(v, 3) for v in rep.entry_range)}, row sums in "
-            f"{tuple(round(v, 3) for v in rep.row_sum_range)}: not in [0,1] / not summing to 1 as "
-            "Def. 9.1 requires",
-            part="(b) Def. 9.1",
-            counterexample={
+        ssm_weights_evidence(
+            rep.entries_in_01,
+            rep.rows_sum_to_1,
+            rep.entry_range,
+            rep.row_sum_range,
+            {
                 "x": tolist(x4),
                 "A": tolist(m2.A.detach()),
                 "a": tolist(m2.a.detach()),
@@ -216,9 +223,7 @@ def crr_mamba_instance(ctx):
                 "W_C": tolist(m2.W_C.detach()),
                 "w": tolist(m2.weights(x4).detach()),
                 "predicate": rep.as_dict(),
-            }
-            if bad
-            else None,
+            },
         )
     )
     out.append(
@@ -231,6 +236,43 @@ def crr_mamba_instance(ctx):
         )
     )
     return out
+
+
+def unrolled_evidence(err: float, T: int) -> Evidence:
+    """Part (a) of gda.crr.mamba_instance in float64: ``err`` is the largest |o_i - sum_j w_ij
+    x_j| over a sequence of length ``T``. SUPPORTED below 1e-10, else REFUTED."""
+    ok = err < 1e-10
+    return Evidence(
+        Verdict.SUPPORTED if ok else Verdict.REFUTED,
+        f"(a) float64, T={T}: max error {err:.2e}",
+        part="(a) unrolled identity",
+        counterexample=None if ok else {"err": err, "T": T},
+    )
+
+
+def ssm_weights_evidence(
+    in_01: bool,
+    rows_sum_1: bool,
+    entry_range: tuple[float, float],
+    row_sum_range: tuple[float, float],
+    instance: dict,
+) -> Evidence:
+    """Part (b) of gda.crr.mamba_instance: Def. 9.1 needs w_ij in [0,1] and sum_j w_ij = 1.
+    REFUTED when the instance's w^SSM breaks either (``instance`` reproduces it), else
+    SUPPORTED on it."""
+    bad = not (in_01 and rows_sum_1)
+    return Evidence(
+        Verdict.REFUTED if bad else Verdict.SUPPORTED,
+        f"(b) w^SSM entries in {tuple(round(v, 3) for v in entry_range)}, row sums in "
+        f"{tuple(round(v, 3) for v in row_sum_range)}: "
+        + (
+            "not in [0,1] / not summing to 1 as Def. 9.1 requires"
+            if bad
+            else "in [0,1] and summing to 1"
+        ),
+        part="(b) Def. 9.1",
+        counterexample=instance if bad else None,
+    )
 
 
 @verify.claim(
@@ -252,7 +294,9 @@ def crr_lstm(ctx):
     the explanatory sentence is not machine-checkable."""
     rows, summary = _table(ctx)
     return Evidence.informal(
-        "no formalisation of Def. 9.1 tried separates Mamba (in) from the LSTM (out): "
+        "not checkable as stated: the paper does not define 'depend on the relationship "
+        "between contents', and no formalisation of Def. 9.1 tried puts Mamba in and the LSTM "
+        "out (joint non-separability: LSTM in, Mamba out; dependence on x_i and x_j: both in): "
         + "; ".join(
             f"{k}: " + ", ".join(f"{a}={b}" for a, b in v.items()) for k, v in summary.items()
         ),
@@ -361,24 +405,21 @@ def crr_conj_advantage(ctx):
         W_O = torch.randn(3, 1, generator=g, dtype=torch.float64)
         y = torch.randint(0, 3, (4,), generator=g)
         mam.append(_conj_check(mm, ["a", "c", "W_B", "W_C"], x, W_O, y, use_scores=False))
-    minA = min(c for c, _ in rowsA)
-    okB = all(abs(c - 1) < 1e-10 and abs(r - 1) < 1e-8 for c, r in rowsB)
     out = [
-        Evidence(
-            Verdict.REFUTED if ex else Verdict.SUPPORTED,
-            f"softmax, Reading A: |cos(true, conjectured)| min {minA:.4f}; ratios "
+        proportionality_evidence(
+            [c for c, _ in rowsA],
+            "softmax, Reading A: |cos(true, conjectured)|; ratios "
             f"{[round(r, 3) for _, r in rowsA]}",
-            counterexample=ex,
+            instance=ex,
             numbers={"softmax_A": rowsA, "mamba_A": mam},
         ),
-        Evidence(
-            Verdict.SUPPORTED if okB else Verdict.REFUTED,
-            f"softmax, Reading B (score form): |cos| = 1 and ratio 1 on all {len(rowsB)} instances"
-            if okB
-            else "Reading B failed",
+        proportionality_evidence(
+            [c for c, _ in rowsB],
+            "softmax, Reading B (score form): |cos(true, conjectured)| and ratio",
+            ratios=[r for _, r in rowsB],
+            instance={"rows": rowsB},
             reading="B",
             numbers={"softmax_B": rowsB},
-            counterexample=None if okB else {"rows": rowsB},
         ),
         Evidence.informal(
             f"Mamba, Reading A: |cos| {[round(c, 3) for c, _ in mam]}",
@@ -436,21 +477,43 @@ def crr_conj_value(ctx):
                     "y": tolist(y),
                     "cos": c,
                 }
-    okA = all(abs(c - 1) < 1e-10 for c in cosA)
     return [
-        Evidence(
-            Verdict.SUPPORTED if okA else Verdict.REFUTED,
-            f"Reading A (separable): cos = 1 on {len(cosA)} instances",
+        proportionality_evidence(
+            cosA,
+            "Reading A (separable): cos(true, formula)",
+            instance={"cos": cosA},
             numbers={"cos": cosA},
-            counterexample=None if okA else {"cos": cosA},
         ),
-        Evidence(
-            Verdict.REFUTED if ex else Verdict.SUPPORTED,
-            f"Reading B (tied W_V = W_K): cos {[round(c, 3) for c in cosB]}",
-            reading="B",
-            counterexample=ex,
+        proportionality_evidence(
+            cosB, "Reading B (tied W_V = W_K): cos(true, formula)", instance=ex, reading="B"
         ),
     ]
+
+
+def proportionality_evidence(
+    cosines: Sequence[float],
+    what: str,
+    *,
+    ratios: Sequence[float] | None = None,
+    instance: dict | None = None,
+    **evidence_kw,
+) -> Evidence:
+    """Whether a conjectured gradient formula is proportional to the true gradient (float64,
+    autograd), from |cos| of the two per instance (and, with ``ratios``, whether the factor is
+    exactly 1): SUPPORTED when every |cos| is 1 within 1e-10 (and every ratio within 1e-8 of
+    1); REFUTED when some |cos| falls below 1 - 1e-6 or some ratio is off by more than 1e-6,
+    with ``instance``; otherwise UNDECIDED (between the thresholds, or no instance kept)."""
+    dev = max((1 - abs(c) for c in cosines), default=0.0)
+    rdev = max((abs(r - 1) for r in ratios), default=0.0) if ratios is not None else 0.0
+    lead = f"{what}: min |cos| {1 - dev:.10f}" + (
+        f", max |ratio - 1| {rdev:.2e}" if ratios is not None else ""
+    )
+    lead += f" on {len(cosines)} instances"
+    if dev < 1e-10 and rdev < 1e-8:
+        return Evidence(Verdict.SUPPORTED, lead, **evidence_kw)
+    if (dev > 1e-6 or rdev > 1e-6) and instance:
+        return Evidence(Verdict.REFUTED, lead, counterexample=instance, **evidence_kw)
+    return Evidence(Verdict.UNDECIDED, f"{lead}: between the thresholds", **evidence_kw)
 
 
 @verify.claim(

@@ -48,32 +48,7 @@ def values_continue(ctx):
     whole model of ``full_stationary_point`` (all parameter gradients 0, L = 2 ln 2, u != 0),
     where the values stop for good. L = 0 is not attainable with finite parameters (softmax
     p < 1), so 'unless the loss is exactly zero' is vacuous."""
-    out = []
-    C = 3
-    ell = sp.symbols("l0:3", real=True)
-    W = sp.Matrix([[1], [1], [1]])
-    Z = sum(sp.exp(e) for e in ell)
-    # logits W g + b with equal rows: u = W^T (p - e_y) = sum(p) - 1 = 0
-    p = sp.Matrix([sp.exp(e) / Z for e in ell])
-    u = sp.simplify((W.T * (p - sp.Matrix([1, 0, 0])))[0, 0])
-    out.append(
-        Evidence(
-            Verdict.REFUTED if u == 0 else Verdict.UNDECIDED,
-            f"(a) W_O = [1,1,1]^T: u_i = sum_c p_c - 1 = {u} for every state, while L_i = ln 3 > 0 "
-            "at b_O = 0",
-            method="symbolic",
-            part="(a)",
-            counterexample={
-                "C": C,
-                "d_v": 1,
-                "W_O": [[1], [1], [1]],
-                "b_O": [0, 0, 0],
-                "u_i": str(u),
-                "L_i": "ln 3",
-                "exact": True,
-            },
-        )
-    )
+    out = [readout_u_evidence((1, 1, 1))]
     ex = values_continue_counterexample()
     ok = ex.pop("_ok")
     out.append(
@@ -100,32 +75,7 @@ def values_continue(ctx):
         )
     )
     # float64 re-check of (b) with the torch head
-    f64 = torch.float64
-    S = torch.zeros(1, 2, 2, dtype=f64)
-    V = torch.tensor([[[0.7], [-0.7]]], dtype=f64)
-    st = FreeState(
-        S,
-        V,
-        torch.tensor([[[1.0], [-1.0]]], dtype=f64),
-        torch.zeros(1, 2, dtype=f64),
-        torch.tensor([[0, 1]]),
-    )
-    cf = closed_form_grads(st.trace())
-    max_u, max_ubar = float(cf.U.abs().max()), float(cf.dV.abs().max())
-    out.append(
-        Evidence(
-            Verdict.REFUTED if max_ubar == 0 and max_u > 0.5 else Verdict.UNDECIDED,
-            f"(b) float64: max|u| = {max_u}, max|ubar| = {max_ubar}",
-            part="(b)",
-            counterexample={
-                "S": [[0, 0], [0, 0]],
-                "V": [[0.7], [-0.7]],
-                "W_O": [[1], [-1]],
-                "b_O": [0, 0],
-                "y": [0, 1],
-            },
-        )
-    )
+    out.append(stalled_values_evidence((0.7, -0.7), (1.0, -1.0), (0, 1)))
     return out
 
 
@@ -343,4 +293,68 @@ def key_spread_evidence(
         Verdict.UNDECIDED,
         f"{lead}: the change of |cos| differs in sign across seeds",
         **evidence_kw,
+    )
+
+
+def readout_u_evidence(w_col: Sequence[int]) -> Evidence:
+    """Sub-claim (a) of gda.manifold.values_continue (L > 0 => u_i != 0) at the exact readout
+    W_O = ``w_col`` (C x 1, d_v = 1, b_O = 0, label 0): u_i = W_O^T (p_i - e_0) of (14) for
+    symbolic logits. REFUTED when u_i = 0 for every state (then L_i = ln C > 0 at g = 0 while
+    u_i = 0); UNDECIDED otherwise (one readout with u != 0 proves nothing)."""
+    C = len(w_col)
+    ell = sp.symbols(f"l0:{C}", real=True)
+    W = sp.Matrix([[w] for w in w_col])
+    Z = sum(sp.exp(e) for e in ell)
+    p = sp.Matrix([sp.exp(e) / Z for e in ell])
+    u = sp.simplify((W.T * (p - sp.eye(C)[:, 0]))[0, 0])
+    return Evidence(
+        Verdict.REFUTED if u == 0 else Verdict.UNDECIDED,
+        f"(a) W_O = {list(w_col)}^T: u_i = {u} for every state, while L_i = ln {C} > 0 at g = 0",
+        method="symbolic",
+        part="(a)",
+        counterexample={
+            "C": C,
+            "d_v": 1,
+            "W_O": [[w] for w in w_col],
+            "b_O": [0] * C,
+            "u_i": str(u),
+            "L_i": f"ln {C}",
+            "exact": True,
+        }
+        if u == 0
+        else None,
+    )
+
+
+def stalled_values_evidence(
+    v: tuple[float, float], w_col: tuple[float, float], y: tuple[int, int]
+) -> Evidence:
+    """Sub-claim (b) in float64 with the torch head: T=2, uniform attention (S = 0), values
+    ``v``, readout W_O = ``w_col`` (C=2, d_v=1), b_O = 0, labels ``y``. REFUTED when some
+    |u_i| > 0.5 while every ubar_j = 0 (the value update vanishes although u != 0);
+    UNDECIDED otherwise."""
+    f64 = torch.float64
+    st = FreeState(
+        torch.zeros(1, 2, 2, dtype=f64),
+        torch.tensor([[[v[0]], [v[1]]]], dtype=f64),
+        torch.tensor([[[w_col[0]], [w_col[1]]]], dtype=f64),
+        torch.zeros(1, 2, dtype=f64),
+        torch.tensor([list(y)]),
+    )
+    cf = closed_form_grads(st.trace())
+    max_u, max_ubar = float(cf.U.abs().max()), float(cf.dV.abs().max())
+    stalled = max_ubar == 0 and max_u > 0.5
+    return Evidence(
+        Verdict.REFUTED if stalled else Verdict.UNDECIDED,
+        f"(b) float64: max|u| = {max_u}, max|ubar| = {max_ubar}",
+        part="(b)",
+        counterexample={
+            "S": [[0, 0], [0, 0]],
+            "V": [[v[0]], [v[1]]],
+            "W_O": [[w_col[0]], [w_col[1]]],
+            "b_O": [0, 0],
+            "y": list(y),
+        }
+        if stalled
+        else None,
     )

@@ -49,7 +49,12 @@ def alpha_first_order_proof() -> Evidence:
     )
 
 
-def exact_alpha_counterexample(mirror: bool = False, argmax: bool = False) -> dict:
+def exact_alpha_counterexample(
+    mirror: bool = False,
+    argmax: bool = False,
+    alpha: list[sp.Expr] | None = None,
+    A: list[sp.Expr] | None = None,
+) -> dict:
     """Exact T=3 row: alpha = (1/10, 8/10, 1/10), A = (1, 1, -9) (centred: sum alpha A = 0).
 
     First-order Delta alpha_1 = eta alpha_1 (alpha_1 A_1 - sum alpha_k^2 A_k) = -0.046 eta < 0
@@ -57,9 +62,12 @@ def exact_alpha_counterexample(mirror: bool = False, argmax: bool = False) -> di
     ``mirror``: A -> -A (b_ij above the mean, yet Delta alpha_1 = +0.046 eta > 0).
     ``argmax``: A = (11/10, 1, -91/10), so position 1 is the row's strict argmax of A (the most
     helpful value), yet Delta alpha_1 = -0.045 eta < 0.
+    ``alpha``, ``A``: another exact row (centred, any length) in place of the default one.
     """
     al = [sp.Rational(1, 10), sp.Rational(8, 10), sp.Rational(1, 10)]
-    A = [sp.Integer(1), sp.Integer(1), sp.Integer(-9)]
+    A = [sp.Integer(1), sp.Integer(1), sp.Integer(-9)] if A is None else list(map(sp.nsimplify, A))
+    if alpha is not None:
+        al = list(map(sp.nsimplify, alpha))
     if argmax:
         A = [sp.Rational(11, 10), sp.Integer(1), sp.Rational(-91, 10)]
     if mirror:
@@ -69,7 +77,7 @@ def exact_alpha_counterexample(mirror: bool = False, argmax: bool = False) -> di
     # (J (alpha * A))_0 with the softmax Jacobian J = diag(alpha) - alpha alpha^T, (18) and (34)
     d = al[0] * (al[0] * A[0] - sum(x**2 * y for x, y in zip(al, A, strict=True)))
     return {
-        "T": 3,
+        "T": len(al),
         "alpha_row": [str(x) for x in al],
         "A_row": [str(x) for x in A],
         "j": 0,
@@ -108,21 +116,27 @@ def feedback_link_proof() -> Evidence:
     )
 
 
-def score_magnitude_counterexample() -> dict:
+def score_magnitude_counterexample(
+    alpha: list[sp.Expr] | None = None, adv: list[sp.Expr] | None = None
+) -> dict:
     """Exact T=3 row where a larger |A^adv| gets the smaller score change (Sec. 8.1, L461).
 
     alpha = (1/2, 1/4, 1/4), A^adv = b - E[b] = (1, -3/2, -1/2) (centred). View F, (34) with
     (23): Delta s_ij = -eta alpha_ij A^adv_ij, so |Delta s| = eta (1/2, 3/8, 1/8): position 1
     has the larger |A^adv| (3/2 > 1) but the smaller score change (3/8 < 1/2). ``violates``
-    says whether the row has that property.
+    says whether the row has that property (for positions 1 and 0). ``alpha``, ``adv``:
+    another exact centred row in place of the default one.
     """
     al = [sp.Rational(1, 2), sp.Rational(1, 4), sp.Rational(1, 4)]
-    adv = [sp.Integer(1), sp.Rational(-3, 2), sp.Rational(-1, 2)]
+    adv = [sp.Integer(1), sp.Rational(-3, 2), sp.Rational(-1, 2)] if adv is None else adv
+    adv = list(map(sp.nsimplify, adv))
+    if alpha is not None:
+        al = list(map(sp.nsimplify, alpha))
     if sum(x * y for x, y in zip(al, adv, strict=True)) != 0:
         raise ValueError("the advantages of a row are centred: sum_j alpha_ij A^adv_ij = 0")
     ds = [-x * y for x, y in zip(al, adv, strict=True)]  # Delta s_ij / eta, (34) with (23)
     return {
-        "T": 3,
+        "T": len(al),
         "alpha_row": [str(x) for x in al],
         "A_adv_row": [str(x) for x in adv],
         "Delta_s_over_eta": [str(x) for x in ds],

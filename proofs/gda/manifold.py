@@ -84,16 +84,18 @@ def attention_freezes(ctx):
     ]
 
 
-def values_continue_counterexample() -> dict:
+def values_continue_counterexample(labels: tuple[int, int] = (0, 1)) -> dict:
     """Exact: T=2 non-causal, uniform attention (s = 0), v_1 = -v_2, b_O = 0, W_O = [[1],[-1]],
     labels (0, 1): p = (1/2, 1/2), u_1 = -u_2 != 0, ubar_j = 0, grad W_V = 0, L = 2 ln 2 > 0.
 
-    ``_ok`` says whether the instance has those properties (u != 0 and ubar = 0)."""
+    ``_ok`` says whether the instance has those properties (u != 0 and ubar = 0); ``labels``
+    replaces the labels (0, 1)."""
     half = sp.Rational(1, 2)
     W = sp.Matrix([[1], [-1]])
     p = sp.Matrix([half, half])
-    u1 = W.T * (p - sp.Matrix([1, 0]))
-    u2 = W.T * (p - sp.Matrix([0, 1]))
+    e = [sp.Matrix([1, 0]), sp.Matrix([0, 1])]
+    u1 = W.T * (p - e[labels[0]])
+    u2 = W.T * (p - e[labels[1]])
     A = sp.Matrix([[half, half], [half, half]])
     U = sp.Matrix([[u1[0]], [u2[0]]])
     ubar = A.T * U
@@ -104,7 +106,7 @@ def values_continue_counterexample() -> dict:
         "V": [["v"], ["-v"]],
         "W_O": [[1], [-1]],
         "b_O": [0, 0],
-        "y": [0, 1],
+        "y": list(labels),
         "u": [str(u1[0]), str(u2[0])],
         "ubar": [str(x) for x in ubar],
         "grad_W_V": "ubar^T X = 0",
@@ -114,7 +116,7 @@ def values_continue_counterexample() -> dict:
     }
 
 
-def full_stationary_point() -> dict:
+def full_stationary_point(labels: tuple[int, int] = (0, 1)) -> dict:
     """Exact stationary point of the whole model (every parameter gradient zero) with L > 0,
     u != 0.
 
@@ -123,7 +125,7 @@ def full_stationary_point() -> dict:
     u = (-1, 1), attention uniform, ubar = 0, and the full CE loss (9) has zero gradient in
     W_Q, W_K, W_V, W_O, b_O for every x: gradient descent (either view, any eta) never moves
     the values again although L = 2 ln 2 > 0 and u != 0. ``_ok`` says whether the point has
-    those properties.
+    those properties; ``labels`` replaces the labels (0, 1).
     """
     x1, x2, wq, wk, wv, o0, o1, c0, c1 = sp.symbols("x1 x2 w_q w_k w_v o0 o1 c0 c1", real=True)
     X = [x1, x2]
@@ -131,7 +133,7 @@ def full_stationary_point() -> dict:
     k = [wk * xi for xi in X]
     v = [wv * xi for xi in X]
     L = 0
-    for i, y in enumerate((0, 1)):
+    for i, y in enumerate(labels):
         e = [sp.exp(q[i] * k[j]) for j in range(2)]
         g = sum(e[j] * v[j] for j in range(2)) / sum(e)
         ell = [o0 * g + c0, o1 * g + c1]
@@ -143,7 +145,7 @@ def full_stationary_point() -> dict:
     Lval = sp.simplify(L.subs(point))
     W_O, half = sp.Matrix([[1], [-1]]), sp.Rational(1, 2)
     # (14) with p = (1/2, 1/2)
-    u = [(W_O.T * (sp.Matrix([half, half]) - sp.Matrix([1 - y, y])))[0, 0] for y in (0, 1)]
+    u = [(W_O.T * (sp.Matrix([half, half]) - sp.Matrix([1 - y, y])))[0, 0] for y in labels]
     return {
         "T": 2,
         "d_x": 1,
@@ -157,7 +159,7 @@ def full_stationary_point() -> dict:
         "W_O": [[1], [-1]],
         "b_O": [0, 0],
         "x": "any (x_1, x_2), symbolic",
-        "y": [0, 1],
+        "y": list(labels),
         "u": [str(ui) for ui in u],
         "L": str(Lval),
         "gradients_at_point": {k_: str(g_) for k_, g_ in grads.items()},
