@@ -17,21 +17,21 @@ that one proof covers every size:
 
 The exchange of two finite sums with independent bounds is proved here, by induction on the
 outer bound, for an arbitrary summand ``g`` (an undefined SymPy function), and each use
-instantiates it. A proof is a chain of links: ``prove_equal`` zeros that must hold in symbolic
-size (no fallback to concrete sizes counts), exact SymPy rewrites (``factor_terms``,
-``doit``) compared structurally, and the cited lemma. It is PROVED with scope ``general`` only
-if every link holds, else UNDECIDED naming the failing link.
+instantiates it. A proof is a :class:`~verify.symbolic.chain.Derivation`, a chain of links:
+``prove_equal`` zeros that must hold in symbolic size (no fallback to concrete sizes counts),
+exact SymPy rewrites (``factor_terms``, ``doit``) compared structurally, and the cited lemma.
+It is PROVED with scope ``general`` only if every link holds, else UNDECIDED naming the failing
+link.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import sympy as sp
 
-from verify import Evidence, Verdict
-from verify.symbolic import bound_variables_renamed, prove_equal
+from verify import Evidence
+from verify.symbolic import Derivation
 
 __all__ = [
     "exchange_lemma",
@@ -49,60 +49,6 @@ r, c, e, k, i, j = sp.symbols("r c e k i j", integer=True)
 g = sp.Function("g")
 alpha, u, v = sp.IndexedBase("alpha"), sp.IndexedBase("u"), sp.IndexedBase("v")
 eta = sp.Symbol("eta", positive=True)
-
-_TIMEOUT = 20.0
-
-
-def _renamed(x: sp.Expr) -> sp.Expr:
-    try:
-        return bound_variables_renamed(x)
-    except ValueError:  # nested sums: compared as they are
-        return x
-
-
-class _Links:
-    """The links of one derivation, with the first one that fails."""
-
-    def __init__(self) -> None:
-        self.steps: list[str] = []
-        self.failed: str | None = None
-        self.t0 = time.perf_counter()
-
-    def _record(self, label: str, ok: bool, note: str) -> bool:
-        self.steps.append(f"{label}: {'holds' if ok else 'FAILS'} ({note})")
-        if not ok and self.failed is None:
-            self.failed = f"{label} ({note})"
-        return ok
-
-    def engine(self, label: str, lhs: sp.Expr, rhs: sp.Expr) -> bool:
-        """``lhs = rhs`` by ``prove_equal`` in symbolic size (flat sums' bound variables
-        renamed first; no concrete-size fallback)."""
-        L, R = _renamed(lhs), _renamed(rhs)
-        no_sizes = {sym: () for sym in sp.sympify(L - R).free_symbols}
-        ev = prove_equal(L, R, timeout=_TIMEOUT, sizes=no_sizes)
-        ok = ev.verdict is Verdict.PROVED and ev.scope != "bounded"
-        return self._record(label, ok, f"prove_equal: {ev.verdict.value}, {ev.summary}")
-
-    def rewrite(self, label: str, got: sp.Expr, expected: sp.Expr) -> bool:
-        """The result of an exact SymPy rewrite is ``expected``, up to bound-variable names."""
-        ok = _renamed(got) == _renamed(expected)
-        return self._record(label, ok, f"got {sp.sstr(got)[:160]}")
-
-    def cite(self, label: str, ev: Evidence) -> bool:
-        ok = ev.verdict is Verdict.PROVED and ev.scope == "general"
-        self._record(label, ok, f"{ev.verdict.value}, {ev.scope}: {ev.summary[:120]}")
-        self.steps.extend(f"    [{label[:24]}] {st}" for st in ev.steps)
-        return ok
-
-    def evidence(self, summary: str, generality: str, *, part: str) -> Evidence:
-        elapsed = time.perf_counter() - self.t0
-        if self.failed is None:
-            return Evidence(Verdict.PROVED, f"{summary}, sizes symbolic ({generality})",
-                            method="symbolic", part=part, steps=self.steps,
-                            generality=generality, scope="general", elapsed_s=elapsed)
-        return Evidence(Verdict.UNDECIDED, f"{summary}: no symbolic-size proof, a link fails: "
-                        f"{self.failed}", method="symbolic", part=part, steps=self.steps,
-                        elapsed_s=elapsed)
 
 
 # -- exchange of two finite sums ---------------------------------------------------------------
@@ -125,7 +71,7 @@ def exchange_lemma(*, swap_step: bool = False) -> Evidence:
     (for each r, ``sum_{c<=d+1} g(r, c) = K(r) + g(r, d+1)``, then linearity of ``sum_r``).
     ``swap_step=True`` (a negative control) claims the right side grows by ``sum_r g(d+1,
     r)`` instead."""
-    lk = _Links()
+    lk = Derivation()
     H, K = sp.Function("H"), sp.Function("K")
     lk.engine("base: sum_{c=1}^{1} H(c) = H(1)", sp.Sum(H(c), (c, 1, 1)), H(1))
     lk.rewrite("base: the right side at d = 1 (SymPy doit of its one-term inner sum) is "
@@ -145,9 +91,10 @@ def exchange_lemma(*, swap_step: bool = False) -> Evidence:
     lk.engine("step, right: sum_r (K(r) + g(r, d+1)) = sum_r K(r) + sum_r g(r, d+1)",
               sp.Sum(K(r) + g(r, d + 1), (r, 1, T)),
               sp.Sum(K(r), (r, 1, T)) + sp.Sum(new, (r, 1, T)))
-    lk.steps.append("both sides grow by H(d+1) = sum_r g(r, d+1): by induction they agree for "
+    lk.note("both sides grow by H(d+1) = sum_r g(r, d+1): by induction they agree for "
                     "every d >= 1")
-    return lk.evidence("exchange of finite sums sum_c sum_r g(r, c) = sum_r sum_c g(r, c)",
+    return lk.evidence("exchange of finite sums sum_c sum_r g(r, c) = sum_r sum_c g(r, c), "
+                       "sizes symbolic",
                        "every summand g, T and d symbolic: induction on d", part="lemma")
 
 
@@ -178,7 +125,7 @@ def value_move_symbolic(*, weight: sp.Expr | None = None) -> Evidence:
     ``v_j`` alone moved by ``Delta_c``, ``Delta g_ic = alpha_ij Delta_c`` (j in 1..T: ``j = p +
     1``, ``T = p + 1 + q``); with ``Delta v_j = -eta ubar_j`` (38) this is ``-eta alpha_ij
     sum_r alpha_rj u_rc``. ``weight`` replaces the claimed ``alpha_ij`` (negative control)."""
-    lk = _Links()
+    lk = Derivation()
     TT, j0 = p + 1 + q, p + 1
     Dl = sp.IndexedBase("Delta")
     moved = sp.Sum(alpha[i, k] * (v[k, c] + sp.KroneckerDelta(k, j0) * Dl[c]), (k, 1, TT))
@@ -190,7 +137,8 @@ def value_move_symbolic(*, weight: sp.Expr | None = None) -> Evidence:
     lk.engine("alpha_ij Delta v_jc with Delta v_j = -eta ubar_j (37)-(38)",
               (a_ij * Dl[c]).xreplace({Dl[c]: -eta * ubar}),
               -eta * alpha[i, j0] * sp.Sum(alpha[r, j0] * u[r, c], (r, 1, TT)))
-    return lk.evidence("(39) Delta g_i = alpha_ij Delta v_j = -eta alpha_ij sum_r alpha_rj u_r",
+    return lk.evidence("(39) Delta g_i = alpha_ij Delta v_j = -eta alpha_ij sum_r alpha_rj u_r, "
+                       "sizes symbolic",
                        "T, d_v symbolic, any alpha, u, v, each coordinate c",
                        part="algebra (39)-(41)")
 
@@ -204,7 +152,7 @@ def context_loss_symbolic(*, lemma: Evidence | None = None, swap: bool = False) 
     sum_r g(r, c)`` with ``g = u_ic alpha_rj u_rc`` (``factor_terms``), the right side ``-eta
     alpha_ij sum_r sum_c g(r, c)``; :func:`exchange_lemma` identifies them. ``swap=True`` (a
     negative control) claims ``u_ri u_cr``-style transposed products on the right."""
-    lk = _Links()
+    lk = Derivation()
     lk.cite("exchange of finite sums", lemma if lemma is not None else exchange_lemma())
     a_ij = alpha[i, j]
     dg = -eta * a_ij * sp.Sum(alpha[r, j] * u[r, c], (r, 1, T))  # Delta g_ic, (39)
@@ -219,12 +167,13 @@ def context_loss_symbolic(*, lemma: Evidence | None = None, swap: bool = False) 
     lk.rewrite("u_i^T Delta g_i = -eta alpha_ij sum_c sum_r u_ic alpha_rj u_rc "
                "(factor_terms: u_ic into the r-sum, constants out)", sp.factor_terms(lhs),
                -eta * a_ij * _nested(over_c.function, over_c.limits[0], over_c.limits[1]))
-    lk.steps.append(f"exchange lemma instance: {sp.sstr(over_c)} = {sp.sstr(over_r)}")
+    lk.note(f"exchange lemma instance: {sp.sstr(over_c)} = {sp.sstr(over_r)}")
     lk.rewrite("-eta alpha_ij sum_r sum_c u_ic alpha_rj u_rc = (41) (factor_terms: alpha_rj out "
                "of the c-sum)", -eta * a_ij * _nested(over_r.function, over_r.limits[0],
                                                        over_r.limits[1]),
                sp.factor_terms(rhs))
-    return lk.evidence("(40)-(41) u_i^T Delta g_i = -eta alpha_ij sum_r alpha_rj (u_i^T u_r)",
+    return lk.evidence("(40)-(41) u_i^T Delta g_i = -eta alpha_ij sum_r alpha_rj (u_i^T u_r), "
+                       "sizes symbolic",
                        "T, d_v symbolic, any alpha, u", part="algebra (39)-(41)")
 
 
@@ -242,7 +191,7 @@ def ce_first_order_symbolic(*, lemma: Evidence | None = None, sign: int = 1) -> 
     q_e s_e`` with ``q_e = p_e - [e = y]`` (delta sum); ``sum_e q_e sum_c W_ec D_c = sum_c D_c
     sum_e W_ec q_e`` by :func:`exchange_lemma`. ``sign=-1`` (a negative control) claims
     ``u = W_O^T (e_y - p)``."""
-    lk = _Links()
+    lk = Derivation()
     lk.cite("exchange of finite sums", lemma if lemma is not None else exchange_lemma())
     C, y = w + 1 + q, w + 1
     W, bO, G, D = (sp.IndexedBase(name) for name in ("W_O", "b_O", "g", "D"))
@@ -275,13 +224,13 @@ def ce_first_order_symbolic(*, lemma: Evidence | None = None, sign: int = 1) -> 
                "(factor_terms: q_e out of the c-sum)",
                _nested(over_e.function, over_e.limits[0], over_e.limits[1]),
                sp.Sum(qe[e] * sp.Sum(W[e, c] * D[c], (c, 1, dv)), (e, 1, C)))
-    lk.steps.append(f"exchange lemma instance: {sp.sstr(over_e)} = {sp.sstr(over_c)}")
+    lk.note(f"exchange lemma instance: {sp.sstr(over_e)} = {sp.sstr(over_c)}")
     u_c = sp.Sum(W[e, c] * sign * qe[e], (e, 1, C))  # u_c = (W_O^T (p - e_y))_c, q_e = p_e - [e=y]
     lk.rewrite("sum_c sum_e q_e W_ec D_c = sum_c D_c u_c, u = W_O^T (p - e_y) (factor_terms: "
                "D_c out of the e-sum)", _nested(over_c.function, over_c.limits[0],
                                                  over_c.limits[1]),
                sp.Sum(D[c] * u_c, (c, 1, dv)))
     return lk.evidence("(40) CE head: dL_i/d eta = u_i^T Delta g_i / eta at eta = 0, "
-                       "u_i = W_O^T (p_i - e_{y_i})",
+                       "u_i = W_O^T (p_i - e_{y_i}), sizes symbolic",
                        "C, d_v symbolic, any W_O, b_O, g_i, label y and direction Delta g_i",
                        part="(40) first order")

@@ -20,9 +20,9 @@ The one fact about index maps that all vec identities use is the *block index le
 ``(i, j) -> i + n j`` is a bijection onto ``0..nm-1``, so an identity checked at the generic
 entry ``i + n j`` holds at every entry.
 
-A proof here is a :class:`Derivation`: a chain of links, each an exact zero of
-``verify.symbolic.prove_equal`` with symbolic sizes, an exact SymPy rewrite whose result is
-compared structurally, the application of a stated hypothesis, or an earlier proof of this
+A proof here is a :class:`~verify.symbolic.chain.Derivation`: a chain of links, each an exact
+zero of ``verify.symbolic.prove_equal`` with symbolic sizes, an exact SymPy rewrite whose result
+is compared structurally, the application of a stated hypothesis, or an earlier proof of this
 module instantiated. It is PROVED with scope ``general`` only when every link holds; a link that
 fails leaves it UNDECIDED, naming the link (never REFUTED: a failed route is not a
 counterexample). Each index-map definition is also compared entry by entry with the explicit
@@ -32,18 +32,16 @@ size, so that the symbolic statement is the one the paper's objects satisfy.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import sympy as sp
 
-from verify import Evidence, Verdict
-from verify.symbolic import bound_variables_renamed, prove_equal
+from verify import Evidence
+from verify.symbolic import Derivation
 
 from .model import perm_matrix, vec_col, vec_row
 
 __all__ = [
-    "Derivation",
     "block_index_lemma",
     "lemma_instance",
     "vecdot_trace",
@@ -66,83 +64,6 @@ k, i, j, l_, q = sp.symbols("k i j l q", integer=True)
 c, s, a, b, x, t0 = sp.symbols("c s a b x t_0", **_nonneg)
 g, h = sp.symbols("g h", integer=True)
 f = sp.Function("f")
-
-#: Seconds for one engine link.
-_TIMEOUT = 20.0
-
-
-def _renamed(e: sp.Expr) -> sp.Expr:
-    """``e`` with the bound variables of its flat sums canonical (alpha-equivalence only)."""
-    try:
-        return bound_variables_renamed(e)
-    except ValueError:
-        return e
-
-
-class Derivation:
-    """A chain of exact links; PROVED (scope ``general``) only if every link holds.
-
-    ``engine`` links are ``prove_equal`` proofs that must hold in symbolic size (a proof only
-    at concrete sizes does not count); ``rewrite`` links compare the result of an exact SymPy
-    rewrite with the expected expression structurally, up to the names of bound variables;
-    ``hypothesis`` links record the substitution of a stated hypothesis; ``cite`` links use an
-    earlier Evidence of this module, which must itself be PROVED in general scope; ``check``
-    links are finite consistency checks of a definition (an index map against the explicit
-    matrices of :mod:`.model`).
-    """
-
-    def __init__(self) -> None:
-        self.steps: list[str] = []
-        self.failed: str | None = None
-        self.t0 = time.perf_counter()
-
-    def _record(self, label: str, ok: bool, note: str) -> bool:
-        self.steps.append(f"{label}: {'holds' if ok else 'FAILS'} ({note})")
-        if not ok and self.failed is None:
-            self.failed = f"{label} ({note})"
-        return ok
-
-    def engine(self, label: str, lhs: sp.Expr, rhs: sp.Expr, *, rename: bool = True) -> bool:
-        """``lhs = rhs`` by ``prove_equal`` (bound variables of flat sums renamed first)."""
-        L, R = (_renamed(lhs), _renamed(rhs)) if rename else (lhs, rhs)
-        # no concrete sizes: a proof only at listed sizes would not count here
-        no_sizes = {sym: () for sym in sp.sympify(L - R).free_symbols}
-        ev = prove_equal(L, R, timeout=_TIMEOUT, sizes=no_sizes)
-        ok = ev.verdict is Verdict.PROVED and ev.scope != "bounded"
-        return self._record(label, ok, f"prove_equal: {ev.verdict.value}, {ev.summary}")
-
-    def rewrite(self, label: str, got: sp.Expr, expected: sp.Expr) -> bool:
-        """``got`` (the result of an exact rewrite) is ``expected`` as a SymPy object, up to
-        bound-variable names."""
-        ok = _renamed(got) == _renamed(expected)
-        return self._record(label, ok, f"got {sp.sstr(got)[:160]}")
-
-    def hypothesis(self, label: str, before: sp.Basic, after: sp.Basic, applied: bool) -> bool:
-        """A stated hypothesis turns ``before`` into ``after`` (``applied`` says whether the
-        pattern it rewrites was found)."""
-        note = f"{sp.sstr(before)[:80]} -> {sp.sstr(after)[:80]}"
-        return self._record(label, applied, note if applied else "pattern not found: " + note)
-
-    def cite(self, label: str, ev: Evidence) -> bool:
-        """An earlier proof, used as a lemma: it must be PROVED in general scope."""
-        ok = ev.verdict is Verdict.PROVED and ev.scope == "general"
-        self._record(label, ok, f"{ev.verdict.value}, {ev.scope}: {ev.summary[:120]}")
-        self.steps.extend(f"    [{label[:24]}] {st}" for st in ev.steps)
-        return ok
-
-    def check(self, label: str, ok: bool, note: str) -> bool:
-        return self._record(label, ok, note)
-
-    def evidence(self, summary: str, generality: str, *, reading: str = "A",
-                 part: str = "main") -> Evidence:
-        elapsed = time.perf_counter() - self.t0
-        if self.failed is None:
-            return Evidence(Verdict.PROVED, f"{summary} ({generality})", method="symbolic",
-                            reading=reading, part=part, steps=self.steps,
-                            generality=generality, scope="general", elapsed_s=elapsed)
-        return Evidence(Verdict.UNDECIDED, f"{summary}: no general proof, a link fails: "
-                        f"{self.failed}", method="symbolic", reading=reading, part=part,
-                        steps=self.steps, elapsed_s=elapsed)
 
 
 # -- the block index lemma --------------------------------------------------------------------
@@ -187,7 +108,7 @@ def block_index_lemma(index: Callable[[sp.Expr, sp.Expr], sp.Expr] = _column_ind
     dv.engine("step: sum_{j=m}^{m} h(j) = h(m)", sp.Sum(H(j), (j, m, m)), H(m))
     dv.rewrite("step: the tail shifted by nm (k = i + nm, SymPy change_index) is h(m)",
                tail.change_index(k, k - n * m, i), h_def(m))
-    dv.steps.append("so L(m+1) - R(m+1) = L(m) - R(m) = 0: by induction L(m) = R(m) for m >= 1")
+    dv.note("so L(m+1) - R(m+1) = L(m) - R(m) = 0: by induction L(m) = R(m) for m >= 1")
     L, R = _lemma_sides(f, index)
     return dv.evidence(f"block index lemma {sp.sstr(L)} = {sp.sstr(R)}",
                        "every f, n and m symbolic: induction on m", part="lemma")

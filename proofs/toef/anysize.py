@@ -4,13 +4,13 @@ matrix size.
 The concrete-size checks of the claim modules (``N = C = 2`` entrywise, polynomials of bounded
 degree) are instances; the functions here prove the statements themselves, each as a short
 chain of identities that :func:`~verify.symbolic.prove_equal` reduces to an exact zero without
-fixing a size (:func:`prove_steps`). Sizes are symbolic through sums over ``IndexedBase``
-entries with symbolic bounds (an index ``q`` in ``1..N`` is written ``q = r + 1``,
-``N = r + 1 + s`` with ``r, s >= 0``, so that SymPy resolves Kronecker deltas in range), through
-``MatrixSymbol`` expressions of symbolic shape, or through noncommutative letters (an identity
-of noncommutative polynomials holds in every associative algebra, so for matrices of every
-size). What each chain cites rather than computes (the chain rule, uniqueness of solutions of
-a linear ODE, an induction on the degree) is recorded in its steps.
+fixing a size (:func:`~verify.symbolic.chain.prove_steps`). Sizes are symbolic through sums
+over ``IndexedBase`` entries with symbolic bounds (an index ``q`` in ``1..N`` is written
+``q = r + 1``, ``N = r + 1 + s`` with ``r, s >= 0``, so that SymPy resolves Kronecker deltas
+in range), through ``MatrixSymbol`` expressions of symbolic shape, or through noncommutative
+letters (an identity of noncommutative polynomials holds in every associative algebra, so for
+matrices of every size). What each chain cites rather than computes (the chain rule,
+uniqueness of solutions of a linear ODE, an induction on the degree) is recorded in its steps.
 
 Each proof routine takes the formula it proves (or the lemma it builds on) as a parameter,
 the paper's formula by default, so that a wrong formula can be fed to the same routine and be
@@ -19,70 +19,16 @@ seen not to come out PROVED.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
 
-from verify import Evidence, Verdict
-from verify.symbolic import prove_equal
-from verify.symbolic.prove import dimension_symbols
+from verify import Evidence
+from verify.symbolic import Step, prove_steps, requires
 
 #: Assumptions of a size offset: ``N = r + 1 + s`` with ``r, s`` non-negative integers.
 _OFFSET = {"integer": True, "nonnegative": True}
-
-
-@dataclass(frozen=True)
-class Step:
-    """One identity of a proof chain: ``lhs = rhs``, with the assumptions it needs."""
-
-    label: str
-    lhs: Any
-    rhs: Any
-    assumptions: Any = None
-
-
-def prove_steps(steps: Sequence[Step], *, summary: str, generality: str,
-                argument: Sequence[str] = (), part: str = "main", reading: str = "A",
-                timeout: float = 20.0) -> Evidence:
-    """PROVED with scope ``general`` when every step is an exact zero reached without a
-    concrete size; otherwise UNDECIDED naming the first step that was not.
-
-    A step counts when :func:`~verify.symbolic.prove_equal` says PROVED with scope ``general``
-    (symbolic sizes) or no scope at all (an identity with no size in it, e.g. of scalars or of
-    noncommutative letters); a PROVED only at concrete sizes (scope ``bounded``), a REFUTED or
-    an UNDECIDED step stops the chain: a failed step of a proof route does not refute the
-    statement, so the chain never says REFUTED. ``argument`` lists the reasoning that links
-    the steps (cited facts, the induction), shown after them.
-    """
-    t0 = time.monotonic()
-    done: list[str] = []
-    for st in steps:
-        dims = dimension_symbols(*(e for e in (st.lhs, st.rhs) if isinstance(e, sp.Basic)))
-        sizes = {dim: (1, 2) for dim in dims}  # a failed symbolic proof stays short
-        ev = prove_equal(st.lhs, st.rhs, assumptions=st.assumptions, timeout=timeout,
-                         sizes=sizes or None)
-        done.append(f"{st.label}: {ev.verdict.value} ({ev.summary})")
-        if ev.verdict is not Verdict.PROVED or ev.scope == "bounded":
-            why = "only at concrete sizes" if ev.verdict is Verdict.PROVED else ev.verdict.value
-            return Evidence(Verdict.UNDECIDED, f"step '{st.label}' not proved in general ({why}: "
-                            f"{ev.summary})", method="symbolic", part=part, reading=reading,
-                            steps=done + list(ev.steps), elapsed_s=time.monotonic() - t0)
-    return Evidence(Verdict.PROVED, f"{summary}: exact zero in all {len(done)} steps",
-                    method="symbolic", part=part, reading=reading,
-                    steps=done + [f"argument: {a}" for a in argument], generality=generality,
-                    scope="general", elapsed_s=time.monotonic() - t0)
-
-
-def requires(ev: Evidence, what: str, *, part: str, reading: str = "A") -> Evidence | None:
-    """UNDECIDED when a lemma another proof builds on is not PROVED in general, else None."""
-    if ev.verdict is Verdict.PROVED and ev.scope == "general":
-        return None
-    return Evidence(Verdict.UNDECIDED, f"{what} not proved in general ({ev.verdict.value}: "
-                    f"{ev.summary})", method="symbolic", part=part, reading=reading,
-                    steps=list(ev.steps))
 
 
 # -- Sec. 2.3, l. 68: dissipative and conservative parts -------------------------------------

@@ -11,6 +11,9 @@ Public names::
     bch(order), bch_words(order), to_commutators(poly), expand_commutator(expr)
     trig_interpolate(L, points, values, freqs), check_trig_interpolation(...)
     bound_variables_renamed(expr)                         # alpha-equivalence of flat sums
+    Derivation(), prove_steps([Step(label, lhs, rhs), ...], *, summary, generality)
+    requires(lemma, what, *, part), proved_in_general(ev)  # proof chains (general only if
+                                                           # every link holds), see .chain
 
 See ``docs/engines/symbolic.md`` for worked examples.
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 from .bch import X, Y, bch, bch_words, expand_commutator, lyndon_coordinates, to_commutators
 from .cases import prove_cases, refute_exactly
+from .chain import Derivation, Step, prove_steps, proved_in_general, requires
 from .prove import prove_equal, prove_for_sizes
 from .sums import bound_variables_renamed
 from .trig import TrigInterpolation, check_trig_interpolation, trig_interpolate
@@ -43,4 +47,9 @@ __all__ = [
     "check_trig_interpolation",
     "TrigInterpolation",
     "bound_variables_renamed",
+    "Derivation",
+    "Step",
+    "prove_steps",
+    "requires",
+    "proved_in_general",
 ]
