@@ -288,6 +288,15 @@ def trace_square_any_size(lemma: Evidence) -> Evidence:
                   "bound variable renamed"])
 
 
+def _quartic_setting() -> tuple[tuple[sp.Symbol, ...], list[tuple[sp.Symbol, int, sp.Symbol]],
+                                sp.IndexedBase, sp.IndexedBase]:
+    """The indices ``a, b, c, d`` of a quartic invariant ``sum T_abcd K_ab K_cd``, their
+    limits ``1..C`` (C symbolic), the tensor ``T`` and ``K = X^*X`` (formal entries)."""
+    idx = sp.symbols("a b c d", integer=True)
+    C = sp.Symbol("C", integer=True, positive=True)
+    return idx, [(i, 1, C) for i in idx], sp.IndexedBase("T"), sp.IndexedBase("K")
+
+
 def quartic_invariant_any_size(lemma: Evidence) -> Evidence:
     """``sum T_abcd K_ab K_cd = sum T_abcd Tr(X E_da X^* X E_bc X^*)`` for a general tensor T,
     in symbolic size, from the matrix-unit rule ``lemma``."""
@@ -295,10 +304,7 @@ def quartic_invariant_any_size(lemma: Evidence) -> Evidence:
     blocked = requires(lemma, "the matrix-unit trace rule", part=part)
     if blocked is not None:
         return blocked
-    a, b, c, d = idx = sp.symbols("a b c d", integer=True)
-    C = sp.Symbol("C", integer=True, positive=True)
-    T, K = sp.IndexedBase("T"), sp.IndexedBase("K")
-    lim = [(i, 1, C) for i in idx]
+    (a, b, c, d), lim, T, K = _quartic_setting()
     return prove_steps(
         [Step("sum T_abcd K_ab K_cd = sum T_abcd Tr(X E_da X^* X E_bc X^*)",
               sp.Sum(T[a, b, c, d] * K[a, b] * K[c, d], *lim),
@@ -339,10 +345,9 @@ def quartic_heads_any_size(
     blocked = requires(lemma, "the matrix-unit trace rule", part=part)
     if blocked is not None:
         return blocked
-    a, b, c, d = idx = sp.symbols("a b c d", integer=True)
-    C = sp.Symbol("C", integer=True, positive=True)
-    T, K, H = sp.IndexedBase("T"), sp.IndexedBase("K"), sp.IndexedBase("H")
-    lim = [(i, 1, C) for i in idx]
+    idx, lim, T, K = _quartic_setting()
+    a, b, c, d = idx
+    H = sp.IndexedBase("H")
     m = matrix_letters()
     X, Xs = m["X"], m["Xs"]
 
