@@ -552,8 +552,8 @@ def crr_implications(ctx):
 def crr_ssm_future_work(ctx):
     """Future work (Sec. 9.5, L558-566): recorded only."""
     return Evidence.informal(
-        "future work; the numeric Mamba checks are in gda.crr.mamba_instance and "
-        "gda.crr.conj_advantage"
+        "announced as future work ('strongly suggests'), with no setup in the paper to test; the "
+        "numeric Mamba checks are in gda.crr.mamba_instance and gda.crr.conj_advantage"
     )
 
 
@@ -571,6 +571,7 @@ def lim(ctx):
     """Limitations; where the Sec. 7 rates sit relative to the first-order regime is measured in
     gda.reg.small_lr_first_order (r(0.01), r(0.1) on a random head)."""
     return Evidence.informal(
-        "limitations section; the first-order accuracy at the Sec. 7 learning rates is measured in "
+        "a statement of the analysis' own assumptions (limitations), not a result that could "
+        "fail; the first-order accuracy at the Sec. 7 learning rates is measured in "
         "gda.reg.small_lr_first_order"
     )

@@ -202,6 +202,9 @@ def column_usage(ctx):
         seed=ctx.seed,
     )
     return [
-        Evidence.informal("monitoring suggestion, not a checkable statement"),
+        Evidence.informal(
+            "a monitoring suggestion ('identify', 'can flag') names no outcome that could fail; "
+            "its testable proxy is reading 'bound'"
+        ),
         ev.relabel(reading="bound"),
     ]

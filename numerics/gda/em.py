@@ -334,7 +334,11 @@ def bayes_vs_em(ctx):
         "loglik_better": ll_sep[-1],
     }
     return [
-        Evidence.informal("background statement (point estimate vs Bayesian treatment)"),
+        Evidence.informal(
+            "background remark contrasting EM's point estimate with a Bayesian treatment, not "
+            "a result about the paper's model; its mathematical assertions are the readings "
+            "'global' and 'monotone'"
+        ),
         em_global_evidence(m_sym, ll_sym[-1], ll_sep[-1], stuck),
         em_monotone_evidence([ll_sep, ll_sym]),
     ]
@@ -377,8 +381,7 @@ def em_monotone_evidence(runs: list[list[float]], tol: float = 1e-9) -> Evidence
             if b < a - tol:
                 return Evidence(
                     Verdict.REFUTED,
-                    f"log-likelihood falls from {a:.6f} to {b:.6f} at iteration {t + 1} of run "
-                    f"{k}",
+                    f"log-likelihood falls from {a:.6f} to {b:.6f} at iteration {t + 1} of run {k}",
                     reading="monotone",
                     counterexample={"run": k, "iteration": t + 1, "before": a, "after": b},
                 )
