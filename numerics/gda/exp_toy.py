@@ -6,11 +6,11 @@ seeds, every profile). Trainings are memoised (:func:`cached_toy`), so the claim
 share them; the evidence is still computed in the run.
 
 Each observation of L387-389 becomes a yes/no per setting (a pure function of that setting's
-logs, below), and :func:`grid_evidence` turns the per-setting outcomes into a verdict: the
-paper's setting is one of the grid's (it states only "small Gaussian entries" and "a fixed
-learning rate", L379-382), so the observation is SUPPORTED when it holds in every setting,
-REFUTED when it fails in every one, and otherwise UNDECIDED, "depends on the unspecified
-settings", with where it holds and where it fails.
+logs, below), and :func:`grid_evidence` turns the per-setting outcomes into a verdict. The
+paper's own setting is unknown (it states only "small Gaussian entries" and "a fixed learning
+rate", L380, L383), so the grid stands in for it: the observation is SUPPORTED when it holds in
+every setting, REFUTED when it fails in every one, and otherwise UNDECIDED, "depends on the
+unspecified settings", with where it holds and where it fails.
 """
 
 from __future__ import annotations
