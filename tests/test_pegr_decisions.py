@@ -134,3 +134,14 @@ def test_irreducibility_oracle_self_tests():
     assert oracle_evidence(2, 3, 10).verdict is U
     assert real_complex_evidence(1, 2).verdict is S
     assert real_complex_evidence(1, 1).verdict is U
+
+
+def test_lemma_A1_fuzz_is_void_when_a_negative_control_is_missed():
+    from numerics.pegr.relpe import gated_by_controls
+    from verify import Evidence
+    fuzz = Evidence(Verdict.SUPPORTED, "no violation", method="numeric", part="lemma")
+    kept = gated_by_controls(fuzz, {"GL(3)": 0.8, "exp(tN), N not skew": 2.1})
+    assert [e.verdict for e in kept] == [Verdict.SUPPORTED, Verdict.SUPPORTED]
+    missed = gated_by_controls(fuzz, {"GL(3)": 0.8, "exp(tN), N not skew": 1e-9})
+    assert [e.verdict for e in missed] == [Verdict.UNDECIDED]
+    assert "missed" in missed[0].summary and missed[0].part == "lemma"
