@@ -10,6 +10,7 @@ from fractions import Fraction
 import sympy as sp
 import torch
 
+from numerics.sih import retrieve as sih_retrieve
 from numerics.sih.ca import CellularAutomaton, token_stream
 from numerics.sih.checks import def_d1_margins
 from numerics.sih.construction import evaluate
@@ -44,6 +45,12 @@ from numerics.sih.main import (
 )
 from numerics.sih.naive import NaiveRPE, scaling_evidence, spatial_widths
 from numerics.sih.retrieve import (
+    admissible,
+    block_score,
+    block_vertices,
+    distributed_evidence,
+    distributed_recheck,
+    distributed_worst,
     iff_evidence,
     k_reading_evidence,
     match_bound_evidence,
@@ -340,6 +347,97 @@ def test_nonmatch_bound_rule():
     assert nonmatch_bound_evidence(q, qp, e).verdict is Verdict.REFUTED
     exact = [[F(1), F(0)], [F(1), F(0)]], [[F(1), F(0)], [F(0), F(1)]]
     assert nonmatch_bound_evidence(*exact, e).verdict is Verdict.UNDECIDED
+
+
+def test_noise_sets_membership():
+    e = F(1, 10)
+    assert admissible("printed", 0, [F(0), e], e)  # target dropped to 0: allowed as printed
+    assert not admissible("attention", 0, [F(0), e], e)
+    assert admissible("attention", 0, [1 - e, e], e)
+    assert not admissible("attention", 0, [1 - e, e], F(1, 20))
+    assert admissible("l1", 0, [1 + e, F(0)], e)
+    assert not admissible("l1", 0, [1 + e, e], e)
+    for noise in ("printed", "attention", "l1"):
+        verts, _ = block_vertices(noise, 1, 3, e)
+        assert all(admissible(noise, 1, v, e) for v in verts)
+
+
+def test_distributed_worst_is_the_worst_over_the_set():
+    """The vertex extremes bound every point of the set: exact random convex combinations of
+    the vertices never score beyond them (Remark E.7 at k = 2, V = 3)."""
+    rng = torch.Generator().manual_seed(0)
+    e, k, V = F(1, 10), 2, 3
+    for noise in ("attention", "l1"):
+        w = distributed_worst(noise, k, V, e)
+        P = {y: block_vertices(noise, y, V, e)[0] for y in range(V)}
+
+        def point(y, P=P):
+            lam = [F(int(t)) for t in torch.randint(1, 9, (len(P[y]),), generator=rng)]
+            return [sum(li * v[j] for li, v in zip(lam, P[y], strict=True)) / sum(lam)
+                    for j in range(V)]
+
+        for _ in range(40):
+            q = [point(0) for _ in range(k)]
+            assert block_score(q, [point(0) for _ in range(k)]) >= w["match_min"]
+            assert block_score(q, [point(1), point(0)]) <= w["nonmatch_max"]
+    # the closed forms under the attention-output model, eps < 1/2, V >= 3
+    w = distributed_worst("attention", 3, 3, e)
+    assert w["match_min"] == 3 * (1 - e) ** 2 and w["nonmatch_max"] == 2 + 2 * e * (1 - e)
+    w = distributed_worst("l1", 3, 3, e)  # agreeing blocks score (1 + e)^2 > 1
+    assert w["nonmatch_max"] == 2 * (1 + e) ** 2 + 2 * e
+
+
+def test_distributed_rule_planted_pass_and_violation():
+    inst = [(k, V, e) for k in (1, 2, 3) for V in (2, 3) for e in (F(0), F(1, 20), F(1, 12))]
+    passed = {ev.part: ev for ev in distributed_evidence("attention", inst, reading="C")}
+    assert {p: ev.verdict for p, ev in passed.items()} == {
+        "distributed bounds": Verdict.PROVED, "distributed gap": Verdict.PROVED}
+    assert passed["distributed gap"].scope == "bounded"
+    bad = {ev.part: ev for ev in distributed_evidence("printed", inst, reading="A")}
+    assert {p: ev.verdict for p, ev in bad.items()} == {
+        "distributed bounds": Verdict.REFUTED, "distributed gap": Verdict.REFUTED}
+    ce = bad["distributed gap"].counterexample
+    assert F(ce["match_score"]) - F(ce["nonmatch_score"]) < F(ce["c(1-4k eps_bar)"])
+    mixed = {ev.part: ev.verdict for ev in distributed_evidence("l1", inst, reading="D")}
+    assert mixed == {"distributed bounds": Verdict.REFUTED, "distributed gap": Verdict.PROVED}
+    # no violation at k = 1 under l1 (the non-matching bound fails only from k = 2)
+    one = [(1, V, e) for V, e in [(2, F(1, 20)), (3, F(1, 12))]]
+    assert {ev.verdict for ev in distributed_evidence("l1", one, reading="D")} == {Verdict.PROVED}
+
+
+def test_distributed_rule_subset_is_no_proof(monkeypatch):
+    """A search over part of a noise set that finds nothing is UNDECIDED, never PROVED."""
+    real = sih_retrieve.block_vertices
+    monkeypatch.setattr(sih_retrieve, "block_vertices",
+                        lambda noise, x, V, e: (real(noise, x, V, e)[0], False))
+    sih_retrieve._block_worst.cache_clear()
+    try:
+        evs = distributed_evidence("attention", [(2, 3, F(1, 20))], reading="C")
+    finally:
+        sih_retrieve._block_worst.cache_clear()
+    assert {ev.verdict for ev in evs} == {Verdict.UNDECIDED}
+
+
+def test_distributed_recheck_rule():
+    e = F(1, 10)
+    q = ([0, 0], [[F(1), F(0)], [F(1), F(0)]])
+    assert distributed_recheck("attention", e, {"query": q, "match_key": q}) is None
+    assert "matches" in distributed_recheck("attention", e, {"query": q, "nonmatch_key": q})
+    off = ([0, 1], [[F(1), F(0)], [F(1), F(0)]])  # block 1 is e_0, not near e_1
+    assert "not in" in distributed_recheck("attention", e, {"query": q, "nonmatch_key": off})
+
+
+def test_attention_noise_property_holds_and_flags_a_planted_violation():
+    """Lemma E.6's reading-B property (reused by Remark E.7 at m = k): zero inside the noise
+    set; with eps_bar = -0.4 the matching bound m - 2m eps_bar = 1.8 m exceeds what the
+    blocks score, a planted violation it must report."""
+    g = torch.Generator().manual_seed(0)
+    kw = {"generator": g, "batch": 64, "dtype": torch.float64, "device": None}
+    for diff in (0, 1, 3):
+        v = sih_retrieve.attention_noise_violation(**kw, m=3, V=3, ebar_pct=20, diff=diff)
+        assert v.shape == (64,) and float(v.max()) == 0.0
+    v = sih_retrieve.attention_noise_violation(**kw, m=2, V=2, ebar_pct=-40, diff=0)
+    assert float(v.max()) > 0
 
 
 def test_k_reading_rule():

@@ -1,22 +1,19 @@
-"""App. E, Remark E.7: the Layer-2 score gap in the distributed and partitioned regimes.
+"""App. E, Remark E.7's partitioned regime: the exact enumeration of one-hot block scores (Def
+E.8, L1023-1026) and the B_3 layout of F.1 Step 2.
 
-Lemma E.6 and Lemma E.9 / Cor. E.10, checked by search, are in ``numerics/sih/retrieve.py``.
+The claim ``sih.retrieve.remark_e7_gap`` (its distributed regime uses Lemma E.6's harness) and
+Lemma E.6, Lemma E.9 / Cor. E.10 are in ``numerics/sih/retrieve.py``.
 """
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 
-import sympy as sp
-
-import verify
 from verify import Evidence
-from verify.symbolic import prove_cases, refute_exactly
+from verify.symbolic import refute_exactly
 
-from . import PAPER
 from .main import def41_partitions
-from .model import ECA, e_hat, union_set
+from .model import e_hat, union_set
 
 
 def block_gap_counts(h: int, n: int) -> dict[str, int]:
@@ -71,35 +68,3 @@ def layout_evidence(offsets, V: int, shift=None, **kw) -> Evidence:
         "c<q^(Q), q^(K)> does not compare configurations block by block (see "
         "sih.main.marginalisation_alignment)", bad, lhs=bad["dim_B3K_block"],
         rhs=bad["dim_B3Q_block"], generality="ECA, every Def. 4.1 partition", **kw)
-
-
-@verify.claim(
-    "sih.retrieve.remark_e7_gap", paper=PAPER,
-    where="Remark E.7, L1515-1520; Def E.8 L1539-1548; F.1 Step 3 L1779-1783", kind="identity",
-    expect="PROVED",
-    statement=r"m=1:\ G=c(k-2k\bar\varepsilon)-c((k-1)+2k\bar\varepsilon)=c(1-4k\bar\varepsilon)"
-              r">0\iff\bar\varepsilon<\tfrac1{4k};\ m>1:\ \text{match }ch,\ \text{non-match}"
-              r"\le c(h-1),\ G=c",
-    readings={"B": r"the partitioned gap on the architecture's $B_{3,Q}$ / $B_{3,K}$ of F.1 "
-                   r"Step 2 (one-hots over $S_\gamma\cap\mathcal N_Q$ and "
-                   r"$S_\gamma\cap\mathcal N_K$), matching = equal parent configurations"},
-)
-def remark_e7_gap(ctx):
-    """Distributed regime: the gap algebra is PROVED (symbolic c, k, eps). Partitioned regime
-    as stated in Def E.8 (L1023-1026): q_0, q_i concatenations of h one-hot blocks, matching
-    meaning q_i = q_0; the inner product counts agreeing blocks, so matches score ch and
-    non-matches at most c(h-1): every pair enumerated for h <= 3, block size <= 3, PROVED at
-    those sizes. Reading B, the same gap on the B_3 contents F.1 Step 2 writes: for ECA at
-    h = 2 the K and Q sub-blocks of one head have dimensions 4 and 2 (REFUTED; the
-    per-neighbour layout that repairs it is sih.main.marginalisation_alignment's reading B)."""
-    c, k, e = sp.symbols("c k epsilon", positive=True)
-    ev = prove_cases([("G", c * (k - 2 * k * e) - c * ((k - 1) + 2 * k * e), c * (1 - 4 * k * e))],
-                     generality="symbolic c, k, eps", scope="general", part="distributed")
-    cases = [(f"h={h}, block size {n}: {what}", count, 0)
-             for h in (1, 2, 3) for n in (2, 3) for what, count in block_gap_counts(h, n).items()]
-    ev_part = prove_cases(cases, part="partitioned",
-                          generality="h in {1,2,3} one-hot blocks of size n in {2,3}, all pairs",
-                          summary="h one-hot blocks: equal pairs score h, unequal ones <= h-1, "
-                                  "so G = c")
-    ev_b = layout_evidence(ECA, 2, part="partitioned", reading="B")
-    return [ev, ev_part, replace(ev, reading="B"), ev_b]
