@@ -454,7 +454,7 @@ def distributed_instances(ks: range, Vs: range) -> list[tuple[int, int, Fraction
               "D": r"the distributed regime with $\|\varepsilon_h\|_1\le\bar\varepsilon$ over "
                    r"all coordinates of each block (Lemma E.6's reading C); the partitioned "
                    r"regime as printed"},
-    repairs={"C": "erratum"},
+    repairs={"C": "overstated"},
 )
 def remark_e7_gap(ctx):
     """Distributed regime (L1005-1010), with Lemma E.6's harness at m = k blocks under each of
@@ -470,7 +470,8 @@ def remark_e7_gap(ctx):
       bounded; the worst pair scores are k(1 - eps)^2 and (k - 1) + 2 eps(1 - eps) for
       eps < 1/2 and V >= 3, so the gap stays positive at eps_bar = 1/(4k)); the float64
       fuzz of the bounds (Lemma E.6's property at m = k) agrees. It is the repaired
-      statement, so A is an erratum.
+      statement, under a noise model the remark does not state: A is overstated (as Lemma
+      E.6's own reading D).
     - D (l1 over all coordinates): the non-matching bound fails from k = 2 (agreeing blocks
       score (1 + eps)^2 > 1), REFUTED; the gap still holds (the pair bounds alone give
       1 - 4k eps + eps^2).
