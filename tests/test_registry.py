@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 import verify
+from verify.context import Context
 from verify.errors import ClaimDefinitionError, DuplicateClaimError, UnknownClaimError
+from verify.execute import execute
 from verify.registry import Registry
 
 
@@ -51,6 +53,32 @@ def test_expect_accepts_names_in_any_case():
     reg = Registry()
     _register(reg, expect="proved")
     assert reg["pp.a"].expect is verify.Verdict.PROVED
+
+
+def test_expect_per_profile():
+    reg = Registry()
+    _register(reg, expect={"quick": "UNDECIDED", "deep": "refuted"})
+    c = reg["pp.a"]
+    assert c.expect is verify.Verdict.UNDECIDED
+    assert c.expect_for("deep") is verify.Verdict.REFUTED
+    assert c.expect_for("fuzz") is verify.Verdict.UNDECIDED  # no entry: the quick one
+    with pytest.raises(ClaimDefinitionError, match="expect names profile 'slow'"):
+        _register(Registry(), expect={"quick": "PROVED", "slow": "PROVED"})
+    with pytest.raises(ClaimDefinitionError, match="unknown verdict 'TRUE'"):
+        _register(Registry(), expect={"deep": "TRUE"})
+
+
+def test_deep_verdict_is_guarded_by_its_own_expect():
+    reg = Registry()
+    verify.claim("pp.b", registry=reg, paper="pp", where="l. 1", statement="s", kind="property",
+                 expect={"quick": "UNDECIDED", "deep": "REFUTED"})(
+        lambda ctx: verify.Evidence.undecided("smoke") if ctx.profile == "quick"
+        else verify.Evidence(verify.Verdict.REFUTED, "x", counterexample={"x": 1}))
+    quick = execute(reg["pp.b"], Context("pp.b", run_seed=0, profile="quick"))
+    deep = execute(reg["pp.b"], Context("pp.b", run_seed=0, profile="deep"))
+    assert quick.verdict is verify.Verdict.UNDECIDED and not quick.drift
+    assert deep.verdict is verify.Verdict.REFUTED and not deep.drift
+    assert deep.expect is verify.Verdict.REFUTED
 
 
 def test_evidence_for_unknown_claim_fails_validation():

@@ -164,7 +164,7 @@ def build_result(
         repaired_by=repaired_by,
         code=claim.code,
         paper_title=_paper_title(claim.paper),
-        expect=claim.expect,
+        expect=claim.expect_for(ctx.profile),
         elapsed_s=elapsed,
         evidence=evidence,
         readings=readings,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from . import discovery
+from .context import PROFILES
 from .errors import ClaimDefinitionError, DiscoveryError, DuplicateClaimError, UnknownClaimError
 from .verdict import Verdict
 
@@ -58,6 +59,12 @@ class Claim:
     doc: str = ""
     repairs: dict[str, str] = field(default_factory=dict)
     resources: dict[str, float] | dict[str, dict[str, float]] | None = None
+    expect_by_profile: dict[str, Verdict] = field(default_factory=dict)
+
+    def expect_for(self, profile: str) -> Verdict | None:
+        """The verdict this claim's evidence gave in ``profile`` (its own entry, else the
+        quick one): a deep run that judges an experiment guards its own verdict."""
+        return self.expect_by_profile.get(profile, self.expect)
 
     def timeout_for(self, profile: str) -> float | None:
         """This claim's own time budget in ``profile``, if it set one."""
@@ -281,7 +288,7 @@ def claim(
     where: str,
     statement: str,
     kind: str,
-    expect: Verdict | str | None = None,
+    expect: Verdict | str | dict[str, Verdict | str] | None = None,
     timeout: float | dict[str, float] | None = None,
     readings: dict[str, str] | None = None,
     repairs: dict[str, str] | None = None,
@@ -297,7 +304,10 @@ def claim(
         statement: the statement as the paper gives it, in LaTeX.
         kind: one of :data:`KINDS`.
         expect: the verdict the evidence gave when the check was written (a regression
-            guard; the reason belongs in the docstring). ``verify run`` flags drift.
+            guard; the reason belongs in the docstring). ``verify run`` flags drift. Where the
+            profiles differ (an experiment is UNDECIDED at smoke scale and judged in deep),
+            ``{"quick": "UNDECIDED", "deep": "REFUTED"}``; a profile without an entry uses
+            the quick one.
         timeout: this claim's time budget in seconds, or ``{"quick": s, "deep": s}``.
         readings: other readings of the statement, ``{"B": "...", ...}``; evidence with
             ``reading="B"`` is reported against them.
@@ -334,9 +344,16 @@ def claim(
         if kind not in KINDS:
             raise ClaimDefinitionError(f"{where_}: kind {kind!r} is not one of {', '.join(KINDS)}")
         try:
-            exp = Verdict.parse(expect) if expect is not None else None
+            by_profile = {k: Verdict.parse(v) for k, v in expect.items()} \
+                if isinstance(expect, dict) else {}
+            exp = Verdict.parse(expect) if expect is not None and not by_profile else \
+                by_profile.get("quick")
         except ValueError as e:
             raise ClaimDefinitionError(f"{where_}: expect: {e}") from None
+        unknown = sorted(set(by_profile) - set(PROFILES))
+        if unknown:
+            raise ClaimDefinitionError(
+                f"{where_}: expect names profile {unknown[0]!r}, not one of {', '.join(PROFILES)}")
         if not callable(fn):
             raise ClaimDefinitionError(f"{where_}: @claim must decorate a function")
         for label, role in (repairs or {}).items():
@@ -357,6 +374,7 @@ def claim(
                 statement=statement,
                 kind=kind,
                 expect=exp,
+                expect_by_profile=by_profile,
                 checks=[fn],
                 file=file,
                 timeout=timeout,
