@@ -199,6 +199,7 @@ def bayes_entropies(P: np.ndarray, mu: np.ndarray, X: np.ndarray) -> np.ndarray:
         r"q_i;\ (b)\text{ keys pushed apart, approximate orthogonality};\ (c)\text{ [Paper I] "
         r"cosine }0.05\text{--}0.06\text{ vs }0.08\text{ random}"
     ),
+    expect={"quick": "UNDECIDED", "deep": "REFUTED"},
 )
 def key_orthogonality(ctx):
     """(a) PROVED (constant 1/sqrt(d_k); = gda.query_key_grad, re-proved at T=2). (b) measured
