@@ -259,6 +259,7 @@ def timescale_outcome(orders: np.ndarray) -> bool | None:
         r"routing, slow values)}"
     ),
     expect="UNDECIDED",
+    timeout={"deep": 7200},
 )
 def two_timescale(ctx):
     """On the toy trajectories (every step, the grid of gda.exp.toy.setup): per stable run,

@@ -192,7 +192,7 @@ def _row(
         r"speedup}"
     ),
     readings={"B": "entropies read in nats (natural-log CE of (9)) instead of the bits of L434"},
-    timeout={"quick": 120, "deep": 3600},
+    timeout={"quick": 120, "deep": 7200},
     expect={"quick": "UNDECIDED", "deep": "NOT_REPRODUCED"},
 )
 def sticky_table1(ctx):
@@ -612,7 +612,7 @@ def capacity_evidence(
         r"\text{The residual gap of }\sim0.17\text{ bits from the theoretical minimum likely "
         r"reflects the limited capacity of a single-head architecture}"
     ),
-    timeout={"quick": 120, "deep": 3600},
+    timeout={"quick": 120, "deep": 7200},
     expect={"quick": "UNDECIDED", "deep": "REFUTED"},
 )
 def sticky_capacity_gap(ctx):
@@ -856,7 +856,7 @@ def grad_magnitude_rationale(ctx):
         r"larger LR for values) allows values to specialize more rapidly, whereas uniform SGD must "
         r"balance routing and content updates at the same rate.}"
     ),
-    timeout={"quick": 120, "deep": 3600},
+    timeout={"quick": 120, "deep": 7200},
     expect={"quick": "UNDECIDED", "deep": "REFUTED"},
 )
 def speedup_attribution(ctx):
@@ -996,7 +996,7 @@ def longer_and_more_coherent(length_ratio: float, coh_em: float, coh_sgd: float)
         "full-space": "coherence measured in the full value space instead of the PCA plane of "
         "Fig. 9"
     },
-    timeout={"quick": 120, "deep": 3600},
+    timeout={"quick": 120, "deep": 7200},
     expect={"quick": "UNDECIDED", "deep": "REFUTED"},
 )
 def value_trajectories(ctx):
@@ -1134,7 +1134,7 @@ def focused_attention_evidence(
         r"\text{Both EM-like and SGD training ultimately converge toward similar qualitative "
         r"solutions: specialized values and focused attention}"
     ),
-    timeout={"quick": 120, "deep": 3600},
+    timeout={"quick": 120, "deep": 7200},
     expect={"quick": "UNDECIDED", "deep": "REFUTED"},
 )
 def similar_solutions(ctx):
@@ -1191,7 +1191,7 @@ def similar_solutions(ctx):
         r"\text{Reproduction harness of the sticky task (curves of Figs. 6-8, Table 1, baselines, "
         r"probes).}"
     ),
-    timeout={"quick": 120, "deep": 3600},
+    timeout={"quick": 120, "deep": 7200},
 )
 def sticky_repro(ctx):
     """The harness itself (not a claim): reports the loss / accuracy / entropy curves of both

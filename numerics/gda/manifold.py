@@ -88,7 +88,7 @@ def values_continue(ctx):
         r"\text{Under repeated updates, values come to lie on low-dimensional manifolds "
         r"parameterized by downstream functionals such as posterior entropy}"
     ),
-    timeout={"quick": 120, "deep": 3600},
+    timeout={"quick": 120, "deep": 7200},
 )
 def low_dim_values(ctx):
     """Trained sticky model (both protocols): PCA of {v_j} on the probe sequence (PC1 and
