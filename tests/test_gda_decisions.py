@@ -410,6 +410,7 @@ def test_entropy_rate_and_noise_floor_rules():
     assert entropy_rate_evidence(2.7402, "bits").verdict is Verdict.NOT_REPRODUCED
     assert noise_floor_evidence(1.90, 1.8994, 0.3).verdict is Verdict.SUPPORTED
     assert noise_floor_evidence(1.80, 1.8994, 0.3).verdict is Verdict.UNDECIDED
+    assert noise_floor_evidence(1.8994 + 0.2, 1.8994, 0.3).verdict is Verdict.REFUTED
 
 
 def test_attribution_rule_reaches_both_verdicts():
