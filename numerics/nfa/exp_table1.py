@@ -316,7 +316,7 @@ def _settings(ctx, family, d, dtype, metric, sz, config) -> dict:
     ),
     kind="experiment",
     readings={k: v for k, v in READING_TEXT.items() if k != "A"},
-    expect="UNDECIDED",
+    expect={"quick": "UNDECIDED", "deep": "NOT_REPRODUCED"},
     timeout={"quick": 180, "deep": 1800},
 )
 def table1_equivariance(ctx) -> list[Evidence]:
@@ -566,7 +566,7 @@ def _figure(ctx, sz) -> dict:
         "C": "the same thresholds for G_ST, float64",
         "D": "SO(d) as printed, float64 (the float64 re-check of reading A)",
     },
-    expect="UNDECIDED",
+    expect={"quick": "UNDECIDED", "deep": "NOT_REPRODUCED"},
 )
 def fig1_fig2_captions(ctx) -> list[Evidence]:
     """Fig. 1: pointwise max error on the Table 6 grid (100 x 100 on [-1.5,1.5]^2) <= 1e-6;
@@ -658,7 +658,7 @@ def fig1_fig2_captions(ctx) -> list[Evidence]:
         "C": "correlation with logit scale 30, not centred",
         "D": "correlation with logit scale 30, centred",
     },
-    expect="UNDECIDED",
+    expect={"quick": "UNDECIDED", "deep": "NOT_REPRODUCED"},
 )
 def abstract_headlines(ctx) -> list[Evidence]:
     """(a) Table 1 normalised rows (SO(2), SO(3)): mean vs 3.6e-6 (same order), max < 1e-5;
