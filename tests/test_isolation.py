@@ -158,6 +158,11 @@ def test_processes_a_claim_starts_do_not_outlive_it(tmp_path, pid_dir):
         _kill(pids)
 
 
+def _default_signals() -> None:
+    for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL, signal.SIGINT],
                          ids=lambda s: s.name)
 def test_no_process_survives_a_killed_parent(tmp_path, pid_dir, sig):
@@ -166,7 +171,10 @@ def test_no_process_survives_a_killed_parent(tmp_path, pid_dir, sig):
             verify.run(["orphan.hangs"], modules={ISOLATION!r}, jobs=1,
                        results_path={str(tmp_path / "r.jsonl")!r})
     """)
+    # default dispositions in the parent, even when the suite itself runs under nohup (which
+    # ignores SIGHUP, and the runner rightly keeps an ignored signal ignored)
     parent = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path,
+                              preexec_fn=_default_signals,
                               start_new_session=True, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
     tree: set[int] = set()
