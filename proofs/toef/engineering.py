@@ -431,7 +431,9 @@ def lemma8_bch_gate(ctx):
 def lemma8_series_coefficients(ctx):
     """The Taylor series of G is 1 + b/2 + b^2/12 - b^4/720 + ... (SymPy series, B_k^+/k! with
     SymPy's B_1 = +1/2, and the BCH reduction all agree); the printed +1/720 (l. 282) has the
-    wrong sign: REFUTED (reading A), PROVED (reading B)."""
+    wrong sign: REFUTED (reading A), PROVED (reading B). ``G = sum B_k^+ beta^k / k!`` for every
+    k: G equals ``beta e^beta / (e^beta - 1)``, the generating function of ``B_k(1) = B_k^+``
+    (exact, general); the k <= 5 series check pins SymPy's B_1 convention."""
     ser = sp.series(gate(), beta, 0, 6).removeO()
     b1 = sp.bernoulli(1)
     bern = sum(sp.bernoulli(k) / sp.factorial(k) * beta**k for k in range(6))
@@ -443,6 +445,9 @@ def lemma8_series_coefficients(ctx):
     generating = f"series = sum B_k^+ beta^k / k! (SymPy B_1 = {b1})"
     generating_k = ("k <= 5 (for every k the identity is the definition of B_k^+ by this "
                     "generating function, not re-derived)")
+    every_k = ("every k: B_k^+ = B_k(1), and t e^t / (e^t - 1) is the exponential generating "
+               "function of the Bernoulli polynomials t e^{xt} / (e^t - 1) at x = 1, so G equal "
+               "to it is sum_k B_k^+ beta^k / k! coefficient by coefficient")
     return [
         refute_exactly("beta^4 coefficient of G is -1/720, printed +1/720 (Taylor to beta^4)",
                        {"coefficient": "beta^4", "true": str(ser.coeff(beta, 4)),
@@ -458,6 +463,9 @@ def lemma8_series_coefficients(ctx):
             prefix=generating),
         prove_equal(sp.expand(ser), sp.expand(bern)).relabel(
             part="B_k^+/k! generating function", generality=generating_k, prefix=generating),
+        *(prove_equal(gate(), beta * sp.exp(beta) / (sp.exp(beta) - 1)).relabel(
+            reading=rd, part="B_k^+/k! generating function", scope="general",
+            generality=every_k, prefix="G = beta e^beta / (e^beta - 1)") for rd in ("A", "B")),
     ]
 
 
