@@ -21,9 +21,9 @@ from scipy import stats
 import verify
 from proofs.pegr.model import PAPER
 from verify import Evidence, Verdict
-from verify.memo import persistent
 
 from .inr import angular_variance_fraction, polar_grid, split, train_ensemble
+from .training import PE_KIND, QUICK_HP, synthetic_results
 
 #: Table 2, L101-106: (mean, sd) of the test MSE over 10 runs.
 PAPER_TABLE = {
@@ -37,17 +37,6 @@ PAPER_TABLE = {
 #: The best PE per column according to the paper's prose (L91, L114).
 BEST = {"Cameraman": "TxT", "Retina": "SO2", "Radial": "SO2", "Spiral": "SO2", "Radial VF": "SO2",
         "Spiral VF": "SO2"}
-PE_KIND = {"None": "none", "TxT": "TxT", "SO2": "SO2"}
-#: Fixed hyperparameters of the quick profile.
-QUICK_HP = {"None": {"lr": 1e-2}, "TxT": {"c": 10.0, "lr": 1e-2},
-            "SO2": {"C": 25.0, "K": 4, "lr": 1e-2}}
-#: The reduced grid of ``pegr.exp.reproduction`` (deep profile).
-REDUCED_GRID = {
-    "None": [{"lr": lr} for lr in (1e-3, 1e-2, 1e-1)],
-    "TxT": [{"c": c, "lr": lr} for c in (1.0, 5.0, 10.0, 20.0) for lr in (1e-3, 1e-2)],
-    "SO2": [{"C": C, "K": K, "lr": lr} for C in (5.0, 25.0, 50.0) for K in (2, 4, 8)
-            for lr in (1e-3, 1e-2)],
-}
 
 
 def settings(ctx) -> dict:
@@ -55,48 +44,6 @@ def settings(ctx) -> dict:
     run (quick) that cannot decide."""
     return ctx.pick(quick={"n": 32, "steps": 20, "seeds": 2, "select": False, "smoke": True},
                     deep={"n": 256, "steps": 500, "seeds": 5, "select": True, "smoke": False})
-
-
-@persistent(memo=4)
-def trained_ensemble(task: str, runs: tuple[tuple[str, tuple, int], ...], n: int, steps: int,
-                     device: str = "cpu") -> list:
-    """:func:`train_ensemble` (test/val/train MSEs only), memoised on disk (:mod:`verify.memo`):
-    an interrupted deep column resumes at the last finished ensemble. ``runs`` holds each
-    hyperparameter dict as a sorted tuple of items, so the call is hashable and keyed exactly."""
-    res, _ = train_ensemble(task, [(k, dict(hp), s) for k, hp, s in runs], n=n, steps=steps,
-                            device=device)
-    return res
-
-
-def _ensemble(task: str, runs: list[tuple[str, dict, int]], n: int, steps: int,
-              device: str) -> list:
-    return trained_ensemble(task, tuple((k, tuple(sorted(hp.items())), s) for k, hp, s in runs),
-                            n, steps, device)
-
-
-@persistent(memo=16)
-def synthetic_results(task: str, n: int, steps: int, seeds: int, select: bool, base_seed: int,
-                      device: str = "cpu") -> dict:
-    """Test MSEs per PE for one synthetic task: hyperparameters fixed (quick) or selected by
-    validation MSE on seed ``base_seed`` over the reduced grid (deep), then ``seeds`` runs (split,
-    PE sample and init vary with the seed). Memoised on disk: ``pegr.exp.reproduction`` reuses
-    the columns of ``table2_images`` and ``table2_vector_fields``."""
-    out = {}
-    for pe, kind in PE_KIND.items():
-        hp = QUICK_HP[pe]
-        if select:
-            scores = []
-            for cand in REDUCED_GRID[pe]:
-                res = _ensemble(task, [(kind, cand, base_seed)], n, steps, device)
-                scores.append((res[0].val, cand))
-            hp = min(scores, key=lambda t: t[0])[1]
-        runs = [(kind, hp, base_seed + 1 + s) for s in range(seeds)]
-        res = _ensemble(task, runs, n, steps, device)
-        tests = [r.test for r in res]
-        out[pe] = {"mean": float(np.mean(tests)),
-                   "sd": float(np.std(tests, ddof=1)) if seeds > 1 else 0.0,
-                   "runs": tests, "hp": hp}
-    return out
 
 
 def device_of(ctx) -> str:
@@ -222,7 +169,8 @@ def synthetic_columns(ctx, tasks: tuple[str, ...]) -> list[Evidence]:
     where="Table 2 (left), L101-106; caption L108; claims at L91",
     statement=r"\text{SO(2) PEs outperform the others on Retina, Radial, Spiral; }T\times T"
               r"\text{ slightly better on Cameraman}",
-    kind="experiment", expect="UNDECIDED", timeout={"deep": 3 * 3600.0},
+    kind="experiment", expect={"quick": "UNDECIDED", "deep": "NOT_REPRODUCED"},
+    timeout={"deep": 3 * 3600.0},
     readings={"B": "from the reported numbers alone (orderings, Welch tests from the summary "
                    "statistics)"},
 )
@@ -230,8 +178,10 @@ def exp_table2_images(ctx):
     """Per column (its own part): REPRODUCED when the PE the prose names as best has the lowest
     mean test MSE in the re-run. Radial and Spiral are re-run (reduced in quick); Cameraman and
     Retina are not available offline (scikit-image not installed, no downloads) and are
-    UNDECIDED, so the claim as a whole is UNDECIDED while the synthetic columns carry their own
-    verdicts."""
+    UNDECIDED parts. A column that is not reproduced decides the claim (NOT_REPRODUCED: the
+    claim names each column); otherwise the missing images leave it UNDECIDED. expect (seed 0):
+    UNDECIDED in quick (smoke scale); NOT_REPRODUCED in deep (T x T, not SO(2), has the lowest
+    mean test MSE on Radial)."""
     out = synthetic_columns(ctx, ("Radial", "Spiral"))
     for t in ("Cameraman", "Retina"):
         out.append(Evidence.undecided(f"{t}: image not available offline (no scikit-image data, "
@@ -243,7 +193,8 @@ def exp_table2_images(ctx):
 @verify.claim(
     "pegr.exp.table2_vector_fields", paper=PAPER, where="Table 2 (right), L101-106; claim at L114",
     statement=r"\text{SO(2) positional encodings outperform the other choices on these tasks}",
-    kind="experiment", expect="UNDECIDED", timeout={"deep": 3 * 3600.0},
+    kind="experiment", expect={"quick": "UNDECIDED", "deep": "NOT_REPRODUCED"},
+    timeout={"deep": 3 * 3600.0},
     readings={"B": "from the reported numbers alone (orderings, Welch tests from the summary "
                    "statistics)"},
 )
@@ -260,7 +211,8 @@ def exp_table2_vector_fields(ctx):
     where="derived check: Table 2 synthetic columns, L101-106; protocol D.2",
     statement=r"\text{with a reduced hyperparameter grid the Table 2 orderings on the four "
               r"synthetic tasks are reproduced}",
-    kind="experiment", expect="UNDECIDED", timeout={"deep": 3 * 3600.0},
+    kind="experiment", expect={"quick": "UNDECIDED", "deep": "NOT_REPRODUCED"},
+    timeout={"deep": 3 * 3600.0},
 )
 def exp_reproduction(ctx):
     """The four synthetic columns together (quick: fixed hyperparameters on a 32^2 grid, a smoke
@@ -303,7 +255,7 @@ def fig2_step_evidence(step: int, A: dict[str, list[float]]) -> Evidence:
     "pegr.exp.fig2_bias_at_init", paper=PAPER, where="L91; Fig. 2 caption L112; App. B L297-305",
     statement=r"\text{SO(2) encodings qualitatively provide rotationally symmetric biases, even at "
               r"initialization and early in training}",
-    kind="experiment", expect="UNDECIDED",
+    kind="experiment", expect={"quick": "UNDECIDED", "deep": "NOT_REPRODUCED"},
     readings={"B": "also at the end of training (not claimed; reported only)"},
 )
 def exp_fig2_bias(ctx):
@@ -315,12 +267,12 @@ def exp_fig2_bias(ctx):
     NOT_REPRODUCED; a later end step is reported only (reading B). Also reported: how far A is
     from 0 ("correct bias", L112), and an init-only scan over every (C, K) / c configuration of
     the paper's grids (Fig. 2's hyperparameters are not reported; the quick hyperparameters of
-    the Table 2 re-run are used). expect=NOT_REPRODUCED (quick, seed 0): SO(2) has the lowest
-    mean A at steps 0 and 25, but A stays near 0.9 at initialisation and the differences are not
-    significant (p ~ 0.3 against T x T). expect=UNDECIDED since the quick run carries
-    scale="smoke" (64^2 grid, 25 steps vs 256^2, 500 steps), so the audit leaves those
-    NOT_REPRODUCED parts UNDECIDED; the deep run (scale "stated": Fig. 2's hyperparameters are not
-    reported) judges them."""
+    the Table 2 re-run are used). Quick (seed 0): SO(2) has the lowest mean A at steps 0 and
+    25, but A stays near 0.9 at initialisation and the differences are not significant (p ~ 0.3
+    against T x T); the quick run carries scale="smoke" (64^2 grid, 25 steps vs 256^2, 500
+    steps), so the audit leaves it UNDECIDED. Deep (scale "stated": Fig. 2's hyperparameters are
+    not reported) judges it: NOT_REPRODUCED at seed 0 (at step 0 T x T, not SO(2), has the lowest
+    mean A: 0.890 against 0.912)."""
     seeds = ctx.pick(quick=5, deep=10)
     steps = ctx.pick(quick=25, deep=500)
     n = ctx.pick(quick=64, deep=256)

@@ -7,8 +7,8 @@ import torch
 from hypothesis import strategies as st
 
 import verify
-from verify import Evidence
 from proofs.pegr.model import COUNTEREXAMPLE_ERROR
+from verify import Evidence
 from verify.numeric import falsify, judge_check
 
 from .groups import VEC
