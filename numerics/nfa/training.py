@@ -102,14 +102,15 @@ QUICK_TRAIN = TrainConfig(
     queries=16,
     label="TINY smoke training (quick profile: 25 steps, 6 fields, untrained in effect)",
 )
-#: App. F / G meta-training of the A3a operator on their own field families (a small operator,
-#: about 5 min on CPU): the Table 1 budget on 500 fields; quick: the same TINY smoke run.
+#: App. F / G meta-training of the A3a operator on their own field families (a small operator;
+#: 29-37 min on the 2-core CPU of benchmarks/RESULTS.md, beside other runs): the Table 1
+#: budget on 500 fields; quick: the same TINY smoke run.
 DEEP_FIELD_TRAIN = TrainConfig(
     steps=2000,
     fields=500,
     batch=16,
     n=64,
-    label="meta-training (small operator, ~5 min CPU): 2000 AdamW steps, 500 fields",
+    label="meta-training (small operator, ~30 min on 2 CPU cores): 2000 AdamW steps, 500 fields",
 )
 QUICK_FIELD_TRAIN = TrainConfig(
     steps=25,
@@ -247,7 +248,10 @@ class AdamW:
 
 @dataclass
 class TrainResult:
-    """A trained operator (eval mode, float32) with its loss history and wall time."""
+    """A trained operator (eval mode, float32) with its loss history and wall time.
+
+    ``seconds`` is the wall time of the call that finished the training: after a resume from a
+    checkpoint it counts only the steps run since then."""
 
     operator: nn.Module
     losses: list[float]
@@ -342,7 +346,9 @@ def train_operator(
 @persistent(memo=32)
 def trained_operator(run_seed: int, config: str, d: int, train_cfg: TrainConfig) -> TrainResult:
     """One trained Table 1 operator per (run seed, configuration, d, budget), memoised on disk
-    (:mod:`verify.memo`): the Table 1, Fig. 1-2 and abstract claims share it."""
+    (:mod:`verify.memo`): the trained rows of ``nfa.exp.table1_equivariance`` (Figs. 1-2 and the
+    abstract use random-weight operators at the paper's size). The memo makes a re-run or a
+    resumed deep run cheap; no other claim reads it."""
     return train_operator(
         config, d, train_cfg, seed=derive_seed(run_seed, "nfa.table1.train", config, d) % 2**31
     )
