@@ -31,6 +31,12 @@ def derive_seed(*parts: Any) -> int:
     return int.from_bytes(h[:8], "big") >> 1
 
 
+def claim_seed(run_seed: int, claim_id: str) -> int:
+    """The seed of claim ``claim_id`` in a run seeded ``run_seed`` (:attr:`Context.seed`): a
+    check that must reproduce another claim's runs derives that claim's seed here."""
+    return derive_seed(run_seed, claim_id) % (2**31)
+
+
 @dataclass
 class Context:
     """The environment one claim's checks run in.
@@ -66,7 +72,7 @@ class Context:
 
     @property
     def seed(self) -> int:
-        return derive_seed(self.run_seed, self.claim_id) % (2**31)
+        return claim_seed(self.run_seed, self.claim_id)
 
     @property
     def quick(self) -> bool:

@@ -21,7 +21,7 @@ from scipy import stats
 import verify
 from proofs.pegr.model import PAPER
 from verify import Evidence, Verdict
-from verify.context import derive_seed
+from verify.context import claim_seed
 
 from .inr import angular_variance_fraction, polar_grid, split, train_ensemble
 from .training import PE_KIND, QUICK_HP, synthetic_results
@@ -169,7 +169,7 @@ COLUMN_CLAIM = {"Radial": "pegr.exp.table2_images", "Spiral": "pegr.exp.table2_i
 def column_seed(run_seed: int, task: str) -> int:
     """The seed of the column ``task``: the claim seed (:class:`verify.Context`) of the Table 2
     claim that reports it, derived from the run seed alone."""
-    return derive_seed(run_seed, COLUMN_CLAIM[task]) % 2**31
+    return claim_seed(run_seed, COLUMN_CLAIM[task])
 
 
 def synthetic_columns(ctx, tasks: tuple[str, ...]) -> list[Evidence]:
