@@ -13,9 +13,9 @@ equivariant, timed in one run, interleaved:
 - *check_equivariance*: ``verify.numeric.check_equivariance`` with the group element drawn
   by hypothesis (a unit quaternion and a parity), shared by the batch like e3nn's.
 
-Reports (g, x) pairs per CPU-second and the float64 error floor each way sees (e3nn:
-absolute; raw and check_equivariance: relative, and in units of eps). Target:
-check_equivariance >= 80% of raw.
+Reports (g, x) pairs per CPU-second (per wall second with ``--device cuda``) and the float64
+error floor each way sees (e3nn: absolute; raw and check_equivariance: relative, and in units
+of eps). Target: check_equivariance >= 80% of raw.
 
 e3nn is not a dependency of verify: install it into a separate benchmark environment, e.g.
 
@@ -88,35 +88,35 @@ GROUP = st.tuples(
 )
 
 
-def build(dtype: torch.dtype):
+def build(dtype: torch.dtype, device: str):
     torch.manual_seed(0)
     ir = o3.Irreps(IRREPS)
-    tp = o3.FullyConnectedTensorProduct(ir, ir, ir).to(dtype).eval()
+    tp = o3.FullyConnectedTensorProduct(ir, ir, ir).to(dtype=dtype, device=device).eval()
     return ir, tp
 
 
 def act_on(ir, R: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     """``D(R) x`` for each row of ``x`` (one element ``R``, or one per row)."""
-    D = ir.D_from_matrix(R).to(x.dtype)
+    D = ir.D_from_matrix(R.cpu()).to(dtype=x.dtype, device=x.device)
     return x @ D.transpose(-1, -2) if D.dim() == 2 else torch.einsum("bij,bj->bi", D, x)
 
 
-def run_e3nn(calls: int, batch: int, ir, tp) -> tuple[int, list[float]]:
+def run_e3nn(calls: int, batch: int, ir, tp, device: str) -> tuple[int, list[float]]:
     worst = []
     for _ in range(calls):
-        x1, x2 = ir.randn(batch, -1, dtype=torch.float64), ir.randn(batch, -1, dtype=torch.float64)
+        x1, x2 = (ir.randn(batch, -1, dtype=torch.float64, device=device) for _ in range(2))
         errors = assert_equivariant(tp, args_in=[x1, x2])
         worst.append(max(float(e.max()) for e in errors.values()))
     return calls * 2 * batch, worst
 
 
-def run_raw(calls: int, batch: int, ir, tp) -> tuple[int, list[float]]:
+def run_raw(calls: int, batch: int, ir, tp, device: str) -> tuple[int, list[float]]:
     g = torch.Generator().manual_seed(0)
     f, d = Pair(tp, ir.dim), ir.dim
     worst = []
     for _ in range(calls):
         R = o3.rand_matrix(dtype=torch.float64) * (-1) ** int(torch.randint(2, (), generator=g))
-        x = torch.randn(batch, 2 * d, generator=g, dtype=torch.float64)
+        x = torch.randn(batch, 2 * d, generator=g, dtype=torch.float64).to(device)
         with torch.no_grad():
             gx = torch.cat([act_on(ir, R, x[:, :d]), act_on(ir, R, x[:, d:])], dim=1)
             a, b = f(gx), act_on(ir, R, f(x))
@@ -125,7 +125,7 @@ def run_raw(calls: int, batch: int, ir, tp) -> tuple[int, list[float]]:
     return calls * batch, worst
 
 
-def run_check(calls: int, batch: int, ir, tp) -> tuple[int, list[float]]:
+def run_check(calls: int, batch: int, ir, tp, device: str) -> tuple[int, list[float]]:
     d = ir.dim
 
     def act_in(g, x):
@@ -139,7 +139,7 @@ def run_check(calls: int, batch: int, ir, tp) -> tuple[int, list[float]]:
         return torch.randn(batch, 2 * d, generator=generator, dtype=dtype, device=device)
 
     ev = check_equivariance(Pair(tp, d).eval(), act_in, act_out, sample_input, GROUP,
-                            budget=calls, batch=batch, dtype=torch.float64, device="cpu", seed=0)
+                            budget=calls, batch=batch, dtype=torch.float64, device=device, seed=0)
     assert ev.verdict.value == "SUPPORTED", ev.summary
     per_example = [v * ev.numbers["eps"] for v in ev.figures[0]["values"]]  # stored in eps
     return ev.numbers["inputs_tried"], per_example
@@ -151,6 +151,7 @@ def main() -> None:
     ap.add_argument("--calls", type=int, default=30, help="batches (e3nn calls) per measurement")
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--repeat", type=int, default=3, help="interleaved rounds; the best counts")
+    ap.add_argument("--device", default="cpu")
     args = ap.parse_args()
     if o3 is None:
         print("e3nn is not installed: skipping (install e3nn==0.6.0 into a separate benchmark "
@@ -161,24 +162,30 @@ def main() -> None:
     # rotation: with float32 there, every float64 check sees errors of ~1e-7
     torch.set_default_dtype(torch.float64)
     load0 = os.getloadavg()
-    ir, tp = build(torch.float64)
+    dev = args.device
+    # on CUDA the GPU's time is not this process's CPU time: wall seconds there (each way
+    # reads its worst error back to the host per batch, which synchronises)
+    clock = time.perf_counter if dev.startswith("cuda") else time.process_time
+    unit = "wall-s" if dev.startswith("cuda") else "CPU-s"
+    ir, tp = build(torch.float64, dev)
     ways = {"e3nn": run_e3nn, "raw": run_raw, "check_equivariance": run_check}
     for fn in ways.values():  # warm-up
-        fn(1, 4, ir, tp)
+        fn(1, 4, ir, tp, dev)
     best: dict[str, float] = {}
     floor: dict[str, list[float]] = {}
     for _ in range(args.repeat):
         for name, fn in ways.items():
-            t0 = time.process_time()
-            pairs, worst = fn(args.calls, args.batch, ir, tp)
-            best[name] = max(best.get(name, 0.0), pairs / (time.process_time() - t0))
+            t0 = clock()
+            pairs, worst = fn(args.calls, args.batch, ir, tp, dev)
+            best[name] = max(best.get(name, 0.0), pairs / (clock() - t0))
             floor.setdefault(name, []).extend(worst)
     eps = torch.finfo(torch.float64).eps
     print(f"load average before/after: {load0} / {os.getloadavg()}")
-    print(f"FullyConnectedTensorProduct {IRREPS} (x2 -> same), float64, batch {args.batch}")
+    print(f"FullyConnectedTensorProduct {IRREPS} (x2 -> same), float64, batch {args.batch}, "
+          f"device {dev}")
     print("float64 error floor: the worst error of a batch, median and max over the batches "
           "(e3nn: absolute, componentwise; raw and check_equivariance: relative)")
-    print(f"{'way':<20}{'pairs/CPU-s':>13}{'/ raw':>8}{'/ e3nn':>8}{'median':>10}{'max':>10}")
+    print(f"{'way':<20}{'pairs/' + unit:>13}{'/ raw':>8}{'/ e3nn':>8}{'median':>10}{'max':>10}")
     rows = []
     for name in ways:
         r = best[name]
@@ -193,7 +200,7 @@ def main() -> None:
     print(f"check_equivariance: {ratio:.0%} of raw "
           f"({'meets' if ratio >= TARGET_RAW else 'MISSES'} the {TARGET_RAW:.0%} target)")
     path = save("anchor_e3nn", {"rows": rows, "batch": args.batch, "calls": args.calls,
-                                "irreps": IRREPS,
+                                "irreps": IRREPS, "device": dev, "clock": unit,
                                 "load_average": [load0, os.getloadavg()]})
     print(f"saved {path}")
 

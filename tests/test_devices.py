@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from verify.devices import configure_torch, resolve_device
+from verify.devices import configure_torch, resolve_device, set_device
 from verify.errors import UsageError
 
 
@@ -29,3 +29,13 @@ def test_configure_torch_switches_tf32_off():
     configure_torch()
     assert torch.backends.cuda.matmul.allow_tf32 is False
     assert torch.backends.cudnn.allow_tf32 is False
+
+
+@pytest.mark.parametrize("device, index", [("cpu", None), ("cuda", None), ("cuda:1", 1)])
+def test_set_device_passes_torch_an_index_or_nothing(monkeypatch, device, index):
+    """``torch.cuda.set_device(torch.device("cuda"))`` raises ("Expected a torch.device with a
+    specified index"): a bare "cuda" keeps the current GPU, "cuda:N" selects N."""
+    calls = []
+    monkeypatch.setattr(torch.cuda, "set_device", calls.append)
+    set_device(device)
+    assert calls == ([] if index is None else [index])

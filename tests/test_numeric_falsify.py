@@ -260,3 +260,16 @@ def test_tol_zero_counts_any_positive_violation():
     zero = lambda generator, batch, dtype, device: torch.zeros(batch, dtype=dtype)  # noqa: E731
     assert falsify(tiny, {}, budget=2, batch=2, tol=0, device="cpu").verdict is Verdict.REFUTED
     assert falsify(zero, {}, budget=2, batch=2, tol=0, device="cpu").verdict is Verdict.SUPPORTED
+
+
+def test_reduce_on_the_device_matches_numpy_first_argmax_and_nan_count():
+    """The worst violation is reduced where the batch lives: first index on ties (as numpy's
+    argmax), NaNs skipped and counted, all-NaN -> (0.0, -1), a negative value rejected."""
+    from verify.numeric.falsify import _reduce
+
+    nan = float("nan")
+    v = torch.tensor([0.5, 2.0, nan, 2.0, 1.0], dtype=torch.float64)
+    assert _reduce(v) == (2.0, 1, 1)
+    assert _reduce(torch.tensor([nan, nan], dtype=torch.float64)) == (0.0, -1, 2)
+    with pytest.raises(ValueError, match="non-negative, got min -0.25"):
+        _reduce(torch.tensor([1.0, -0.25, nan], dtype=torch.float64))

@@ -150,6 +150,13 @@ def activate(ctx: Context) -> Iterator[Context]:
         _active = before
 
 
+def active_device() -> str | None:
+    """The device of the claim whose checks run in this process now (None outside a claim):
+    the numeric engines run there when a check names no device, so that ``--device cpu``
+    means the CPU for every search of the claim, on a machine with a GPU too."""
+    return None if _active is None else _active.device
+
+
 def search_share(budget: int, seed: int) -> tuple[int, int]:
     """:meth:`Context.search_share` of the active context (unchanged outside a claim)."""
     return (budget, seed) if _active is None else _active.search_share(budget, seed)

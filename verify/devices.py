@@ -80,8 +80,11 @@ def configure_torch(threads: int | None = None) -> None:
 
 
 def set_device(device: str) -> None:
-    """Make ``device`` current for a claim (a no-op on CPU)."""
+    """Make ``device`` current for a claim (a no-op on CPU, and for a bare ``"cuda"``, which
+    means the current GPU: ``torch.cuda.set_device`` wants an index)."""
     if device.startswith("cuda"):
         import torch
 
-        torch.cuda.set_device(torch.device(device))
+        index = torch.device(device).index
+        if index is not None:
+            torch.cuda.set_device(index)

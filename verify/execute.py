@@ -8,7 +8,9 @@ checks still run.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import re
 import time
 import traceback
 from collections.abc import Iterable
@@ -77,6 +79,45 @@ def collect(fn: Any, ctx: Context, errors: list[str] | None = None) -> list[Evid
     return good
 
 
+#: torch's messages for a tensor on the wrong device (a check that builds its constants on
+#: the CPU while the search draws on the GPU): the check runs again on the CPU.
+DEVICE_MISMATCH = re.compile(
+    r"on the same device|device type for generator|device type tensor to numpy"
+    r"|either on cpu or on the same device"
+)
+
+
+def collect_on_device(fn: Any, ctx: Context, errors: list[str] | None = None) -> list[Evidence]:
+    """:func:`collect` on the claim's device. On a GPU, a check that fails only because it
+    mixes devices is run again, from the same seeds, on the CPU: its evidence is then the
+    CPU run's (the same as ``--device cpu``), and its summary says so. Any other failure
+    stays the check's own UNDECIDED."""
+    if not ctx.device.startswith("cuda"):
+        return collect(fn, ctx, errors)
+    failures: list[str] = []
+    evidence = collect(fn, ctx, failures)
+    mixed = [f for f in failures if DEVICE_MISMATCH.search(f)]
+    if not mixed:
+        if errors is not None:
+            errors.extend(failures)
+        return evidence
+    log.warning("%s: %s; running the check on the CPU", ctx.claim_id, mixed[0])
+    cpu = dataclasses.replace(ctx, device="cpu")
+    reset_global_state(cpu.seed)
+    with activate(cpu):
+        again = collect(fn, cpu, errors)
+    reason = mixed[0].splitlines()[0]
+    note = f"[on cpu: on {ctx.device} {_quote_reason(reason)}]"
+    for e in again:
+        e.summary = f"{note} {e.summary}"
+        e.device = e.device or "cpu"
+    return again
+
+
+def _quote_reason(reason: str) -> str:
+    return reason if len(reason) <= 160 else reason[:157] + "..."
+
+
 def _quote(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -117,7 +158,7 @@ def execute(claim: Claim, ctx: Context) -> ClaimResult:
     errors: list[str] = []  # the checks that crashed: the claim's error
     with activate(ctx):  # the falsifier reads the fuzz split (examples, shard) from it
         for fn in claim.checks:
-            evidence.extend(collect(fn, ctx, errors))
+            evidence.extend(collect_on_device(fn, ctx, errors))
     for e in evidence:
         if e.seed is None and e.method in ("numeric", "experiment"):
             e.seed = ctx.seed

@@ -249,7 +249,8 @@ class AttentionHead(nn.Module):
         super().__init__()
 
         def g(*shape: int) -> nn.Parameter:
-            return nn.Parameter(torch.randn(*shape, generator=generator, dtype=dtype) * init_std)
+            return nn.Parameter(torch.randn(*shape, generator=generator, dtype=dtype,
+                device=generator.device) * init_std)
 
         self.W_Q = g(d_k, d_x)
         self.W_K = g(d_k, d_x)

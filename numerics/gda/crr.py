@@ -36,7 +36,7 @@ def _table(ctx, n=None):
     g = ctx.torch_generator("def91")
     rows = {}
     for _ in range(n or ctx.pick(quick=2, deep=10)):
-        x = torch.randn(4, 1, generator=g, dtype=torch.float64)
+        x = torch.randn(4, 1, generator=g, dtype=torch.float64, device=g.device)
         for name, m in _mechs(g).items():
             rows.setdefault(name, []).append(def91_predicate(m, x).as_dict())
     summary = {
@@ -125,7 +125,7 @@ def crr_softmax_instance(ctx):
     reps = []
     for causal in (False, True):
         for _ in range(ctx.pick(quick=2, deep=10)):
-            x = torch.randn(4, 1, generator=g, dtype=torch.float64)
+            x = torch.randn(4, 1, generator=g, dtype=torch.float64, device=g.device)
             rep = def91_predicate(SoftmaxRouting(1, 2, 1, causal=causal, generator=g), x)
             reps.append(({"causal": causal, "x": tolist(x)}, rep.as_dict()))
     out.append(def91_member_evidence(reps))
@@ -201,11 +201,12 @@ def crr_mamba_instance(ctx):
     )
     g = ctx.torch_generator("ssm")
     m = SelectiveSSM(4, generator=g)
-    xs = torch.randn(ctx.pick(quick=20, deep=50), 1, generator=g, dtype=torch.float64)
+    xs = torch.randn(ctx.pick(quick=20, deep=50), 1, generator=g, dtype=torch.float64,
+        device=g.device)
     with torch.no_grad():
         err = float((m(xs) - m.weights(xs) @ m.values(xs)).abs().max())
     out.append(unrolled_evidence(err, xs.shape[0]))
-    x4 = torch.randn(4, 1, generator=g, dtype=torch.float64)
+    x4 = torch.randn(4, 1, generator=g, dtype=torch.float64, device=g.device)
     m2 = SelectiveSSM(2, generator=g)
     rep = def91_predicate(m2, x4)
     out.append(
@@ -379,9 +380,9 @@ def crr_conj_advantage(ctx):
     rowsA, rowsB, ex = [], [], None
     for _ in range(ctx.pick(quick=4, deep=30)):
         m = SoftmaxRouting(2, 2, 2, causal=False, generator=g)
-        x = torch.randn(4, 2, generator=g, dtype=torch.float64)
-        W_O = torch.randn(3, 2, generator=g, dtype=torch.float64)
-        y = torch.randint(0, 3, (4,), generator=g)
+        x = torch.randn(4, 2, generator=g, dtype=torch.float64, device=g.device)
+        W_O = torch.randn(3, 2, generator=g, dtype=torch.float64, device=g.device)
+        y = torch.randint(0, 3, (4,), generator=g, device=g.device)
         cA, rA = _conj_check(m, ["W_Q"], x, W_O, y, use_scores=False)
         cB, rB = _conj_check(m, ["W_Q"], x, W_O, y, use_scores=True)
         rowsA.append((cA, rA))
@@ -401,9 +402,9 @@ def crr_conj_advantage(ctx):
     mam = []
     for _ in range(ctx.pick(quick=2, deep=10)):
         mm = SelectiveSSM(2, generator=g)
-        x = torch.randn(4, 1, generator=g, dtype=torch.float64)
-        W_O = torch.randn(3, 1, generator=g, dtype=torch.float64)
-        y = torch.randint(0, 3, (4,), generator=g)
+        x = torch.randn(4, 1, generator=g, dtype=torch.float64, device=g.device)
+        W_O = torch.randn(3, 1, generator=g, dtype=torch.float64, device=g.device)
+        y = torch.randint(0, 3, (4,), generator=g, device=g.device)
         mam.append(_conj_check(mm, ["a", "c", "W_B", "W_C"], x, W_O, y, use_scores=False))
     out = [
         proportionality_evidence(
@@ -452,9 +453,9 @@ def crr_conj_value(ctx):
     cosB = []
     for _ in range(ctx.pick(quick=4, deep=30)):
         m = SoftmaxRouting(2, 2, 2, generator=g)
-        x = torch.randn(4, 2, generator=g, dtype=torch.float64)
-        W_O = torch.randn(3, 2, generator=g, dtype=torch.float64)
-        y = torch.randint(0, 3, (4,), generator=g)
+        x = torch.randn(4, 2, generator=g, dtype=torch.float64, device=g.device)
+        W_O = torch.randn(3, 2, generator=g, dtype=torch.float64, device=g.device)
+        y = torch.randint(0, 3, (4,), generator=g, device=g.device)
         for tied in (False, True):
             W_V = m.W_V.detach().clone().requires_grad_(True)
             W_K = W_V if tied else m.W_K.detach()

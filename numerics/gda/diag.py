@@ -184,7 +184,7 @@ def column_usage(ctx):
         causal,
         reduction,
     ):
-        seed = int(torch.randint(0, 2**31, (1,), generator=generator))
+        seed = int(torch.randint(0, 2**31, (1,), generator=generator, device=generator.device))
         s = draw_sizes(np.random.default_rng(seed), T=(T, T))
         s.causal = causal
         state = free_batch(generator, batch, s)

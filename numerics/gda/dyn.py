@@ -466,15 +466,15 @@ def weighted_dominance_search(
     worst, worst_case, tried = 0.0, None, 0
     for n_users in (1, 2, 5, 20, 50):
         for d in (1, 3):
-            a_i = torch.rand(batch, generator=g, dtype=f64) * 0.95 + 0.05
-            a_r = torch.rand(batch, n_users, generator=g, dtype=f64) * a_i[:, None]
-            u_i = torch.randn(batch, d, generator=g, dtype=f64)
-            direction = torch.randn(batch, n_users, d, generator=g, dtype=f64)
-            anti = torch.rand(batch, n_users, generator=g) < 0.5
+            a_i = torch.rand(batch, generator=g, dtype=f64, device=g.device) * 0.95 + 0.05
+            a_r = torch.rand(batch, n_users, generator=g, dtype=f64, device=g.device) * a_i[:, None]
+            u_i = torch.randn(batch, d, generator=g, dtype=f64, device=g.device)
+            direction = torch.randn(batch, n_users, d, generator=g, dtype=f64, device=g.device)
+            anti = torch.rand(batch, n_users, generator=g, device=g.device) < 0.5
             direction = torch.where(anti[..., None], -u_i[:, None, :], direction)
             direction = direction / direction.norm(dim=-1, keepdim=True)
-            share = torch.rand(batch, n_users, generator=g, dtype=f64)
-            s = torch.rand(batch, generator=g, dtype=f64) * slack
+            share = torch.rand(batch, n_users, generator=g, dtype=f64, device=g.device)
+            s = torch.rand(batch, generator=g, dtype=f64, device=g.device) * slack
             s[: batch // 8] = slack  # the boundary of the hypothesis
             # ||u_r|| so that sum_r alpha_rj ||u_r|| = s alpha_ij ||u_i||
             budget = s * a_i * u_i.norm(dim=-1)
@@ -525,12 +525,13 @@ def _kappa_sweep(ctx) -> Evidence:
     flip = None
     for kap in KAPPAS:
         n_users = 50
-        a_i = torch.rand(4096, generator=g, dtype=f64) * 0.9 + 0.1
-        a_r = torch.rand(4096, n_users, generator=g, dtype=f64) * a_i[:, None] / kap
-        ui = torch.randn(4096, 3, generator=g, dtype=f64)
+        a_i = torch.rand(4096, generator=g, dtype=f64, device=g.device) * 0.9 + 0.1
+        a_r = torch.rand(4096, n_users, generator=g, dtype=f64,
+            device=g.device) * a_i[:, None] / kap
+        ui = torch.randn(4096, 3, generator=g, dtype=f64, device=g.device)
         log_ratio = torch.empty(4096, n_users).uniform_(math.log(1e-2), math.log(1e2), generator=g)
         ratio = torch.exp(log_ratio).double()
-        ur = torch.randn(4096, n_users, 3, generator=g, dtype=f64)
+        ur = torch.randn(4096, n_users, 3, generator=g, dtype=f64, device=g.device)
         ur = ur / ur.norm(dim=-1, keepdim=True) * ui.norm(dim=-1)[:, None, None] * ratio[..., None]
         cross = (a_r * (ur @ ui.unsqueeze(-1)).squeeze(-1)).sum(-1)
         d41 = -a_i * (a_i * ui.square().sum(-1) + cross)

@@ -155,9 +155,9 @@ def em_m_step(ctx):
     g = ctx.torch_generator("m")
     devs = []
     for T in (3, 5, 8):
-        S = torch.randn(200, T, T, generator=g, dtype=torch.float64) * 2
+        S = torch.randn(200, T, T, generator=g, dtype=torch.float64, device=g.device) * 2
         A = torch.softmax(S, -1)
-        Tg = torch.randn(200, T, 2, generator=g, dtype=torch.float64)
+        Tg = torch.randn(200, T, 2, generator=g, dtype=torch.float64, device=g.device)
         V_ls = torch.linalg.lstsq(A, Tg).solution
         V_rw = (A.transpose(-1, -2) @ Tg) / A.sum(-2).unsqueeze(-1)
         rel = (V_ls - V_rw).norm(dim=(-1, -2)) / V_rw.norm(dim=(-1, -2))

@@ -85,7 +85,7 @@ def sticky_task(ctx):
     ]
     g = ctx.torch_generator("gen")
     P = torch.tensor(transition_matrix("A"), dtype=torch.float64)
-    mu = torch.randn(2, 8, 20, generator=g, dtype=torch.float64)
+    mu = torch.randn(2, 8, 20, generator=g, dtype=torch.float64, device=g.device)
     y, prev, X = sample_sequences(g, P, mu, 20000, torch.float64)
     cnt = torch.zeros(8, 8, dtype=torch.float64)
     cnt.index_put_(
@@ -407,7 +407,7 @@ def sticky_min_entropy(ctx):
     out.append(_families_giving_min_entropy())
     g = ctx.torch_generator("bayes")
     P = transition_matrix("A")
-    mu = torch.randn(1, 8, 20, generator=g, dtype=torch.float64)
+    mu = torch.randn(1, 8, 20, generator=g, dtype=torch.float64, device=g.device)
     y, _, X = sample_sequences(
         g, torch.tensor(P), mu, ctx.pick(quick=3000, deep=50000), torch.float64
     )
@@ -640,7 +640,7 @@ def sticky_capacity_gap(ctx):
     H = entropy_rate(transition_matrix("A"))
     g = ctx.torch_generator("cap")
     P = torch.tensor(transition_matrix("A"), dtype=torch.float64)
-    mu = torch.randn(1, 8, 20, generator=g, dtype=torch.float64)
+    mu = torch.randn(1, 8, 20, generator=g, dtype=torch.float64, device=g.device)
     T = ctx.pick(quick=200, deep=2000)
     ytr, _, Xtr = sample_sequences(
         g, P, mu, T, torch.float64, n_batches=ctx.pick(quick=10, deep=20)
@@ -794,13 +794,13 @@ def grad_magnitude_rationale(ctx):
     rows = {}
     counter = None
     for std in (0.01, 0.1, 0.3, 1.0):
-        mu = torch.randn(5, 8, 20, generator=g, dtype=torch.float64)
+        mu = torch.randn(5, 8, 20, generator=g, dtype=torch.float64, device=g.device)
         y, _, X = sample_sequences(g, P, mu, T, torch.float64)
         p = {
-            "W_Q": torch.randn(5, 10, 20, generator=g, dtype=torch.float64) * std,
-            "W_K": torch.randn(5, 10, 20, generator=g, dtype=torch.float64) * std,
-            "W_V": torch.randn(5, 15, 20, generator=g, dtype=torch.float64) * std,
-            "W_O": torch.randn(5, 8, 15, generator=g, dtype=torch.float64) * std,
+            "W_Q": torch.randn(5, 10, 20, generator=g, dtype=torch.float64, device=g.device) * std,
+            "W_K": torch.randn(5, 10, 20, generator=g, dtype=torch.float64, device=g.device) * std,
+            "W_V": torch.randn(5, 15, 20, generator=g, dtype=torch.float64, device=g.device) * std,
+            "W_O": torch.randn(5, 8, 15, generator=g, dtype=torch.float64, device=g.device) * std,
             "b_O": torch.zeros(5, 8, dtype=torch.float64),
         }
         cf = closed_form_grads(
@@ -1047,7 +1047,7 @@ def value_trajectories(ctx):
     g = ctx.torch_generator("rand")
     X = log.eval_X[0].double()
     dW = log.final["W_V"][log.runs("EM")[0]].double() - log.init["W_V"][0].double()
-    Rw = torch.randn(dW.shape, generator=g, dtype=torch.float64)
+    Rw = torch.randn(dW.shape, generator=g, dtype=torch.float64, device=g.device)
     Rw = Rw / Rw.norm() * dW.norm()
     res["random_dW_V_coherence"] = _coherence((X[:200] @ Rw.T).numpy())
     ratio = res["EM"]["mean_length"] / res["SGD"]["mean_length"]

@@ -211,14 +211,14 @@ def upstream_u_numeric(ctx):
     draws = {}
     for fam in ("isotropic", "anisotropic", "rank-deficient", "C<d_v"):
         C, dv = (6, 3) if fam != "C<d_v" else (2, 5)
-        W = torch.randn(4096, C, dv, generator=g, dtype=f64)
+        W = torch.randn(4096, C, dv, generator=g, dtype=f64, device=g.device)
         if fam == "anisotropic":
             rows, cols = torch.logspace(-1, 1, C, dtype=f64), torch.logspace(1, -1, dv, dtype=f64)
             W = W * rows[:, None] * cols
         if fam == "rank-deficient":
-            W = W[..., :1] @ torch.randn(4096, 1, dv, generator=g, dtype=f64)
-        ell = torch.randn(4096, C, generator=g, dtype=f64) * 2
-        y = torch.randint(0, C, (4096,), generator=g)
+            W = W[..., :1] @ torch.randn(4096, 1, dv, generator=g, dtype=f64, device=g.device)
+        ell = torch.randn(4096, C, generator=g, dtype=f64, device=g.device) * 2
+        y = torch.randint(0, C, (4096,), generator=g, device=g.device)
         draws[fam] = (W, ell, y)
     out.append(logit_gloss_evidence(draws, seed=ctx.seed))
     return out

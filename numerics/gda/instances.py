@@ -63,7 +63,7 @@ def random_params(
     """``n`` independent (params, X, y) instances of sizes ``s`` (view P)."""
 
     def r(*shape: int) -> Tensor:
-        return torch.randn(n, *shape, generator=g, dtype=dtype)
+        return torch.randn(n, *shape, generator=g, dtype=dtype, device=g.device)
 
     p = {
         "W_Q": r(s.d_k, s.d_x) * s.scale,
@@ -73,7 +73,7 @@ def random_params(
         "b_O": r(s.C) * s.scale,
     }
     X = r(s.T, s.d_x) * s.x_scale
-    y = torch.randint(0, s.C, (n, s.T), generator=g)
+    y = torch.randint(0, s.C, (n, s.T), generator=g, device=g.device)
     return p, X, y
 
 
@@ -81,7 +81,7 @@ def random_free(g: torch.Generator, n: int, s: Sizes, dtype=torch.float64) -> Fr
     """``n`` independent view-(F) states (free S, V; random W_O, b_O, y; mask per ``s``)."""
 
     def r(*shape: int) -> Tensor:
-        return torch.randn(n, *shape, generator=g, dtype=dtype)
+        return torch.randn(n, *shape, generator=g, dtype=dtype, device=g.device)
 
     mask = causal_mask(s.T) if s.causal else None
     return FreeState(
@@ -89,7 +89,7 @@ def random_free(g: torch.Generator, n: int, s: Sizes, dtype=torch.float64) -> Fr
         V=r(s.T, s.d_v) * s.x_scale,
         W_O=r(s.C, s.d_v) * s.scale,
         b_O=r(s.C) * s.scale,
-        y=torch.randint(0, s.C, (n, s.T), generator=g),
+        y=torch.randint(0, s.C, (n, s.T), generator=g, device=g.device),
         mask=mask,
     )
 

@@ -243,14 +243,15 @@ def param_batch(g: torch.Generator, batch: int, s: Sizes, family: str = "gaussia
         p, X, y = random_params(
             g, batch, Sizes(s.T, d_x, s.d_k, s.d_v, s.C, s.scale, s.x_scale, s.causal)
         )
-        Qm, _ = torch.linalg.qr(torch.randn(batch, d_x, s.T, generator=g, dtype=X.dtype))
+        Qm, _ = torch.linalg.qr(torch.randn(batch, d_x, s.T, generator=g, dtype=X.dtype,
+            device=g.device))
         X = Qm.transpose(-1, -2)  # rows orthonormal
     elif family == "clustered":
-        mu = torch.randn(batch, s.C, s.d_x, generator=g, dtype=X.dtype) * 2.0
-        prev = torch.cat([torch.randint(0, s.C, (batch, 1), generator=g), y[:, :-1]], 1)
+        mu = torch.randn(batch, s.C, s.d_x, generator=g, dtype=X.dtype, device=g.device) * 2.0
+        prev = torch.cat([torch.randint(0, s.C, (batch, 1), generator=g,
+            device=g.device), y[:, :-1]], 1)
         X = mu.gather(1, prev[..., None].expand(-1, -1, s.d_x)) + torch.randn(
-            batch, s.T, s.d_x, generator=g, dtype=X.dtype
-        )
+            batch, s.T, s.d_x, generator=g, dtype=X.dtype, device=g.device)
     return p, X, y
 
 

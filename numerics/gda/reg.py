@@ -125,8 +125,8 @@ def layernorm_values(ctx):
     g = ctx.torch_generator("ln")
     d = 4
     f64 = torch.float64
-    v = torch.randn(256, d, generator=g, dtype=f64)
-    up = torch.randn(256, d, generator=g, dtype=f64)
+    v = torch.randn(256, d, generator=g, dtype=f64, device=g.device)
+    up = torch.randn(256, d, generator=g, dtype=f64, device=g.device)
     v.requires_grad_(True)
     y = torch.nn.functional.layer_norm(v, (d,), eps=0.0)
     (gv,) = torch.autograd.grad((y * up).sum(), v)

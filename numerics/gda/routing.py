@@ -38,9 +38,12 @@ class SoftmaxRouting(nn.Module):
         dtype=torch.float64,
     ):
         super().__init__()
-        self.W_Q = nn.Parameter(torch.randn(d_k, d, generator=generator, dtype=dtype))
-        self.W_K = nn.Parameter(torch.randn(d_k, d, generator=generator, dtype=dtype))
-        self.W_V = nn.Parameter(torch.randn(d_v, d, generator=generator, dtype=dtype))
+        self.W_Q = nn.Parameter(torch.randn(d_k, d, generator=generator, dtype=dtype,
+            device=None if generator is None else generator.device))
+        self.W_K = nn.Parameter(torch.randn(d_k, d, generator=generator, dtype=dtype,
+            device=None if generator is None else generator.device))
+        self.W_V = nn.Parameter(torch.randn(d_v, d, generator=generator, dtype=dtype,
+            device=None if generator is None else generator.device))
         self.causal = causal
 
     def weights(self, x: Tensor) -> Tensor:
@@ -66,11 +69,16 @@ class SelectiveSSM(nn.Module):
 
     def __init__(self, N: int = 2, *, generator=None, dtype=torch.float64):
         super().__init__()
-        self.A = nn.Parameter(-torch.rand(N, generator=generator, dtype=dtype) - 0.1)
-        self.a = nn.Parameter(torch.randn(1, generator=generator, dtype=dtype))
-        self.c = nn.Parameter(torch.randn(1, generator=generator, dtype=dtype))
-        self.W_B = nn.Parameter(torch.randn(N, generator=generator, dtype=dtype))
-        self.W_C = nn.Parameter(torch.randn(N, generator=generator, dtype=dtype))
+        self.A = nn.Parameter(-torch.rand(N, generator=generator, dtype=dtype,
+            device=None if generator is None else generator.device) - 0.1)
+        self.a = nn.Parameter(torch.randn(1, generator=generator, dtype=dtype,
+            device=None if generator is None else generator.device))
+        self.c = nn.Parameter(torch.randn(1, generator=generator, dtype=dtype,
+            device=None if generator is None else generator.device))
+        self.W_B = nn.Parameter(torch.randn(N, generator=generator, dtype=dtype,
+            device=None if generator is None else generator.device))
+        self.W_C = nn.Parameter(torch.randn(N, generator=generator, dtype=dtype,
+            device=None if generator is None else generator.device))
 
     def params(self, x: Tensor):
         delta = nn.functional.softplus(self.a * x[:, 0] + self.c)  # (48)
@@ -115,7 +123,8 @@ class LSTMRouting(nn.Module):
         self.cell = nn.LSTMCell(d, hidden, dtype=dtype)
         with torch.no_grad():
             for p in self.cell.parameters():
-                p.copy_(torch.randn(p.shape, generator=generator, dtype=dtype))
+                p.copy_(torch.randn(p.shape, generator=generator, dtype=dtype,
+                    device=None if generator is None else generator.device))
 
     def _run(self, x: Tensor):
         H = self.cell.hidden_size

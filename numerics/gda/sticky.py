@@ -102,7 +102,7 @@ class StickyConfig:
     eval_every: int = 10
     dtype: str = "float32"
     protocols: tuple[str, ...] = ("SGD", "EM")
-    block: int = 64  # query rows per block of the closed-form gradient (speed only, see blocked.py)
+    block: int = 64  # query rows per block of the gradient on CPU (speed only, see block_rows)
 
 
 #: protocol name -> per-group learning rates (or "adam:lr").
@@ -138,10 +138,9 @@ def sample_sequences(
     lead = (n_batches,) if n_batches else ()
     y = torch.empty(*lead, S, T + 1, dtype=torch.long)
     y[..., 0] = torch.randint(
-        0, C, (*lead, S), generator=g
-    )  # y_0 from the stationary (uniform) law
+        0, C, (*lead, S), generator=g, device=g.device)  # y_0 from the stationary (uniform) law
     cum = P.cumsum(-1)
-    u = torch.rand(*lead, S, T, 1, generator=g, dtype=torch.float64)
+    u = torch.rand(*lead, S, T, 1, generator=g, dtype=torch.float64, device=g.device)
     for t in range(T):
         rows = cum[y[..., t]].contiguous()
         y[..., t + 1] = (
@@ -150,8 +149,7 @@ def sample_sequences(
     prev = y[..., :-1]
     idx = prev.unsqueeze(-1).expand(*prev.shape, d_x)
     X = mu.expand(*lead, S, C, d_x).gather(-2, idx) + torch.randn(
-        *lead, S, T, d_x, generator=g, dtype=torch.float64
-    )
+        *lead, S, T, d_x, generator=g, dtype=torch.float64, device=g.device)
     return y[..., 1:], prev, X.to(dtype)
 
 
@@ -180,7 +178,8 @@ class RunLog:
 
 def _init_params(g: torch.Generator, n_seeds: int, cfg: StickyConfig, dtype) -> dict[str, Tensor]:
     def r(*shape):
-        return (torch.randn(n_seeds, *shape, generator=g, dtype=torch.float64) * cfg.init_std).to(
+        return (torch.randn(n_seeds, *shape, generator=g, dtype=torch.float64,
+            device=g.device) * cfg.init_std).to(
             dtype
         )
 
@@ -210,13 +209,24 @@ def evaluate(
     return ev.loss, ev.acc, ev.entropy
 
 
+def block_rows(cfg: StickyConfig, device: str) -> int:
+    """Query rows per block of the closed-form gradient (blocked.py; the numbers do not depend
+    on it). On CPU ``cfg.block``: small blocks keep the ``(R, block, T)`` intermediates in
+    cache and skip the masked half (4-5x at T = 2000, benchmarks/bench_gda_step.py). On a GPU
+    the whole sequence at once: there one large kernel beats many small ones (a 64-row block
+    is about 10x slower than the full matrices at T = 2000 on an H200, benchmarks/RESULTS.md)."""
+    return cfg.block if device == "cpu" else cfg.T
+
+
 def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
     """Train every protocol of ``cfg`` on ``cfg.n_seeds`` paired seeds; one batched program."""
     dtype = getattr(torch, cfg.dtype)
+    block = block_rows(cfg, device)
     g = torch.Generator().manual_seed(seed)
     P = torch.tensor(transition_matrix(cfg.reading), dtype=torch.float64)
     n = cfg.n_seeds
-    mu = torch.randn(n, cfg.C, cfg.d_x, generator=g, dtype=torch.float64) * cfg.mu_std
+    mu = torch.randn(n, cfg.C, cfg.d_x, generator=g, dtype=torch.float64,
+        device=g.device) * cfg.mu_std
     init = _init_params(g, n, cfg, dtype)
     ey, eprev, eX = sample_sequences(g, P, mu, cfg.T, dtype)
     names = [p for p in cfg.protocols for _ in range(n)]
@@ -264,7 +274,7 @@ def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
                        **{nm: {k: t.cpu() for k, t in d.items()}
                           for nm, d in (("params", params), ("m", m), ("v2", v2))}})
         if step % cfg.eval_every == 0 or step == cfg.steps:
-            lo, ac, en = evaluate(params, eXr, eyr, cfg.block)
+            lo, ac, en = evaluate(params, eXr, eyr, block)
             steps.append(step)
             L.append(lo.double().cpu().numpy())
             A_.append(ac.cpu().numpy())
@@ -286,7 +296,7 @@ def train(cfg: StickyConfig, seed: int, device: str = "cpu") -> RunLog:
                 y,
                 causal=True,
                 reduction=cfg.reduction,
-                block=cfg.block,
+                block=block,
             ).grads()
             t = step + 1
             for k, gk in zip(PARAM_NAMES, grads, strict=True):

@@ -61,7 +61,7 @@ def run_toy(st: ToySetting, n_seeds: int, seed: int) -> ToyLog:
     n = n_seeds
 
     def r(*shape):
-        return torch.randn(n, *shape, generator=g, dtype=torch.float64)
+        return torch.randn(n, *shape, generator=g, dtype=torch.float64, device=g.device)
 
     p = {
         "W_Q": r(st.d_k, st.d_x) * st.init_std,
@@ -71,7 +71,7 @@ def run_toy(st: ToySetting, n_seeds: int, seed: int) -> ToyLog:
         "b_O": torch.zeros(n, st.C, dtype=torch.float64),
     }
     X = r(st.T, st.d_x)
-    y = torch.randint(0, st.C, (n, st.T), generator=g)
+    y = torch.randint(0, st.C, (n, st.T), generator=g, device=g.device)
     tr0 = head_forward(X, *(p[k] for k in PARAM_NAMES), y, reduction=st.reduction)
     S, V = tr0.S.clone(), tr0.V.clone()
     L, H, M, Vs, As = [], [], [], [], []

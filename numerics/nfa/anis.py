@@ -124,7 +124,7 @@ def thm7_matrix_normalization(ctx: verify.Context) -> list[Evidence]:
     )
     chol = replace(chol, numbers={**chol.numbers, "per_pair_violation": table})
     # covariance of the statistic itself: chol(A C A^T) = A chol(C), A lower-triangular
-    x = torch.randn(20, 2, generator=gen, dtype=F64)
+    x = torch.randn(20, 2, generator=gen, dtype=F64, device=gen.device)
     A = torch.tensor([[2.0, 0.0], [0.7, 0.5]], dtype=F64)
     dev = float((scale_matrix(x @ A.T, "chol") - A @ scale_matrix(x, "chol")).abs().max())
     covariance = covariance_evidence(dev, {"x": x.tolist(), "A": A.tolist(), "statistic": "chol"},

@@ -121,7 +121,7 @@ def _sqrt_h_constant(ctx: verify.Context) -> Evidence:
         Phi, r, _ = random_sinusoid_problem(4, N, 16, 2, generator=gen, centred=True)
         R = float(r.abs().max())
         for H in Hs:
-            Q = torch.randn(16, H, generator=gen, dtype=F64) / 4
+            Q = torch.randn(16, H, generator=gen, dtype=F64, device=gen.device) / 4
             B = float((Phi @ Q).abs().max())
             taus[(N, H)] = [float(t) for t in B * np.logspace(1, 4, 7)]
             ratios[(N, H)] = [
@@ -265,7 +265,7 @@ def thm16_multihead_softmax(ctx: verify.Context) -> list[Evidence]:
     """
     gen = ctx.torch_generator("t16")
     Phi, r, _ = random_sinusoid_problem(4, 64, 16, 2, generator=gen, centred=True)
-    Q = torch.randn(16, 8, generator=gen, dtype=F64) / 4
+    Q = torch.randn(16, 8, generator=gen, dtype=F64, device=gen.device) / 4
     B = float((Phi @ Q).abs().max())
     taus = np.logspace(0, 7, 15)  # far enough that the O(tau^-3) correction is negligible
     vals = [float(_multihead_remainder(Phi, r, Q, t).median()) for t in taus]

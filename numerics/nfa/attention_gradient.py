@@ -190,14 +190,17 @@ def random_sinusoid_problem(
     (mean-removed if ``centred``) and ``g = Phi^T r`` (batch, K). The paper leaves these
     distributions open; this is our stated setup.
     """
-    x = 2 * torch.rand(batch, N, d, generator=generator, dtype=dtype) - 1
-    om = omega_scale * torch.randn(batch, K, d, generator=generator, dtype=dtype)
+    x = 2 * torch.rand(batch, N, d, generator=generator, dtype=dtype, device=generator.device) - 1
+    om = omega_scale * torch.randn(batch, K, d, generator=generator, dtype=dtype,
+        device=generator.device)
     Phi = torch.sin(x @ om.transpose(-1, -2))
-    c = torch.randn(batch, K, generator=generator, dtype=dtype) / K**0.5
-    om_t = omega_scale * torch.randn(batch, 20, d, generator=generator, dtype=dtype)
-    a_t = torch.randn(batch, 20, generator=generator, dtype=dtype) / 20**0.5
+    c = torch.randn(batch, K, generator=generator, dtype=dtype, device=generator.device) / K**0.5
+    om_t = omega_scale * torch.randn(batch, 20, d, generator=generator, dtype=dtype,
+        device=generator.device)
+    a_t = torch.randn(batch, 20, generator=generator, dtype=dtype,
+        device=generator.device) / 20**0.5
     y = (torch.sin(x @ om_t.transpose(-1, -2)) * a_t.unsqueeze(-2)).sum(-1)
-    y = y + noise * torch.randn(batch, N, generator=generator, dtype=dtype)
+    y = y + noise * torch.randn(batch, N, generator=generator, dtype=dtype, device=generator.device)
     r = residual(Phi, y, c)
     if centred:
         r = r - r.mean(-1, keepdim=True)

@@ -47,7 +47,8 @@ def siren_sample_set(
     SIREN (Table 3 init, omega_0 = 30), one field per set, rescaled to unit RMS over its samples
     (our choice: the Table 3 init gives fields of amplitude ~1e-3; the scale is irrelevant to the
     symmetry, only to absolute error levels). Returns ``x`` (batch, n, d), ``y`` (batch, n)."""
-    x = 2 * torch.rand(batch, n, d, generator=generator, dtype=torch.float64) - 1
+    x = 2 * torch.rand(batch, n, d, generator=generator, dtype=torch.float64,
+        device=generator.device) - 1
     ys = []
     for b in range(batch):
         f = Siren(d, hidden, num_layers, 1, generator=generator, dtype=torch.float64)
@@ -78,13 +79,13 @@ def sinusoid_regression(
     initial coefficients ``c = 0`` so that ``r = y`` (our choices: the paper gives none of these
     distributions). Returns ``Phi`` (seeds, n, k) and ``r`` (seeds, n).
     """
-    x = 2 * torch.rand(seeds, n, d, generator=generator, dtype=dtype) - 1
-    omega = omega_scale * torch.randn(seeds, k, d, generator=generator, dtype=dtype)
+    x = 2 * torch.rand(seeds, n, d, generator=generator, dtype=dtype, device=generator.device) - 1
+    omega = omega_scale * torch.randn(seeds, k, d, generator=generator, dtype=dtype,
+        device=generator.device)
     Phi = torch.sin(x @ omega.transpose(-1, -2))
-    c_star = torch.randn(seeds, k, generator=generator, dtype=dtype)
+    c_star = torch.randn(seeds, k, generator=generator, dtype=dtype, device=generator.device)
     r = (Phi @ c_star.unsqueeze(-1)).squeeze(-1) + noise * torch.randn(
-        seeds, n, generator=generator, dtype=dtype
-    )
+        seeds, n, generator=generator, dtype=dtype, device=generator.device)
     return Phi, r
 
 

@@ -415,9 +415,9 @@ def iff_necessity(ctx: verify.Context) -> list[Evidence]:
     )
     only_if = replace(only_if, seed=ctx.seed)
     # Reading B: fixed sinusoidal basis on raw coordinates, nonzero output
-    om = 3 * torch.randn(8, 2, generator=gen, dtype=F64)
-    c = torch.randn(8, generator=gen, dtype=F64)
-    pts = 40 * (2 * torch.rand(4000, 2, generator=gen, dtype=F64) - 1)
+    om = 3 * torch.randn(8, 2, generator=gen, dtype=F64, device=gen.device)
+    c = torch.randn(8, generator=gen, dtype=F64, device=gen.device)
+    pts = 40 * (2 * torch.rand(4000, 2, generator=gen, dtype=F64, device=gen.device) - 1)
     A = torch.sin(pts @ om.T)
     res = [
         float(span_residual(A, torch.sin((pts / a) @ om.T) @ c))
@@ -703,10 +703,10 @@ def _degenerate_scale(ctx: verify.Context) -> Evidence:
     gen = ctx.torch_generator("degenerate")
     rows = {}
     for N in (1, 3, 7):
-        p = torch.randn(16, 1, 2, generator=gen, dtype=F64)
+        p = torch.randn(16, 1, 2, generator=gen, dtype=F64, device=gen.device)
         x = p.expand(16, N, 2).clone()
-        a = torch.exp(torch.randn(16, generator=gen, dtype=F64))
-        b = torch.randn(16, 2, generator=gen, dtype=F64)
+        a = torch.exp(torch.randn(16, generator=gen, dtype=F64, device=gen.device))
+        b = torch.randn(16, 2, generator=gen, dtype=F64, device=gen.device)
         mu, s, xt = H.normalisation_stats(x)
         mup, sp_, _ = H.normalisation_stats(a[:, None, None] * x + b.unsqueeze(-2))
         finite = torch.isfinite(xt)

@@ -321,7 +321,7 @@ def affine_trials(
             y2 = torch.as_tensor(
                 rerasterise(img, A_VAL, np.asarray(B_VAL), coords).reshape(-1), dtype=torch.float64
             )
-        u = 2 * torch.rand(50, 2, generator=gen, dtype=torch.float64) - 1
+        u = 2 * torch.rand(50, 2, generator=gen, dtype=torch.float64, device=gen.device) - 1
         xq = A_VAL * u + b
         with torch.no_grad():
             p = op(torch.stack([x, x2]).to(dtype), torch.stack([y, y2]).to(dtype))

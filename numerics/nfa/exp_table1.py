@@ -135,8 +135,8 @@ def group_elements(family: str, d: int, n: int, gen: torch.Generator) -> MatrixA
     if family == "SO":
         return random_rotation(n, d, generator=gen)
     b0 = torch.tensor([0.3, -0.3, 0.3][:d], dtype=torch.float64)
-    a = torch.exp(2 * torch.rand(n, generator=gen, dtype=torch.float64) - 1)
-    b = 0.3 * torch.randn(n, d, generator=gen, dtype=torch.float64)
+    a = torch.exp(2 * torch.rand(n, generator=gen, dtype=torch.float64, device=gen.device) - 1)
+    b = 0.3 * torch.randn(n, d, generator=gen, dtype=torch.float64, device=gen.device)
     a[0], b[0] = 1.5, b0
     return MatrixAffine(a[:, None, None] * torch.eye(d, dtype=torch.float64), b)
 
@@ -189,7 +189,7 @@ def _sample_set(run_seed: int, d: int, s: int) -> tuple[torch.Tensor, torch.Tens
     [-1.5, 1.5]^d."""
     gd = _gen(run_seed, "nfa.table1.data", d, s)
     x, y = siren_sample_set(1, 100, d, generator=gd, dtype=torch.float64)
-    return x, y, 3 * torch.rand(50, d, generator=gd, dtype=torch.float64) - 1.5
+    return x, y, 3 * torch.rand(50, d, generator=gd, dtype=torch.float64, device=gd.device) - 1.5
 
 
 @lru_cache(maxsize=24)  # every row x d x seed of one quick reading; <= ~400 MB at the paper's size
@@ -265,9 +265,9 @@ def trained_table(
     out: dict[str, list[float]] = {}
     for s in range(seeds):
         gd = _gen(run_seed, "nfa.table1.trained.data", d, s)
-        x = 2 * torch.rand(1, 100, d, generator=gd, dtype=torch.float64) - 1
+        x = 2 * torch.rand(1, 100, d, generator=gd, dtype=torch.float64, device=gd.device) - 1
         y = fields(torch.tensor([s]), x)
-        xq = 3 * torch.rand(50, d, generator=gd, dtype=torch.float64) - 1.5
+        xq = 3 * torch.rand(50, d, generator=gd, dtype=torch.float64, device=gd.device) - 1.5
         g = group_elements(family, d, n_group, _gen(run_seed, "nfa.table1.group", family, d, s))
         met, rms = measure(op, x[0], y[0], g, xq, getattr(torch, dtype_name))
         for k, v in met.items():

@@ -432,10 +432,12 @@ def init_weights_(module: nn.Module, generator: torch.Generator, gain: float = 1
     for m in module.modules():
         if isinstance(m, nn.Linear):
             bound = gain / math.sqrt(m.in_features)
-            w = torch.rand(m.weight.shape, generator=generator, dtype=torch.float64)
+            w = torch.rand(m.weight.shape, generator=generator, dtype=torch.float64,
+                device=generator.device)
             m.weight.copy_((2 * w - 1) * bound)
             if m.bias is not None:
-                bb = torch.rand(m.bias.shape, generator=generator, dtype=torch.float64)
+                bb = torch.rand(m.bias.shape, generator=generator, dtype=torch.float64,
+                    device=generator.device)
                 m.bias.copy_((2 * bb - 1) * bound)
         elif isinstance(m, nn.LayerNorm):
             m.weight.fill_(1.0)

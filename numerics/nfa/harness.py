@@ -94,8 +94,10 @@ def small_inner(
 
 def sin_field(d: int, K: int, *, generator, dtype, scale: float = 3.0) -> SinusoidalField:
     """A fixed K-term decoder ``sum_k c_k sin(omega_k^T x + phase_k)``, omega ~ N(0, scale^2)."""
-    om = scale * torch.randn(K, d, generator=generator, dtype=torch.float64)
-    ph = 2 * torch.pi * torch.rand(K, generator=generator, dtype=torch.float64)
+    om = scale * torch.randn(K, d, generator=generator, dtype=torch.float64,
+        device=generator.device)
+    ph = 2 * torch.pi * torch.rand(K, generator=generator, dtype=torch.float64,
+        device=generator.device)
     return SinusoidalField(om.to(dtype), ph.to(dtype))
 
 

@@ -141,7 +141,7 @@ class BandlimitedFields:
 
     def points(self, batch: int, n: int, d: int, generator: torch.Generator) -> Tensor:
         """``x ~ U[-1, 1]^d`` (batch, n, d), float32."""
-        return 2 * torch.rand(batch, n, d, generator=generator) - 1
+        return 2 * torch.rand(batch, n, d, generator=generator, device=generator.device) - 1
 
 
 @dataclass
@@ -177,7 +177,8 @@ class GridFields:
         """Points uniform in the box spanned by the pixel centres (batch, n, 2), float32."""
         side = self.images.shape[-1]
         lo, hi = -1 + 1 / self.den, -1 + (2 * side - 1) / self.den
-        return lo + (hi - lo) * torch.rand(batch, n, d, generator=generator)
+        return lo + (hi - lo) * torch.rand(batch, n, d, generator=generator,
+            device=generator.device)
 
 
 def bandlimited_fields(
@@ -185,13 +186,17 @@ def bandlimited_fields(
 ) -> BandlimitedFields:
     """``count`` random band-limited fields on ``R^d`` (frequencies uniform in the ball of
     radius ``band``)."""
-    direction = torch.randn(count, terms, d, generator=generator, dtype=torch.float64)
+    direction = torch.randn(count, terms, d, generator=generator, dtype=torch.float64,
+        device=generator.device)
     direction = direction / direction.norm(dim=-1, keepdim=True).clamp_min(1e-12)
-    radius = band * torch.rand(count, terms, 1, generator=generator, dtype=torch.float64) ** (
+    radius = band * torch.rand(count, terms, 1, generator=generator, dtype=torch.float64,
+        device=generator.device) ** (
         1.0 / d
     )
-    phase = 2 * math.pi * torch.rand(count, terms, generator=generator, dtype=torch.float64)
-    coef = torch.randn(count, terms, generator=generator, dtype=torch.float64) / math.sqrt(
+    phase = 2 * math.pi * torch.rand(count, terms, generator=generator, dtype=torch.float64,
+        device=generator.device)
+    coef = torch.randn(count, terms, generator=generator, dtype=torch.float64,
+        device=generator.device) / math.sqrt(
         terms / 2
     )
     return BandlimitedFields(direction * radius, phase, coef)
@@ -330,7 +335,7 @@ def train_operator(
         for step in range(start, cfg.steps):
             if step > start and ckpt.due():
                 ckpt.save(_state(step, op, opt, g_b, losses))
-            idx = torch.randint(len(pool), (cfg.batch,), generator=g_b)
+            idx = torch.randint(len(pool), (cfg.batch,), generator=g_b, device=g_b.device)
             x = pool.points(cfg.batch, cfg.n, d, g_b)
             xq = pool.points(cfg.batch, cfg.queries, d, g_b)
             y, yq = pool(idx, x), pool(idx, xq)

@@ -20,9 +20,12 @@ def T_sinusoidal_fuzz(ctx):
     ``|alpha x|``)."""
     def prop(generator, batch, dtype, device, F, integer, vaswani):
         al = (vaswani_freqs(F, 2 * F) if vaswani
-              else 1e-4 + torch.rand(F, generator=generator, dtype=torch.float64))
-        x = (torch.rand(batch, generator=generator, dtype=torch.float64) * 2 - 1) * 1e4
-        t = (torch.rand(batch, generator=generator, dtype=torch.float64) * 2 - 1) * 1e4
+              else 1e-4 + torch.rand(F, generator=generator, dtype=torch.float64,
+                  device=generator.device))
+        x = (torch.rand(batch, generator=generator, dtype=torch.float64,
+            device=generator.device) * 2 - 1) * 1e4
+        t = (torch.rand(batch, generator=generator, dtype=torch.float64,
+            device=generator.device) * 2 - 1) * 1e4
         if integer:
             x, t = x.round(), t.round()
         pe = SinusoidalPE(al)

@@ -22,11 +22,11 @@ def txt_contrast(ctx):
     Gram(gamma(P))||_F / ||Gram||_F`` for c = 5 and phi in {0.1, 0.9, pi/2} on 50 points,
     against the SO(2) PE (0 up to rounding); reported in the numbers."""
     g = torch.Generator().manual_seed(ctx.subseed("contrast"))
-    P = torch.rand(50, 2, generator=g, dtype=torch.float64) * 2 - 1
+    P = torch.rand(50, 2, generator=g, dtype=torch.float64, device=g.device) * 2 - 1
     worst, case = 0.0, None
     for c in (0.1, 1, 3, 5, 10, 15, 20, 50):
         ff = FourierFeaturePE.sample(c, 16, g)
-        tt = torch.rand(2, generator=g, dtype=torch.float64) * 2 - 1
+        tt = torch.rand(2, generator=g, dtype=torch.float64, device=g.device) * 2 - 1
         lhs, rhs = ff(P + tt), ff(P) @ ff.rho(tt).T
         err = float((lhs - rhs).abs().max()) / (1 + c * 4)
         if case is None or err > worst:

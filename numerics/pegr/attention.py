@@ -144,8 +144,8 @@ def attention_equivariance(ctx):
     eye = torch.eye(D, dtype=torch.float64)
     for it in range(ctx.pick(quick=10, deep=100)):
         M = sample_rep("so3", 5, g)
-        A = torch.randn(D, D, generator=g, dtype=torch.float64)
-        B = torch.randn(D, D, generator=g, dtype=torch.float64)
+        A = torch.randn(D, D, generator=g, dtype=torch.float64, device=g.device)
+        B = torch.randn(D, D, generator=g, dtype=torch.float64, device=g.device)
         W = (torch.kron(A, eye), torch.eye(D * D, dtype=torch.float64), torch.kron(B, eye))
         err = attention_violation(M, (0, 0, 0), "column-major", "I(x)A", 0, W)
         if case is None or err > worst:
@@ -154,7 +154,8 @@ def attention_equivariance(ctx):
                                 "rho": "sample_rep('so3', 5, g) (drawn before A, B)",
                                 "A": A.tolist(), "B": B.tolist(),
                                 "W": "(A (x) I, I, B (x) I)", "vec": "column-major"}
-        Wn = tuple(torch.randn(D * D, D * D, generator=g, dtype=torch.float64) for _ in range(3))
+        Wn = tuple(torch.randn(D * D, D * D, generator=g, dtype=torch.float64,
+            device=g.device) for _ in range(3))
         neg = max(neg, attention_violation(M, (0, 0, 0), "column-major", "I(x)A", 0, Wn))
     out.append(
         judge_error(

@@ -61,7 +61,8 @@ class FourierFeaturePE(nn.Module):
     def sample(
         cls, c: float, n: int = 16, generator: torch.Generator | None = None, two_pi: bool = False
     ):
-        return cls(c * torch.randn(n, 2, generator=generator, dtype=torch.float64), two_pi)
+        return cls(c * torch.randn(n, 2, generator=generator, dtype=torch.float64,
+            device=None if generator is None else generator.device), two_pi)
 
     def rho(self, t: torch.Tensor) -> torch.Tensor:
         """Translation ``t`` (shape ``(..., 2)``) acts by ``(+)_i R(alpha_i . t)``."""
@@ -110,8 +111,10 @@ class SO2BesselPE(nn.Module):
         cls, C: float, K: int, n: int = 16, generator: torch.Generator | None = None, m: int = 0
     ):
         """``c_i ~ U[0, C]``, ``k_i`` uniform integer in ``[1, K)`` (D.2 L333)."""
-        c = C * torch.rand(n, generator=generator, dtype=torch.float64)
-        k = torch.randint(1, K, (n,), generator=generator).to(torch.float64)
+        c = C * torch.rand(n, generator=generator, dtype=torch.float64,
+            device=None if generator is None else generator.device)
+        k = torch.randint(1, K, (n,), generator=generator,
+            device=None if generator is None else generator.device).to(torch.float64)
         return cls(c, k, m)
 
     def radial(self, r: torch.Tensor) -> torch.Tensor:

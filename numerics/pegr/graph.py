@@ -77,7 +77,8 @@ def graph_laplacian_row(ctx):
                         "exact reason": "PLP^T = L and P (1,-1) = -(1,-1)"})
 
     def prop(generator, batch, dtype, device, n, p, which):
-        rng = np.random.default_rng(int(torch.randint(0, 2**31, (1,), generator=generator)))
+        rng = np.random.default_rng(int(torch.randint(0, 2**31, (1,), generator=generator,
+            device=generator.device)))
         if which == "cycle":
             A = gr.cycle(n)
         elif which == "petersen":

@@ -43,7 +43,7 @@ def haar_so3(
 ) -> torch.Tensor:
     """``n`` Haar-distributed rotations in SO(3): QR of a Gaussian with sign(diag R) fixed, det =
     +1."""
-    z = torch.randn(n, 3, 3, generator=generator, dtype=dtype)
+    z = torch.randn(n, 3, 3, generator=generator, dtype=dtype, device=generator.device)
     q, r = torch.linalg.qr(z)
     q = q * torch.sign(torch.diagonal(r, dim1=-2, dim2=-1)).unsqueeze(-2)
     det = torch.linalg.det(q)

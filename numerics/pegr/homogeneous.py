@@ -45,7 +45,7 @@ def homogeneous_lift_pe(ctx):
     pts = sphere_points(60, np.random.default_rng(ctx.subseed("liftpts")))
     diffA, errB, caseB = 0.0, 0.0, None
     for R_ in Rs[:4]:
-        psi = float(torch.rand(1, generator=g)) * 2 * math.pi
+        psi = float(torch.rand(1, generator=g, device=g.device)) * 2 * math.pi
         D, D2 = wigner_real(2, R_, pts), wigner_real(2, R_ @ rot_z(psi), pts)
         diffA = max(diffA, float(np.abs(D - D2).max()))
         e = float(np.abs(D[:, 2] - D2[:, 2]).max())

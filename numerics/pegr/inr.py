@@ -40,18 +40,21 @@ class MLP(nn.Module):
             for lin in self.layers:
                 if init == "gaussian":  # NTK-style: W ~ N(0, 2 / fan_in), b = 0
                     lin.weight.copy_(
-                        torch.randn(lin.weight.shape, generator=generator, dtype=dtype)
+                        torch.randn(lin.weight.shape, generator=generator, dtype=dtype,
+                            device=None if generator is None else generator.device)
                         * math.sqrt(2.0 / lin.in_features)
                     )
                     lin.bias.zero_()
                 else:  # PyTorch default (Kaiming-uniform), drawn from the generator
                     bound = 1 / math.sqrt(lin.in_features)
                     lin.weight.copy_(
-                        (2 * torch.rand(lin.weight.shape, generator=generator, dtype=dtype) - 1)
+                        (2 * torch.rand(lin.weight.shape, generator=generator, dtype=dtype,
+                            device=None if generator is None else generator.device) - 1)
                         * bound
                     )
                     lin.bias.copy_(
-                        (2 * torch.rand(lin.bias.shape, generator=generator, dtype=dtype) - 1)
+                        (2 * torch.rand(lin.bias.shape, generator=generator, dtype=dtype,
+                            device=None if generator is None else generator.device) - 1)
                         * bound
                     )
 
@@ -130,7 +133,8 @@ def make_pe(kind: str, hp: dict, generator: torch.Generator) -> torch.nn.Module:
 
 def split(n_points: int, generator: torch.Generator, train: float = 0.05, val: float = 0.40):
     """5% train, 40% validation, the rest test (L337)."""
-    perm = torch.randperm(n_points, generator=generator)
+    perm = torch.randperm(n_points, generator=generator,
+        device=None if generator is None else generator.device)
     a = int(train * n_points)
     b = a + int(val * n_points)
     return perm[:a], perm[a:b], perm[b:]

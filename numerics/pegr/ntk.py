@@ -109,11 +109,12 @@ def ntk_kernel_invariance(ctx):
     out = []
 
     def prop(generator, batch, dtype, device, d, depth, bias, const_norm):
-        U = torch.randn(batch, d, generator=generator, dtype=torch.float64)
-        V = torch.randn(batch, d, generator=generator, dtype=torch.float64)
+        U = torch.randn(batch, d, generator=generator, dtype=torch.float64, device=generator.device)
+        V = torch.randn(batch, d, generator=generator, dtype=torch.float64, device=generator.device)
         if const_norm:
             U, V = U / U.norm(dim=1, keepdim=True), V / V.norm(dim=1, keepdim=True)
-        Q = torch.linalg.qr(torch.randn(d, d, generator=generator, dtype=torch.float64))[0]
+        Q = torch.linalg.qr(torch.randn(d, d, generator=generator, dtype=torch.float64,
+            device=generator.device))[0]
         K = torch.diagonal(relu_ntk(U, V, depth, bias))
         Kg = torch.diagonal(relu_ntk(U @ Q.T, V @ Q.T, depth, bias))
         return (K - Kg).abs() / K.abs().clamp_min(1e-12) / 1e-7
@@ -154,9 +155,9 @@ def ntk_kernel_invariance(ctx):
         )
     )
     # (s2): pairs with equal inner products and constant norm give the same value
-    u = torch.randn(200, 9, generator=g, dtype=torch.float64)
+    u = torch.randn(200, 9, generator=g, dtype=torch.float64, device=g.device)
     u = u / u.norm(dim=1, keepdim=True) * 3**0.5
-    Q = torch.linalg.qr(torch.randn(9, 9, generator=g, dtype=torch.float64))[0]
+    Q = torch.linalg.qr(torch.randn(9, 9, generator=g, dtype=torch.float64, device=g.device))[0]
     v = u.roll(1, 0)
     k1 = torch.diagonal(relu_ntk(u, v))
     k2 = torch.diagonal(relu_ntk(u @ Q.T, v @ Q.T))
@@ -177,7 +178,7 @@ def ntk_kernel_invariance(ctx):
     )
     # reading B: the SO(2)-Bessel PE of D.2
     pe = SO2BesselPE.sample(25.0, 4, 16, g)
-    P = torch.rand(200, 2, generator=g, dtype=torch.float64) * 2 - 1
+    P = torch.rand(200, 2, generator=g, dtype=torch.float64, device=g.device) * 2 - 1
     Gm = pe(P)
     Gr = pe(P @ rot2(torch.tensor(0.7, dtype=torch.float64)).T)
     Kb, Kbg = relu_ntk(Gm, Gm), relu_ntk(Gr, Gr)
@@ -286,8 +287,8 @@ def ntk_predictor_equivariance(ctx):
     reported; the paper gives '≈' no tolerance, so UNDECIDED."""
     g = torch.Generator().manual_seed(ctx.subseed("pred"))
     pe = SO2BesselPE.sample(25.0, 2, 16, g)
-    Ptr = torch.rand(300, 2, generator=g, dtype=torch.float64) * 2 - 1
-    Pte = torch.rand(200, 2, generator=g, dtype=torch.float64) * 2 - 1
+    Ptr = torch.rand(300, 2, generator=g, dtype=torch.float64, device=g.device) * 2 - 1
+    Pte = torch.rand(200, 2, generator=g, dtype=torch.float64, device=g.device) * 2 - 1
     out = []
     mses = {}
     for reading in ("A", "B"):

@@ -28,7 +28,7 @@ def inner_product_defect(M: torch.Tensor, order: str) -> float:
 def non_orthogonal_violations(generator: torch.Generator) -> dict[str, float]:
     """The lemma's relative violation for two representations outside its hypothesis: GL(3)
     (random invertible g, x, y) and ``t -> exp(t N)`` with N not skew-symmetric."""
-    G3 = torch.randn(3, 3, 3, generator=generator, dtype=torch.float64)
+    G3 = torch.randn(3, 3, 3, generator=generator, dtype=torch.float64, device=generator.device)
     gl = float(abs((G3[2] @ G3[0]).flatten() @ (G3[2] @ G3[1]).flatten()
                    - G3[0].flatten() @ G3[1].flatten()))
     gl /= float(abs(G3[0].flatten() @ G3[1].flatten()))

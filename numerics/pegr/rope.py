@@ -47,7 +47,7 @@ def rope_injectivity(ctx):
     for d in (2, 4, 8):
         for sign in (1.0, -1.0):
             n = 6 if d < 8 else 4
-            E = torch.randn(n, d, generator=gen, dtype=torch.float64)
+            E = torch.randn(n, d, generator=gen, dtype=torch.float64, device=gen.device)
             norms = torch.arange(1, n + 1, dtype=torch.float64)[:, None]  # distinct norms
             E = E / E.norm(dim=1, keepdim=True) * norms
             if d >= 4:
@@ -98,10 +98,12 @@ def rope_fuzz(ctx):
     def prop(generator, batch, dtype, device, half, sign):
         d = 2 * half
         rp = RoPE(d, sign)
-        m = torch.randint(-10**4, 10**4, (batch,), generator=generator).double()
-        n = torch.randint(-10**4, 10**4, (batch,), generator=generator).double()
-        q = torch.randn(batch, d, generator=generator, dtype=torch.float64)
-        k = torch.randn(batch, d, generator=generator, dtype=torch.float64)
+        m = torch.randint(-10**4, 10**4, (batch,), generator=generator,
+            device=generator.device).double()
+        n = torch.randint(-10**4, 10**4, (batch,), generator=generator,
+            device=generator.device).double()
+        q = torch.randn(batch, d, generator=generator, dtype=torch.float64, device=generator.device)
+        k = torch.randn(batch, d, generator=generator, dtype=torch.float64, device=generator.device)
         lhs = (rp(q, m) * rp(k, n)).sum(-1)
         rhs = (q * rp(k, n - m)).sum(-1)
         scale = 1e-12 * (1 + rp.alpha.max() * (m.abs() + n.abs())) * q.norm(dim=-1) * k.norm(dim=-1)

@@ -22,14 +22,16 @@ def sample_rep(kind: str, n: int, generator: torch.Generator) -> torch.Tensor:
     matrices, or the direct sum SO(3) (+) S_4."""
     m = n + 1
     if kind == "so2":
-        th = (torch.rand(m, generator=generator, dtype=torch.float64) * 2 - 1) * 1e3
+        th = (torch.rand(m, generator=generator, dtype=torch.float64,
+            device=generator.device) * 2 - 1) * 1e3
         return block_rot(torch.stack([th, 3 * th], -1))
     if kind in ("so3", "wigner2"):
         R = haar_so3(m, generator)
         if kind == "so3":
             return R
         return torch.tensor(np.stack([wigner_real(2, r, FIT_POINTS) for r in R.numpy()]))
-    perms = torch.stack([torch.randperm(4, generator=generator) for _ in range(m)])
+    perms = torch.stack([torch.randperm(4, generator=generator,
+        device=generator.device) for _ in range(m)])
     P = torch.zeros(m, 4, 4, dtype=torch.float64)
     P[torch.arange(m)[:, None], perms, torch.arange(4)[None, :]] = 1.0
     if kind == "s4":

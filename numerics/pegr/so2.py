@@ -18,10 +18,11 @@ def so2_orbit_fuzz(ctx):
     """``atan2(R_phi p) = atan2(p) + phi mod 2 pi`` (distance on the circle) for p != 0, points
     near the branch cut included, and the radius is invariant (float64)."""
     def prop(generator, batch, dtype, device):
-        p = torch.rand(batch, 2, generator=generator, dtype=torch.float64) * 2 - 1
+        p = torch.rand(batch, 2, generator=generator, dtype=torch.float64,
+            device=generator.device) * 2 - 1
         p[: batch // 4, 1] *= 1e-9
         p[: batch // 4, 0] = -p[: batch // 4, 0].abs() - 1e-3
-        u = torch.rand(batch, generator=generator, dtype=torch.float64)
+        u = torch.rand(batch, generator=generator, dtype=torch.float64, device=generator.device)
         phi = u * 4 * math.pi - 2 * math.pi
         q = torch.einsum("bij,bj->bi", rot2(phi), p)
         d = torch.atan2(q[:, 1], q[:, 0]) - torch.atan2(p[:, 1], p[:, 0]) - phi

@@ -174,14 +174,17 @@ def so2pe_fuzz(ctx):
 
     def sample_input(generator, batch, dtype, device, C, K, m):
         state["cfg"] = (C, K, m)
-        p = torch.rand(batch, 2, generator=generator, dtype=torch.float64) * 2 - 1
+        p = torch.rand(batch, 2, generator=generator, dtype=torch.float64,
+            device=generator.device) * 2 - 1
         q = batch // 4
         p[:q, 0] = -p[:q, 0].abs() - 1e-3
-        p[:q, 1] = (torch.rand(q, generator=generator, dtype=torch.float64) * 2 - 1) * 1e-9
+        p[:q, 1] = (torch.rand(q, generator=generator, dtype=torch.float64,
+            device=generator.device) * 2 - 1) * 1e-9
         return p.to(dtype)
 
     def sample_group(generator, batch, dtype, device, **_):
-        return (torch.rand(batch, generator=generator, dtype=torch.float64) * 2 * math.pi).to(dtype)
+        return (torch.rand(batch, generator=generator, dtype=torch.float64,
+            device=generator.device) * 2 * math.pi).to(dtype)
 
     def f(p):
         return encoding(*state["cfg"])(p)

@@ -62,7 +62,8 @@ def so3_sh_wigner(ctx):
     A). Reading B: the complex-basis variants of (ii) are evaluated (l = 2) and those that hold
     are named (numbers)."""
     def prop(generator, batch, dtype, device, ell):
-        rng = np.random.default_rng(int(torch.randint(0, 2**31, (1,), generator=generator)))
+        rng = np.random.default_rng(int(torch.randint(0, 2**31, (1,), generator=generator,
+            device=generator.device)))
         fit = sphere_points(8 * (2 * ell + 1), rng)
         fresh = sphere_points(20, rng)
         Rs = haar_so3(2 * batch, generator).numpy()

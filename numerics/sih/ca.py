@@ -44,7 +44,8 @@ class CellularAutomaton(nn.Module):
     @classmethod
     def random(cls, offsets, V: int, generator: torch.Generator) -> CellularAutomaton:
         """A rule drawn uniformly from the ``V^(V^k)`` rules (L150)."""
-        return cls(offsets, V, torch.randint(0, V, (V ** len(offsets),), generator=generator))
+        return cls(offsets, V, torch.randint(0, V, (V ** len(offsets),), generator=generator,
+            device=generator.device))
 
     def configurations(self, x: torch.Tensor) -> torch.Tensor:
         """``N_{t,i}`` as base-``V`` codes: ``x`` is ``(..., W_1, ..., W_d)``; same shape out."""
@@ -115,6 +116,6 @@ def sample_stream(g: torch.Generator, offsets, V: int, widths, T: int,
     """A rule drawn uniformly from the ``V^(V^k)`` rules, a uniform initial row, the trajectory
     and its token stream."""
     ca = CellularAutomaton.random(offsets, V, g)
-    x0 = torch.randint(0, V, tuple(widths), generator=g)
+    x0 = torch.randint(0, V, tuple(widths), generator=g, device=g.device)
     tr = ca.trajectory(x0, T)
     return ca, tr, token_stream(tr, ca, tokenisation)

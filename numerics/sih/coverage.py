@@ -38,9 +38,9 @@ def coverage_necessary(ctx):
     L, M, T = 8, 3, 4
     cex, bad_b, n_b = None, None, 0
     for _trial in range(ctx.pick(quick=400, deep=4000)):
-        rule = int(torch.randint(0, 256, (1,), generator=g))
+        rule = int(torch.randint(0, 256, (1,), generator=g, device=g.device))
         ca = CellularAutomaton(ECA, 2, wolfram_table(rule))
-        tr = ca.trajectory(torch.randint(0, 2, (L,), generator=g), T)
+        tr = ca.trajectory(torch.randint(0, 2, (L,), generator=g, device=g.device), T)
         conf = ca.configurations(tr)
         early = set(conf[: M - 1].flatten().tolist())
         covered = set(conf[:M].flatten().tolist())

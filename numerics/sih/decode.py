@@ -130,12 +130,13 @@ def lemma_e4(ctx):
         summary="hidden width 4n; output layer is +-1/eta (n x 4n), not an n x n identity")
 
     def prop(generator, batch, dtype, device, n, region):
-        gaps = 0.5 + torch.rand(n - 1, generator=generator, dtype=torch.float64)
+        gaps = 0.5 + torch.rand(n - 1, generator=generator, dtype=torch.float64,
+            device=generator.device)
         vals = torch.cat([torch.zeros(1, dtype=torch.float64), gaps.cumsum(0)])
         dmin = float(gaps.min())
         dc = BumpDecoder(vals, dmin)
-        j = torch.randint(0, n, (batch,), generator=generator)
-        u = torch.rand(batch, generator=generator, dtype=torch.float64)
+        j = torch.randint(0, n, (batch,), generator=generator, device=generator.device)
+        u = torch.rand(batch, generator=generator, dtype=torch.float64, device=generator.device)
         if region == 0:  # activation: |z - v_j| <= eps < delta/4
             z = vals[j] + (2 * u - 1) * 0.999 * dmin / 4
             want = torch.nn.functional.one_hot(j, n).to(torch.float64)

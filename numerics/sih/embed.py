@@ -595,7 +595,7 @@ def nondegeneracy(ctx):
     evs = []
     sizes = [(2, 3), (3, 3), (4, 2)] + ctx.pick(quick=[], deep=[(2, 8), (3, 5), (4, 4)])
     for V, m in sizes:
-        a = torch.rand(m, generator=g, dtype=torch.float64)
+        a = torch.rand(m, generator=g, dtype=torch.float64, device=g.device)
         a = a / a.sum()
         X = torch.tensor(list(itertools.product(range(V), repeat=m)), dtype=torch.float64)
         evs.append(check_injective(lambda x, a=a: x @ a, X))

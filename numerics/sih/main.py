@@ -99,15 +99,16 @@ def leakage_bound(ctx):
     def prop(generator, batch, dtype, device, N, m, D10, spread):
         m = min(m, N - 1)
         Delta = D10 / 10
-        st_ = torch.rand(batch, m, generator=generator, dtype=torch.float64) * spread
+        st_ = torch.rand(batch, m, generator=generator, dtype=torch.float64,
+            device=generator.device) * spread
         smin = st_.min(-1, keepdim=True).values
         nt = smin - Delta - torch.rand(batch, N - m, generator=generator,
-                                       dtype=torch.float64) * spread
+                                       dtype=torch.float64, device=generator.device) * spread
         nt[: batch // 4] = smin[: batch // 4] - Delta  # equality case
         p = torch.softmax(torch.cat([st_, nt], -1), -1)
         eps = p[:, m:].sum(-1)
         bound = (N - m) / (m * math.exp(Delta) + N - m)
-        w = torch.rand(batch, N, generator=generator, dtype=torch.float64)
+        w = torch.rand(batch, N, generator=generator, dtype=torch.float64, device=generator.device)
         z = (p * w).sum(-1)
         zstar = (torch.softmax(st_, -1) * w[:, :m]).sum(-1)
         return (eps - bound).clamp(min=0) + ((z - zstar).abs() - eps).clamp(min=0)

@@ -360,13 +360,15 @@ def attention_noise_violation(generator: torch.Generator, batch: int, dtype: tor
     ebar = ebar_pct / 100
 
     def block(x):
-        lam = torch.rand(batch, m, 1, generator=generator, dtype=torch.float64) * ebar
+        lam = torch.rand(batch, m, 1, generator=generator, dtype=torch.float64,
+            device=generator.device) * ebar
         onehot = torch.nn.functional.one_hot(x, V).to(torch.float64)
-        a = torch.rand(batch, m, V, generator=generator, dtype=torch.float64) * (1 - onehot)
+        a = torch.rand(batch, m, V, generator=generator, dtype=torch.float64,
+            device=generator.device) * (1 - onehot)
         a = a / a.sum(-1, keepdim=True).clamp(min=1e-300) * lam
         return (1 - lam) * onehot + a
 
-    x = torch.randint(0, V, (batch, m), generator=generator)
+    x = torch.randint(0, V, (batch, m), generator=generator, device=generator.device)
     xp = x.clone()
     nd = min(diff, m)
     xp[:, :nd] = (xp[:, :nd] + 1) % V
@@ -530,8 +532,10 @@ def lemma_e9_cor_e10(ctx):
     def prop(generator, batch, dtype, device, N, k, V, G10):
         G = G10 / 10
         k = min(k, N - 1)
-        rm = torch.rand(batch, k, generator=generator, dtype=torch.float64) * 3 + G
-        rn = (torch.rand(batch, N - k, generator=generator, dtype=torch.float64)
+        rm = torch.rand(batch, k, generator=generator, dtype=torch.float64,
+            device=generator.device) * 3 + G
+        rn = (torch.rand(batch, N - k, generator=generator, dtype=torch.float64,
+            device=generator.device)
               * (rm.min(-1, keepdim=True).values - G))
         p = torch.softmax(torch.cat([rm, rn], -1), -1)
         u_star = torch.zeros(V, dtype=torch.float64)

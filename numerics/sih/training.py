@@ -96,7 +96,7 @@ def eca_rule_pools(
     """Canonical representatives (smallest rule number per class), shuffled and split
     ``train_share``."""
     reps = sorted(min(c) for c in eca_rule_classes())
-    order = torch.randperm(len(reps), generator=generator).tolist()
+    order = torch.randperm(len(reps), generator=generator, device=generator.device).tolist()
     n_train = round(train_share * len(reps))
     return sorted(reps[i] for i in order[:n_train]), sorted(reps[i] for i in order[n_train:])
 
@@ -125,8 +125,8 @@ def sample_tokens(task: ECATask, rules: list[int], n: int, generator: torch.Gene
     kept_traj, kept_rules, drawn, kept = [], [], 0, 0
     while kept < n:
         B = max(64, 2 * (n - kept))
-        rule = pool[torch.randint(len(rules), (B,), generator=generator)]
-        row = torch.randint(0, 2, (B, task.L), generator=generator)
+        rule = pool[torch.randint(len(rules), (B,), generator=generator, device=generator.device)]
+        row = torch.randint(0, 2, (B, task.L), generator=generator, device=generator.device)
         rows, seen = [row], torch.zeros(B, 8, dtype=torch.bool)
         for t in range(task.T - 1):
             code = 4 * torch.roll(rows[-1], 1, 1) + 2 * rows[-1] + torch.roll(rows[-1], -1, 1)

@@ -182,7 +182,8 @@ def lemma4_sufficiency(ctx):
             W[2:4, 2:4] = crandn(2, 2, generator=generator)
             W[4, 4] = crandn(1, generator=generator)[0]
             Ws.append(W)
-        th = torch.rand(3, generator=generator, dtype=torch.float64) * 2 * math.pi
+        th = torch.rand(3, generator=generator, dtype=torch.float64,
+            device=generator.device) * 2 * math.pi
         ph = torch.exp(1j * th.to(torch.complex128))
         R = torch.diag(torch.stack([ph[0], ph[0], ph[1], ph[1], ph[2]]))
         P = random_unitary(N, generator)

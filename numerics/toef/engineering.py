@@ -174,13 +174,13 @@ def lemma8_nonlinear_ordering(ctx):
     linear X M the best beta leaves a large residual (recorded)."""
     g = ctx.torch_generator("nl")
     N, C, s = 2, 2, 0.2
-    A = torch.randn(C, C, generator=g, dtype=torch.float64)
-    B = torch.randn(C, C, generator=g, dtype=torch.float64)
+    A = torch.randn(C, C, generator=g, dtype=torch.float64, device=g.device)
+    B = torch.randn(C, C, generator=g, dtype=torch.float64, device=g.device)
 
     def F_A(X: torch.Tensor) -> torch.Tensor:
         return s * X @ A @ X.T @ X @ B
 
-    X0 = 0.6 * torch.randn(N, C, generator=g, dtype=torch.float64)
+    X0 = 0.6 * torch.randn(N, C, generator=g, dtype=torch.float64, device=g.device)
     out = []
     for mu in ctx.pick([-0.7], [-2.0, -0.7, 0.05, 0.4, 1.0]):
         def F_M(X: torch.Tensor, mu: float = mu) -> torch.Tensor:
@@ -203,7 +203,7 @@ def lemma8_nonlinear_ordering(ctx):
             reading="B",
             counterexample={"N": N, "C": C, "s": s, "mu": mu, "beta": bet,
                             "seed": ctx.subseed("nl"), "err_G(-beta)": err_minus}))
-    M = torch.randn(C, C, generator=g, dtype=torch.float64)
+    M = torch.randn(C, C, generator=g, dtype=torch.float64, device=g.device)
     br = bracket(lambda X: X @ M, F_A, X0).reshape(-1)
     fa = F_A(X0).reshape(-1)
     beta_fit = float(br @ fa / (fa @ fa))
@@ -294,8 +294,8 @@ def rope_fourier_pe(ctx):
                            part="(b) symmetry",
                            counterexample={"N": N, "C_content": Cc, "C_pe": Cp,
                                            "perm": "swap tokens 0,1", "seed": ctx.subseed("pe")}))
-    q = torch.randn(2, generator=g, dtype=torch.float64)
-    k = torch.randn(2, generator=g, dtype=torch.float64)
+    q = torch.randn(2, generator=g, dtype=torch.float64, device=g.device)
+    k = torch.randn(2, generator=g, dtype=torch.float64, device=g.device)
     th = 0.3
 
     def rot(v: torch.Tensor, p: int) -> torch.Tensor:

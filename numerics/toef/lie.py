@@ -57,8 +57,10 @@ def hidden_pair(beta: float, d: int,
     D = torch.diag(torch.arange(d, dtype=torch.float64).flip(0) * beta).to(torch.complex128)
     N = torch.zeros(d, d, dtype=torch.complex128)
     for i in range(d - 1):
-        N[i, i + 1] = complex(torch.randn(1, generator=generator, dtype=torch.float64).item(), 0.0)
-    noise = torch.randn(d, d, generator=generator, dtype=torch.float64).to(torch.complex128)
+        N[i, i + 1] = complex(torch.randn(1, generator=generator, dtype=torch.float64,
+            device=generator.device).item(), 0.0)
+    noise = torch.randn(d, d, generator=generator, dtype=torch.float64,
+        device=generator.device).to(torch.complex128)
     S = torch.eye(d, dtype=torch.complex128) + 0.3 * noise
     Si = torch.linalg.inv(S)
     return S @ D @ Si, S @ N @ Si

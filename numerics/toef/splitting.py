@@ -33,7 +33,7 @@ def _weights(g: torch.Generator, C: int, C_MLP: int, C_A: int, n: int) -> dict:
     """Real Gaussian weights of eq. (1): ``W_gate, W_in, W_out`` (C x C_MLP), ``Q, K, V, O``
     (n x C x C_A)."""
     def r(*shape: int) -> torch.Tensor:
-        return torch.randn(*shape, generator=g, dtype=torch.float64)
+        return torch.randn(*shape, generator=g, dtype=torch.float64, device=g.device)
 
     return dict(W_gate=r(C, C_MLP), W_in=r(C, C_MLP), W_out=r(C, C_MLP), Q=r(n, C, C_A),
                 K=r(n, C, C_A), V=r(n, C, C_A), O=r(n, C, C_A))
@@ -51,7 +51,7 @@ def _smallest_ill_typed(ctx) -> dict | None:
             g = torch.Generator().manual_seed(ctx.subseed("shape", C, C_MLP))
             m = TransformerODE(**_weights(g, C, C_MLP, 1, 1), reading="A")
             try:
-                m(torch.randn(1, C, generator=g, dtype=torch.float64))
+                m(torch.randn(1, C, generator=g, dtype=torch.float64, device=g.device))
             except RuntimeError as e:
                 return dict(N=1, C=C, C_MLP=C_MLP, C_A=1, n=1, error=str(e).split("\n")[0])
     return None
@@ -88,7 +88,8 @@ def def1_transformer_ode(ctx):
         if reading == "A":
             C_MLP = C  # the only shapes where reading A is defined
         m = TransformerODE(**_weights(generator, C, C_MLP, C_A, n), reading=reading)
-        X = torch.randn(batch, N, C, generator=generator, dtype=torch.float64).to(dtype)
+        X = torch.randn(batch, N, C, generator=generator, dtype=torch.float64,
+            device=generator.device).to(dtype)
         a, b = m(X), m.compact(X)
         den = torch.linalg.norm(a, dim=(-2, -1)).clamp_min(1e-300)
         return torch.linalg.norm(a - b, dim=(-2, -1)) / den
@@ -121,13 +122,15 @@ def fig1_mlp_heads_split(ctx):
         h = min(h, C_MLP)
 
         def r(*shape: int) -> torch.Tensor:
-            return torch.randn(*shape, generator=generator, dtype=torch.float64).to(dtype)
+            return torch.randn(*shape, generator=generator, dtype=torch.float64,
+                device=generator.device).to(dtype)
 
         Wg, Wi, Wo = r(C, C_MLP), r(C, C_MLP), r(C, C_MLP)
         Wt = Wo if reading == "A" else Wo.T  # C_MLP x C  (A: C == C_MLP)
         X = r(batch, N, C)
         lhs = ((X @ Wg) * torch.relu(X @ Wi)) @ Wt
-        idx = torch.arange(C_MLP) if contiguous else torch.randperm(C_MLP, generator=generator)
+        idx = torch.arange(C_MLP) if contiguous else torch.randperm(C_MLP, generator=generator,
+            device=generator.device)
         cuts = torch.linspace(0, C_MLP, h + 1).round().long()
         rhs = torch.zeros_like(lhs)
         for b in range(h):
@@ -187,8 +190,8 @@ def norm_approx_linear(ctx):
         counterexample={"norm": "RMS", "C": 4096, "x": "ones(4096)", "a": 2, "N(ax)": "ones",
                         "a*N(x)": "2*ones", "rel_error_by_C": {str(k): v for k, v in errs.items()}})
     g = ctx.torch_generator("ln")
-    xs = torch.randn(64, 256, generator=g, dtype=torch.float64)
-    ys = torch.randn(64, 256, generator=g, dtype=torch.float64)
+    xs = torch.randn(64, 256, generator=g, dtype=torch.float64, device=g.device)
+    ys = torch.randn(64, 256, generator=g, dtype=torch.float64, device=g.device)
     gap = _layernorm(xs + ys) - _layernorm(xs) - _layernorm(ys)
     add = float((torch.linalg.norm(gap, dim=-1)
                  / torch.linalg.norm(_layernorm(xs + ys), dim=-1)).median())
@@ -199,13 +202,13 @@ def norm_approx_linear(ctx):
     Cs = ctx.pick([16, 32, 64, 128, 256], [16, 64, 256, 1024, 4096])
     dev, res = [], []
     for C in Cs:
-        xv = torch.randn(C, generator=g, dtype=torch.float64)
+        xv = torch.randn(C, generator=g, dtype=torch.float64, device=g.device)
         J = torch.autograd.functional.jacobian(_rms, xv, vectorize=True)
         scal = math.sqrt(C) / float(torch.linalg.norm(xv))
         eye = torch.eye(C, dtype=torch.float64)
         dev.append(float(torch.linalg.norm(J - scal * eye) / torch.linalg.norm(J)))
         M = 4 * C if C <= 256 else 2 * C
-        Xs = torch.randn(M, C, generator=g, dtype=torch.float64)
+        Xs = torch.randn(M, C, generator=g, dtype=torch.float64, device=g.device)
         Ys = _rms(Xs)
         L = torch.linalg.lstsq(Xs, Ys).solution
         res.append(float(torch.linalg.norm(Xs @ L - Ys) / torch.linalg.norm(Ys)))

@@ -186,7 +186,8 @@ def head_family(g: torch.Generator, family: str, C: int, n: int) -> Heads:
     if family == "tied":
         return [(M, M) for M in (r() for _ in range(n))]
     if family == "scaled":
-        c = complex(torch.randn(1, generator=g).item(), torch.randn(1, generator=g).item())
+        c = complex(torch.randn(1, generator=g, device=g.device).item(), torch.randn(1, generator=g,
+            device=g.device).item())
         return [(M, c * M) for M in (r() for _ in range(n))]
     if family == "untied":
         return [(r(), r()) for _ in range(n)]

@@ -87,8 +87,8 @@ def closedness_defect(F: Field, X: torch.Tensor) -> float:
 
 def crandn(*shape: int, generator: torch.Generator, scale: float = 1.0) -> torch.Tensor:
     """Complex Gaussian (``E|z|^2 = scale^2``) in complex128 from ``generator``."""
-    re = torch.randn(*shape, generator=generator, dtype=torch.float64)
-    im = torch.randn(*shape, generator=generator, dtype=torch.float64)
+    re = torch.randn(*shape, generator=generator, dtype=torch.float64, device=generator.device)
+    im = torch.randn(*shape, generator=generator, dtype=torch.float64, device=generator.device)
     return torch.complex(re, im) * (scale / 2**0.5)
 
 

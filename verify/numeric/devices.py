@@ -1,6 +1,7 @@
 """The device the numeric engine runs on, with honest float arithmetic.
 
-``device=None`` means CUDA when a GPU is present, else CPU (verify.devices.resolve_device).
+``device=None`` means the device of the claim being checked (``verify run --device``), and
+outside a claim CUDA when a GPU is present, else CPU (verify.devices.resolve_device).
 Whenever the engine touches CUDA it first switches TF32 off (matmul and cuDNN), so that
 ``float32`` means IEEE float32 and a tolerance scaled by float32's eps is meaningful.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import torch
 
+from ..context import active_device
 from ..devices import configure_torch, resolve_device
 
 
@@ -18,7 +20,10 @@ def default_device() -> str:
 
 
 def prepare_device(device: str | torch.device | None) -> str:
-    """Resolve ``device`` (``None`` -> default) and make float arithmetic on it exact IEEE."""
+    """Resolve ``device`` (``None`` -> the active claim's, else the default) and make float
+    arithmetic on it exact IEEE."""
+    if device is None:
+        device = active_device()
     name = resolve_device(None if device is None else str(device))
     configure_torch()  # TF32 off for matmul and cuDNN; deterministic cuDNN
     return name

@@ -19,7 +19,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import torch
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
 from hypothesis import seed as hypothesis_seed
@@ -180,8 +179,9 @@ def _evaluate(
     batch: int,
     dtype: torch.dtype,
     device: str,
-) -> tuple[np.ndarray, Mapping[str, Any] | None]:
-    """Run ``prop`` on one example; violations as a float64 numpy vector of length ``batch``."""
+) -> tuple[torch.Tensor, Mapping[str, Any] | None]:
+    """Run ``prop`` on one example; violations as a float64 vector of length ``batch``, left on
+    ``device`` (they are reduced there, see :func:`_reduce`)."""
     g = torch.Generator(device=device)
     g.manual_seed(torch_seed)
     with torch.no_grad():
@@ -199,18 +199,25 @@ def _evaluate(
             f"falsify: the property returned shape {tuple(v.shape)}; it must return {batch} "
             f"violations for batch={batch}, shape ({batch},)"
         )
-    v = v.reshape(-1).to("cpu", torch.float64).numpy()
-    if np.any(v < 0):
-        raise ValueError(f"falsify: violations must be non-negative, got min {np.nanmin(v)!r}")
-    return v, inputs
+    return v.reshape(-1).to(torch.float64), inputs
 
 
-def _worst(v: np.ndarray) -> tuple[float, int]:
-    """Largest non-NaN violation and its index (0.0, -1 when all are NaN)."""
-    finite = np.where(np.isnan(v), -np.inf, v)
-    i = int(np.argmax(finite))
-    w = float(finite[i])
-    return (w, i) if w > -np.inf else (0.0, -1)
+def _reduce(v: torch.Tensor) -> tuple[float, int, int]:
+    """Largest non-NaN violation, its index (the first, as ``numpy.argmax``; (0.0, -1) when all
+    are NaN) and the number of NaNs.
+
+    Reduced on ``v``'s device with one transfer of four numbers: on a GPU, copying a batch of
+    a million violations to the host and scanning it there costs several times the property
+    itself (benchmarks/RESULTS.md, "On a GPU")."""
+    nan = torch.isnan(v)
+    finite = v.masked_fill(nan, -math.inf)
+    i = torch.argmax(finite)
+    w, index, n_nan, smallest = torch.stack([
+        finite[i], i.to(v.dtype), nan.sum().to(v.dtype), v.masked_fill(nan, math.inf).min()
+    ]).tolist()
+    if smallest < 0:
+        raise ValueError(f"falsify: violations must be non-negative, got min {smallest!r}")
+    return (w, int(index), int(n_nan)) if w > -math.inf else (0.0, -1, int(n_nan))
 
 
 def _finite_or_none(x: float) -> float | None:
@@ -318,8 +325,7 @@ def falsify(
     def evaluate_example(drawn: dict[str, Any], torch_seed: int) -> None:
         state.evaluations += 1
         v, inputs = _evaluate(prop, drawn, torch_seed, batch, dtype, dev)
-        w, i = _worst(v)
-        n_nan = int(np.isnan(v).sum())
+        w, i, n_nan = _reduce(v)
         state.per_example.append(w)
         if w > state.worst or not state.worst_at:
             state.worst = w
@@ -337,7 +343,7 @@ def falsify(
         v_hi, inputs_hi = (
             (v, inputs) if hi == dtype else _evaluate(prop, drawn, torch_seed, batch, hi, dev)
         )
-        w_hi, i_hi = _worst(v_hi)
+        w_hi, i_hi, _ = _reduce(v_hi)
         if w_hi > tol_:
             raise _Confirmed(
                 Finding(
@@ -349,8 +355,8 @@ def falsify(
                     _inputs_at(inputs_hi, i_hi),
                 )
             )
-        nan_hi = np.flatnonzero(np.isnan(v_hi))
-        if nan_hi.size:
+        nan_hi = torch.isnan(v_hi).nonzero().flatten().tolist()
+        if nan_hi:
             j = int(nan_hi[0])
             raise _NaNFound(
                 Finding(
