@@ -246,3 +246,26 @@ def test_attention_statistics_of_an_untrained_model_are_near_uniform() -> None:
     assert 0.01 < float(stats["L1 N_Q"].mean()) < 0.06
     assert float(stats["L1 U (cell queries)"].mean()) > float(stats["L1 N_Q (cell queries)"].mean())
     assert 0.05 < float(stats["L2 matching configuration"].mean()) < 0.2
+
+
+def test_eca_row_is_trained_once_and_shared_through_the_disk_memo(monkeypatch, tmp_path) -> None:
+    """sih.exp.table1 and sih.exp.attention_concentration run in separate claim processes:
+    the 1+1 row they both measure is read back from the memo, not trained a second time."""
+    import pickle
+
+    from numerics.sih import training as tr
+
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path))
+    scale = {"D": 12, "steps": 3, "batch": 4, "lr": 1e-3, "n_test": 12, "n_auto": 6}
+    row = tr.trained_eca_row(5, (1, 1), "cpu", scale, 2, 5)
+    (entry,) = (tmp_path / "numerics.sih.training" / "trained_eca_row").glob("*.pkl")
+    stored = pickle.loads(entry.read_bytes())
+    assert stored["seq_hits"] == row["seq_hits"] and stored["curve"] == row["curve"]
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained again")
+
+    monkeypatch.setattr(tr, "train", no_training)
+    # a new wrapper has an empty in-process memo, as a new claim process does: only the disk
+    fresh = tr.persistent(tr.trained_eca_row.uncached)
+    assert fresh(5, (1, 1), "cpu", scale, 2, 5)["losses"] == row["losses"]

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import math
 
-import torch
-
 import verify
 from proofs.sih import PAPER
 from proofs.sih.model import stream_length, wolfram_table
 from verify import Evidence, Verdict
-from verify.context import derive_seed
 from verify.numeric import judge_check
 from verify.symbolic import prove_cases, refute_exactly
 
@@ -26,14 +23,13 @@ from .training import (
     ECATask,
     TrainConfig,
     attention_statistics,
-    autoregressive,
     build_model,
     eca_rule_classes,
     eca_rule_pools,
     evaluate,
     sample_tokens,
-    teacher_forced,
     train,
+    trained_eca_row,
 )
 
 #: The command that trains the ECA rows (Table 6 (a), (b)) on a CUDA machine, once
@@ -107,46 +103,13 @@ def judge_percent(name: str, metric: str, paper: float, hits: int, n: int, scale
                     numbers=numbers)
 
 
-_TRAINED_ECA: dict[tuple, dict] = {}
-
-
 def train_eca_row(ctx, heads: tuple[int, ...]) -> dict:
     """One of Table 1's ECA rows trained at :data:`ECA_CPU_SCALE`, with Cell, Seq and Auto on
-    held-out rules.
-
-    The test sequences come from a generator of their own (drawn before training), and a
-    held-out learning curve (:data:`ECA_CURVE_EVERY`) is recorded without touching the
-    training stream. Seeded from the run's seed (not the claim's), and kept for the worker's
-    lifetime: sih.exp.table1 and sih.exp.attention_concentration measure the same trained 1+1
-    model when they run in the same worker, and identical copies of it otherwise."""
-    cfg = ECA_CPU_SCALE
-    key = (ctx.run_seed, heads, ctx.device, tuple(sorted(cfg.items())))
-    if key in _TRAINED_ECA:
-        return _TRAINED_ECA[key]
-    seed = derive_seed(ctx.run_seed, "sih.exp ECA rows", *heads)
-    task = ECATask()
-    pools_g = torch.Generator().manual_seed(derive_seed(ctx.run_seed, "sih.exp ECA pools"))
-    train_rules, test_rules = eca_rule_pools(pools_g)
-    test_g = torch.Generator().manual_seed(
-        derive_seed(ctx.run_seed, "sih.exp ECA test sequences") % 2**31)
-    tokens = sample_tokens(task, test_rules, cfg["n_test"], test_g).tokens.to(ctx.device)
-    g = torch.Generator().manual_seed(seed % 2**31)
-    model = build_model(task, cfg["D"], heads, seed=seed).to(ctx.device)
-    curve: list[tuple[int, float, float]] = []
-
-    def held_out(step: int, m) -> None:
-        c, q = teacher_forced(m, tokens[:ECA_CURVE_SEQUENCES])
-        curve.append((step, c, float(q.float().mean())))
-
-    losses = train(model, train_rules,
-                   TrainConfig(steps=cfg["steps"], batch=cfg["batch"], lr=cfg["lr"]), g,
-                   checkpoint=held_out, every=ECA_CURVE_EVERY)
-    cell, seq = teacher_forced(model, tokens)
-    auto = autoregressive(model, tokens[: cfg["n_auto"]], task.T - task.M).all(1)
-    row = {"model": model, "tokens": tokens, "cell": cell, "seq_hits": int(seq.sum()),
-           "auto_hits": int(auto.sum()), "losses": losses, "curve": curve}
-    _TRAINED_ECA[key] = row
-    return row
+    held-out rules (:func:`~numerics.sih.training.trained_eca_row`). Seeded from the run's
+    seed (not the claim's) and memoised on disk, so sih.exp.table1 and
+    sih.exp.attention_concentration measure the same trained 1+1 model, trained once."""
+    return trained_eca_row(ctx.run_seed, heads, ctx.device, dict(ECA_CPU_SCALE),
+                           ECA_CURVE_EVERY, ECA_CURVE_SEQUENCES)
 
 
 def learning_curve(name: str, curve: list[tuple[int, float, float]]) -> Evidence:

@@ -35,6 +35,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from proofs.sih.model import wolfram_table
+from verify.context import derive_seed
+from verify.memo import persistent
 
 
 @dataclass(frozen=True)
@@ -306,6 +308,42 @@ class Evaluation:
 
     def auto_acc(self, horizon: int | None = None) -> float:
         return float(self.auto_correct(horizon).float().mean())
+
+
+@persistent
+def trained_eca_row(run_seed: int, heads: tuple[int, ...], device: str, scale: dict,
+                    curve_every: int, curve_sequences: int) -> dict:
+    """One ECA row of Table 1 (heads per layer ``heads``) trained at ``scale`` (width ``D``,
+    ``steps`` AdamW steps of ``batch`` fresh sequences at ``lr``), evaluated on ``n_test``
+    held-out-rule sequences (Cell, Seq; Auto on the first ``n_auto``).
+
+    The test sequences come from a generator of their own (drawn before training), and a
+    held-out learning curve (every ``curve_every`` steps on the first ``curve_sequences``
+    sequences) is recorded without touching the training stream. Deterministic in its
+    arguments, so it is memoised on disk (:func:`verify.memo.persistent`): the claims that
+    measure the same model share one training."""
+    seed = derive_seed(run_seed, "sih.exp ECA rows", *heads)
+    task = ECATask()
+    pools_g = torch.Generator().manual_seed(derive_seed(run_seed, "sih.exp ECA pools"))
+    train_rules, test_rules = eca_rule_pools(pools_g)
+    test_g = torch.Generator().manual_seed(
+        derive_seed(run_seed, "sih.exp ECA test sequences") % 2**31)
+    tokens = sample_tokens(task, test_rules, scale["n_test"], test_g).tokens.to(device)
+    g = torch.Generator().manual_seed(seed % 2**31)
+    model = build_model(task, scale["D"], heads, seed=seed).to(device)
+    curve: list[tuple[int, float, float]] = []
+
+    def held_out(step: int, m: SpatialGPT) -> None:
+        c, q = teacher_forced(m, tokens[:curve_sequences])
+        curve.append((step, c, float(q.float().mean())))
+
+    losses = train(model, train_rules,
+                   TrainConfig(steps=scale["steps"], batch=scale["batch"], lr=scale["lr"]), g,
+                   checkpoint=held_out, every=curve_every)
+    cell, seq = teacher_forced(model, tokens)
+    auto = autoregressive(model, tokens[: scale["n_auto"]], task.T - task.M).all(1)
+    return {"model": model, "tokens": tokens, "cell": cell, "seq_hits": int(seq.sum()),
+            "auto_hits": int(auto.sum()), "losses": losses, "curve": curve}
 
 
 @torch.no_grad()
