@@ -106,21 +106,19 @@ def collect_on_device(fn: Any, ctx: Context, errors: list[str] | None = None) ->
     reset_global_state(cpu.seed)
     with activate(cpu):
         again = collect(fn, cpu, errors)
-    reason = mixed[0].splitlines()[0]
-    note = f"[on cpu: on {ctx.device} {_quote_reason(reason)}]"
+    note = f"[on cpu: on {ctx.device} {_shorten(mixed[0].splitlines()[0], 160)}]"
     for e in again:
         e.summary = f"{note} {e.summary}"
         e.device = e.device or "cpu"
     return again
 
 
-def _quote_reason(reason: str) -> str:
-    return reason if len(reason) <= 160 else reason[:157] + "..."
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _quote(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return _shorten(repr(value), 60)
 
 
 def reset_global_state(seed: int) -> None:

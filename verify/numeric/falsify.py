@@ -343,7 +343,7 @@ def falsify(
         v_hi, inputs_hi = (
             (v, inputs) if hi == dtype else _evaluate(prop, drawn, torch_seed, batch, hi, dev)
         )
-        w_hi, i_hi, _ = _reduce(v_hi)
+        w_hi, i_hi, nan_count_hi = _reduce(v_hi)
         if w_hi > tol_:
             raise _Confirmed(
                 Finding(
@@ -355,9 +355,8 @@ def falsify(
                     _inputs_at(inputs_hi, i_hi),
                 )
             )
-        nan_hi = torch.isnan(v_hi).nonzero().flatten().tolist()
-        if nan_hi:
-            j = int(nan_hi[0])
+        if nan_count_hi:
+            j = int(torch.isnan(v_hi).nonzero()[0])
             raise _NaNFound(
                 Finding(
                     dict(drawn),
