@@ -61,3 +61,28 @@ def test_repairs_must_name_a_declared_reading_and_role() -> None:
         verify.claim("pp.d", paper="pp", where="l", statement="x", kind="identity",
                      readings={"B": "b"}, repairs={"B": "typo"}, registry=Registry())(
             lambda ctx: None)
+
+
+def test_an_existential_claim_with_only_a_failing_instance_is_not_refuted() -> None:
+    reg = Registry()
+    verify.claim("pp.x", paper="pp", where="l. 1", statement=r"\exists W: f(W) = 0",
+                 kind="existence", quantifier="exists", registry=reg)(
+        lambda ctx: [_refuted()])
+    r = execute(reg["pp.x"], Context("pp.x"))
+    assert r.verdict is Verdict.UNDECIDED and r.severity is None
+    assert "refutes nothing in an existential" in (r.evidence[0].audit or "")
+
+
+def test_an_existential_claim_refuted_by_nonexistence_gets_a_severity() -> None:
+    reg = Registry()
+    none = Evidence(Verdict.REFUTED, "infeasible: exact Farkas certificate", method="certificate",
+                    counterexample={"y": [1, -1]}, nonexistence=True)
+    verify.claim("pp.y", paper="pp", where="l. 1", statement=r"\exists W: f(W) = 0",
+                 kind="existence", quantifier="exists", readings={"B": "with 6 classes"},
+                 repairs={"B": "overstated"}, registry=reg)(
+        lambda ctx: [none, Evidence(Verdict.PROVED, "holds at W = 1", method="symbolic",
+                                    reading="B", witness={"W": 1})])
+    r = execute(reg["pp.y"], Context("pp.y"))
+    assert r.verdict is Verdict.REFUTED
+    assert (r.severity, r.repaired_by) == ("overstated", "B")
+    assert r.readings["B"]["quantifier"] == "exists"

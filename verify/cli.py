@@ -505,6 +505,9 @@ def render_result(r) -> object:
             f"   expect: {r.expect.value}" + ("  DRIFT" if r.drift else ""),
             style="red" if r.drift else "dim",
         )
+    if r.quantifier == "exists":
+        head.append("   existential: holds by a witness, refuted only by a proof that none exists",
+                    style="dim")
     head.append(f"\n{r.summary}\n")
     if r.readings:
         head.append(f"readings: {readings_line(r)}\n")
@@ -544,8 +547,12 @@ def render_result(r) -> object:
         )
         if meta:
             t.append(meta + "\n", style="dim")
+        if e.witness:
+            t.append("witness:\n", style="bold green")
+            t.append(json.dumps(e.witness, indent=2, default=str) + "\n")
         if e.counterexample:
-            t.append("counterexample:\n", style="bold red")
+            what = "no witness exists:" if e.nonexistence else "counterexample:"
+            t.append(what + "\n", style="bold red")
             t.append(json.dumps(e.counterexample, indent=2, default=str) + "\n")
         if e.numbers:
             t.append("numbers: " + json.dumps(e.numbers, default=str) + "\n")

@@ -43,6 +43,27 @@
    reading declared as its corrected formula holds (PROVED, CERTIFIED, SUPPORTED or
    REPRODUCED by its own evidence), else ``overstated`` if a reading declared as the
    statement under an unstated hypothesis holds, else ``false``.
+
+7. **Quantifiers.** A reading is universal (``"forall"``, the default) or existential
+   (``"exists"``), as its claim declares (``verify.claim(..., quantifier=...)``). An
+   existential statement ("there exist parameters such that ...", also "for every x there
+   exists y": the quantifier is the one over the object the statement asserts exists) is
+   decided as one:
+
+   - it holds by a **witness**: a positive piece (PROVED, CERTIFIED, REPRODUCED, SUPPORTED)
+     that carries ``Evidence.witness``, the parameters it exhibits. The reading's verdict is
+     then the usual one over its parts (a witness proved exactly plus a lemma of the proof
+     proved in general is PROVED); with no positive witness at all the reading is UNDECIDED
+     ("no witness exhibited"), whatever other pieces hold;
+   - it is REFUTED only by a **proof that no witness exists**: a REFUTED piece marked
+     ``Evidence.nonexistence``, and symbolic or a certificate (a search that found nothing
+     proves nothing). A proof of non-existence beside a proved or certified witness is a
+     contradiction: UNDECIDED, "conflicting evidence";
+   - any other REFUTED piece is one failing instance: it shows that *those* parameters are no
+     witness, refutes nothing, and is demoted to UNDECIDED (its counterexample kept). Where
+     the paper's proof chose those parameters, the failure is an erratum of the proof: the
+     claim declares the proof's choice as a reading of its own (universal: "with these
+     parameters the statement holds"), which is REFUTED beside the holding headline.
 """
 
 from __future__ import annotations
@@ -65,6 +86,12 @@ STRENGTH: dict[Verdict, int] = {
 
 AS_PRINTED = "A"
 
+#: What a reading quantifies (rule 7): universal, the default, or existential.
+QUANTIFIERS: tuple[str, ...] = ("forall", "exists")
+
+#: Verdicts that say a statement holds.
+POSITIVE = (Verdict.PROVED, Verdict.CERTIFIED, Verdict.REPRODUCED, Verdict.SUPPORTED)
+
 
 @dataclass(frozen=True)
 class Combined:
@@ -74,9 +101,12 @@ class Combined:
     summary: str
 
 
-def audit(ev: Evidence) -> Evidence:
-    """Return ``ev``, or a copy demoted to UNDECIDED when it lacks what its verdict needs."""
+def audit(ev: Evidence, quantifier: str = "forall") -> Evidence:
+    """Return ``ev``, or a copy demoted to UNDECIDED when it lacks what its verdict needs in
+    a reading that quantifies ``quantifier`` (rules 1 and 7)."""
     problem = _problem(ev)
+    if problem is None and quantifier == "exists":
+        problem = _existential_problem(ev)
     if problem is None:
         return ev
     return replace(
@@ -118,6 +148,19 @@ def _problem(ev: Evidence) -> str | None:
     return None
 
 
+def _existential_problem(ev: Evidence) -> str | None:
+    """Rule 7: in an existential reading only a proof that no witness exists refutes."""
+    if ev.verdict is not Verdict.REFUTED:
+        return None
+    if not ev.nonexistence:
+        return ("one failing instance refutes nothing in an existential statement: these "
+                "parameters are no witness, others may be")
+    if ev.method not in ("symbolic", "certificate"):
+        return (f"a proof that no witness exists must be symbolic or a certificate, this is "
+                f"{ev.method}")
+    return None
+
+
 #: How an experiment's evidence states the scale it ran at (``numbers["scale"]``).
 SCALES: tuple[str, ...] = ("paper", "stated", "smoke")
 
@@ -153,6 +196,11 @@ def _shape_problem(ev: Evidence) -> str | None:
     figures = ev.figures
     if not isinstance(figures, (list, tuple)) or not all(isinstance(f, dict) for f in figures):
         return f"figures must be a list of dicts, got {_kind(figures)}"
+    w = ev.witness
+    if w is not None and (not keyed(w) or not w):
+        return f"witness must be a non-empty dict with string keys, got {_kind(w)}"
+    if not isinstance(ev.nonexistence, bool):
+        return f"nonexistence must be True or False, got {_kind(ev.nonexistence)}"
     return None
 
 
@@ -181,11 +229,40 @@ def combine_part(pieces: list[Evidence]) -> Combined:
     return Combined(best.verdict, best.summary)
 
 
-def combine(evidence: Iterable[Evidence], reading: str = AS_PRINTED) -> Combined:
-    """The verdict of one reading of a claim (see the module docstring for the rule)."""
-    pieces = [audit(e) for e in evidence if e.reading == reading]
+def combine(
+    evidence: Iterable[Evidence], reading: str = AS_PRINTED, quantifier: str = "forall"
+) -> Combined:
+    """The verdict of one reading of a claim, which quantifies ``quantifier`` (see the module
+    docstring for the rule)."""
+    _check_quantifier(quantifier)
+    pieces = [audit(e, quantifier) for e in evidence if e.reading == reading]
     if not pieces:
         return Combined(Verdict.UNDECIDED, f"no evidence for reading {reading}")
+    c = _conjoin(pieces)
+    return _existential(c, pieces) if quantifier == "exists" else c
+
+
+def _check_quantifier(quantifier: str) -> None:
+    if quantifier not in QUANTIFIERS:
+        raise ValueError(f"quantifier must be one of {QUANTIFIERS}, got {quantifier!r}")
+
+
+def _existential(c: Combined, pieces: list[Evidence]) -> Combined:
+    """Rule 7 on an existential reading's conjunction ``c`` of its (audited) ``pieces``: it
+    holds only with a witness; a non-existence proof against a proved witness conflicts."""
+    witnesses = [p for p in pieces if p.witness and p.verdict in POSITIVE]
+    exact = [p for p in witnesses if p.verdict in (Verdict.PROVED, Verdict.CERTIFIED)]
+    if c.verdict is Verdict.REFUTED and exact:
+        return Combined(Verdict.UNDECIDED, f"conflicting evidence: witness {exact[0].verdict.value}"
+                        f" ({exact[0].summary}) vs no witness exists ({c.summary})")
+    if c.verdict in POSITIVE and not witnesses:
+        return Combined(Verdict.UNDECIDED, f"no witness exhibited (an existential statement "
+                        f"holds by one): {c.summary}")
+    return c
+
+
+def _conjoin(pieces: list[Evidence]) -> Combined:
+    """Rules 2 and 3: each part from its pieces, then the parts' conjunction."""
     parts: dict[str, list[Evidence]] = {}
     for p in pieces:
         parts.setdefault(p.part, []).append(p)
@@ -209,10 +286,12 @@ def readings_of(evidence: Iterable[Evidence]) -> list[str]:
     return sorted(labels, key=lambda r: (r != AS_PRINTED, r))
 
 
-def scope_of(evidence: Iterable[Evidence], reading: str = AS_PRINTED) -> str | None:
+def scope_of(
+    evidence: Iterable[Evidence], reading: str = AS_PRINTED, quantifier: str = "forall"
+) -> str | None:
     """``"general"`` or ``"bounded"`` for a PROVED reading (rule 5), ``None`` otherwise."""
-    pieces = [audit(e) for e in evidence if e.reading == reading]
-    if combine(pieces, reading).verdict is not Verdict.PROVED:
+    pieces = [audit(e, quantifier) for e in evidence if e.reading == reading]
+    if combine(pieces, reading, quantifier).verdict is not Verdict.PROVED:
         return None
     parts: dict[str, list[Evidence]] = {}
     for p in pieces:

@@ -179,14 +179,16 @@ def build_result(
     """Combine evidence into a :class:`ClaimResult` (also used for crashed claims)."""
     from .combine import audit, scope_of, severity_of
 
-    evidence = [audit(e) for e in evidence]
-    main = combine(evidence, AS_PRINTED)
+    q = claim.quantifier_of  # what each reading quantifies (combine, rule 7)
+    evidence = [audit(e, q(e.reading)) for e in evidence]
+    main = combine(evidence, AS_PRINTED, q(AS_PRINTED))
     readings = {
         label: {"verdict": c.verdict.value, "summary": c.summary}
-        | ({"scope": sc} if (sc := scope_of(evidence, label)) else {})
+        | ({"scope": sc} if (sc := scope_of(evidence, label, q(label))) else {})
+        | ({"quantifier": "exists"} if q(label) == "exists" else {})
         for label in readings_of(evidence)
         if label != AS_PRINTED
-        for c in [combine(evidence, label)]
+        for c in [combine(evidence, label, q(label))]
     }
     for label, role in claim.repairs.items():
         if label in readings:
@@ -198,7 +200,8 @@ def build_result(
         paper=claim.paper,
         verdict=main.verdict,
         summary=main.summary,
-        scope=scope_of(evidence, AS_PRINTED),
+        scope=scope_of(evidence, AS_PRINTED, q(AS_PRINTED)),
+        quantifier=q(AS_PRINTED),
         severity=severity,
         repaired_by=repaired_by,
         code=claim.code,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from . import discovery
+from .combine import QUANTIFIERS  # what a statement quantifies (combine, rule 7)
 from .context import PROFILES
 from .errors import ClaimDefinitionError, DiscoveryError, DuplicateClaimError, UnknownClaimError
 from .verdict import Verdict
@@ -60,6 +61,15 @@ class Claim:
     repairs: dict[str, str] = field(default_factory=dict)
     resources: dict[str, float] | dict[str, dict[str, float]] | None = None
     expect_by_profile: dict[str, Verdict] = field(default_factory=dict)
+    #: ``"forall"`` / ``"exists"`` for every reading, or ``{reading: quantifier}`` (others
+    #: ``"forall"``); see :func:`claim`.
+    quantifier: str | dict[str, str] = "forall"
+
+    def quantifier_of(self, reading: str = "A") -> str:
+        """What reading ``reading`` quantifies: ``"forall"`` or ``"exists"``."""
+        if isinstance(self.quantifier, dict):
+            return self.quantifier.get(reading, "forall")
+        return self.quantifier
 
     def expect_for(self, profile: str) -> Verdict | None:
         """The verdict this claim's evidence gave in ``profile`` (its own entry, else the
@@ -91,6 +101,7 @@ class Claim:
             "where": self.where,
             "kind": self.kind,
             "expect": self.expect.value if self.expect else None,
+            "quantifier": self.quantifier_of("A"),
             "code": self.code,
         }
 
@@ -293,6 +304,7 @@ def claim(
     readings: dict[str, str] | None = None,
     repairs: dict[str, str] | None = None,
     resources: dict[str, float] | dict[str, dict[str, float]] | None = None,
+    quantifier: str | dict[str, str] = "forall",
     registry: Registry | None = None,
 ) -> Callable[[Check], Check]:
     """Register the decorated function as the check of claim ``id``.
@@ -320,6 +332,13 @@ def claim(
             ``{"deep": {"GPU": 1}}``. The claim then runs only on workers started with them
             (``dask worker ... --resources GPU=1``); ignored with ``--device cpu`` and by
             the local runner.
+        quantifier: what the statement quantifies: ``"forall"`` (the default: every instance
+            must hold, one failing instance refutes) or ``"exists"`` ("there exist parameters
+            such that ...", also "for every x there exists y"): it holds by a witness, a
+            piece of evidence with ``witness={...}``, and is refuted only by a proof that no
+            witness exists (``nonexistence=True``); a failing instance refutes nothing
+            (:mod:`verify.combine`, rule 7). Where readings quantify differently,
+            ``{"A": "exists", "D": "exists"}``: a reading not named is ``"forall"``.
 
     The check is called as ``check(ctx)`` with a :class:`verify.Context` and returns one
     :class:`verify.Evidence` or an iterable of them.
@@ -366,6 +385,7 @@ def claim(
                     f"{where_}: repairs[{label!r}] is {role!r}, not one of {', '.join(REPAIRS)}"
                 )
         _check_resources(resources, where_)
+        _check_quantifier(quantifier, readings or {}, where_)
         reg.add(
             Claim(
                 id=id,
@@ -382,11 +402,31 @@ def claim(
                 doc=inspect.getdoc(fn) or "",
                 repairs=dict(repairs or {}),
                 resources=resources,
+                quantifier=dict(quantifier) if isinstance(quantifier, dict) else quantifier,
             )
         )
         return fn
 
     return decorate
+
+
+def _check_quantifier(quantifier: Any, readings: dict[str, str], where: str) -> None:
+    """Raise unless ``quantifier`` is one of :data:`QUANTIFIERS`, or a dict that maps ``"A"``
+    or declared readings to them."""
+    allowed = " or ".join(repr(q) for q in QUANTIFIERS)
+    if isinstance(quantifier, dict):
+        for label, q in quantifier.items():
+            if label != "A" and label not in readings:
+                raise ClaimDefinitionError(
+                    f"{where}: quantifier names reading {label!r}, which is not in readings")
+            if q not in QUANTIFIERS:
+                raise ClaimDefinitionError(
+                    f"{where}: quantifier[{label!r}] is {q!r}, not {allowed}")
+        return
+    if not isinstance(quantifier, str) or quantifier not in QUANTIFIERS:
+        raise ClaimDefinitionError(
+            f"{where}: quantifier {quantifier!r} is not {allowed} "
+            f"(or a dict {{reading: quantifier}})")
 
 
 def _check_resources(resources: Any, where: str) -> None:

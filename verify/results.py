@@ -67,6 +67,7 @@ class ClaimResult:
     scope: str | None = None  # for PROVED: "general" or "bounded" (verify.combine rule 5)
     severity: str | None = None  # for REFUTED: "erratum", "overstated", "false" (rule 6)
     repaired_by: str | None = None  # the reading whose verdict made the severity
+    quantifier: str = "forall"  # what reading A quantifies: "forall" / "exists" (combine rule 7)
     code: list[str] = field(default_factory=list)  # file:line of each check
     paper_title: str = ""
     #: The tail of what the claim printed, ``{"stdout": ..., "stderr": ...}`` (empty ones left
@@ -94,6 +95,7 @@ class ClaimResult:
                 "scope": self.scope,
                 "severity": self.severity,
                 "repaired_by": self.repaired_by,
+                "quantifier": self.quantifier,
                 "summary": self.summary,
                 "expect": self.expect.value if self.expect else None,
                 "drift": self.drift,
@@ -143,6 +145,7 @@ class ClaimResult:
                 scope=d.get("scope"),
                 severity=d.get("severity"),
                 repaired_by=d.get("repaired_by"),
+                quantifier=d.get("quantifier") or "forall",
                 code=list(d.get("code") or []),
                 paper_title=d.get("paper_title") or "",
                 output=dict(d.get("output") or {}),
@@ -246,7 +249,8 @@ class Results:
 
 
 # -- what a record must hold ------------------------------------------------------------------
-_TEXT = ("summary", "where", "kind", "statement", "profile", "device", "rerun", "paper_title")
+_TEXT = ("summary", "where", "kind", "statement", "profile", "device", "rerun", "paper_title",
+         "quantifier")
 _TEXT_OR_NULL = ("expect", "error", "scope", "severity", "repaired_by")
 _EVIDENCE_TEXT = ("reading", "part")
 _EVIDENCE_TEXT_OR_NULL = ("generality", "dtype", "device", "rerun", "audit", "scope")
