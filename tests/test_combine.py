@@ -203,3 +203,11 @@ def test_a_witness_must_be_a_keyed_dict(witness):
 def test_an_unknown_quantifier_is_an_error():
     with pytest.raises(ValueError, match="quantifier must be one of"):
         combine([ev(P)], quantifier="some")
+
+
+def test_an_existential_that_holds_leads_with_its_witness():
+    witness = Evidence(P, "holds at W = O V^*", method="symbolic", witness=WITNESS)
+    c = exists([ev(P, part="lemma"), witness])
+    assert c.verdict is P and c.summary == "witness: holds at W = O V^*"
+    weaker = exists([ev(S, part="lemma"), witness])  # the weaker part explains the verdict
+    assert weaker.verdict is S and weaker.summary == "lemma: SUPPORTED piece"

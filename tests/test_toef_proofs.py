@@ -56,10 +56,17 @@ def test_relu_reading_c_refuted_by_abs_and_e_proved(tmp_path):
     assert str(res.verdict) == "REFUTED"
 
 
-def test_lemma3_attention_printed_substitution_refuted_star_moved_proved(tmp_path):
+def test_lemma3_existence_proved_by_witness_proofs_substitution_refuted_beside_it(tmp_path):
     res = _run("toef.lemma3_wirtinger_linear_attention", tmp_path)
-    assert str(res.verdict) == "REFUTED"  # reading A: the paper's W_B = V O^* with the pairing
+    # reading A, the lemma's "there exists parameters", holds by a witness proved in symbolic size
+    assert str(res.verdict) == "PROVED" and res.scope == "general" and res.quantifier == "exists"
+    assert res.summary.startswith("witness: ")
     r = _by_reading(res)
+    assert Verdict.REFUTED not in r["A"]
+    assert any(e.witness for e in res.evidence if e.reading == "A" and e.verdict == Verdict.PROVED)
+    # the proof's W_B = V O^* (l. 210), for every paired set: an erratum of the proof, REFUTED
+    assert res.readings["P"]["verdict"] == "REFUTED"
+    assert any(e.counterexample for e in res.evidence if e.reading == "P")
     assert Verdict.PROVED in r["B"] and Verdict.PROVED in r["D"]
     key = [e for e in res.evidence if e.part == "key identity" and e.verdict == Verdict.PROVED]
     assert any("all N, C" in (e.generality or "") for e in key)

@@ -258,6 +258,9 @@ def _existential(c: Combined, pieces: list[Evidence]) -> Combined:
     if c.verdict in POSITIVE and not witnesses:
         return Combined(Verdict.UNDECIDED, f"no witness exhibited (an existential statement "
                         f"holds by one): {c.summary}")
+    best = max(witnesses, key=lambda p: (STRENGTH[p.verdict], p.scope == "general"), default=None)
+    if c.verdict in POSITIVE and best is not None and best.verdict is c.verdict:
+        return Combined(c.verdict, f"witness: {best.summary}")  # the summary leads with it
     return c
 
 
