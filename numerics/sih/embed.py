@@ -104,8 +104,11 @@ def thm42_judgement(results: list[dict], seed: int) -> list[Evidence]:
                            "key_class": pr["class"], "sign": "A",
                            "tokenisation": "T1 (1D) / T2 (2D)", "seed": seed,
                            "end_to_end_printed": pr["eval"]}
+    witness = {"temporal part": "[cos(theta t), sin(theta t)] (our repair, same dimension 2)",
+               "spatial part": "as printed", "grids": [r["widths"] for r in rows]}
     ev_a = judge_check(
-        ok_rep, "existence: an explicit embedding (temporal [cos(theta t), sin(theta t)], our "
+        ok_rep, **({"witness": witness} if ok_rep else {}),
+        summary="existence: an explicit embedding (temporal [cos(theta t), sin(theta t)], our "
         "repair; spatial part as printed) meets Def D.1 on every tested stream with d_p within "
         f"the bound ({len(rows)} grids)", counterexample={"rows": rows},
         numbers={"rows": rows}, generality="tested grids only")
@@ -155,7 +158,7 @@ def def_spatial_aware(ctx):
 
 @verify.claim(
     "sih.embed.lemma_d2", paper=PAPER, where="Lemma D.2, L862-880 (proof L881-981)",
-    kind="existence", expect="SUPPORTED",
+    kind="existence", expect="SUPPORTED", quantifier="exists",
     statement=r"\exists\Omega,\ |\Omega|\le m+d,\ a_\omega,b_\omega:\ g(\delta_h)=s_h\ \forall h,"
               r"\ g(\delta)\le-W\ \forall\delta\notin N",
 )
@@ -192,8 +195,10 @@ def lemma_d2(ctx):
 
 def lemma_d2_evidence(n_inst: int, sizes: list[dict], bad: dict | None) -> Evidence:
     """Lemma D.2 from the per-instance LP search: SUPPORTED when every instance had a feasible
-    Omega with |Omega| <= m+d; UNDECIDED with the candidate when one had none (float64 LP
-    infeasibility is not certified, so never REFUTED from it) or when nothing was tried."""
+    Omega with |Omega| <= m+d (the witness: per instance, the Omega and weights the LP found);
+    UNDECIDED with the candidate when one had none (float64 LP infeasibility is not certified,
+    so it is no proof that no Omega exists, and an existential is refuted only by one) or when
+    nothing was tried."""
     if bad:
         return Evidence.undecided("candidate counterexample (every Omega of size <= m+d "
                                   "infeasible in float64 LP); not certified exactly",
@@ -202,12 +207,15 @@ def lemma_d2_evidence(n_inst: int, sizes: list[dict], bad: dict | None) -> Evide
         return Evidence.undecided("no instance tried", method="numeric")
     return Evidence(Verdict.SUPPORTED, f"{n_inst} instances: a feasible Omega with "
                     "|Omega| <= m+d found for each (float64 HiGHS)", method="numeric",
-                    numbers={"instances": sizes}, generality="random small instances")
+                    numbers={"instances": sizes}, generality="random small instances",
+                    witness={"Omega, a_omega, b_omega": "per instance, the feasible frequency "
+                             "set and weights the LP found (its size: numbers.instances"
+                             "[k].min_Omega)"})
 
 
 @verify.claim(
     "sih.embed.lemma_d4", paper=PAPER, where="Lemma D.4, L986-1084; (22) L1069, (23) L1081",
-    kind="existence", expect="SUPPORTED",
+    kind="existence", expect="SUPPORTED", quantifier={"A": "exists"},
     statement=r"L\ge4,\ \Omega=\{0,1,2\}:\ \exists a_0,a_1,a_2,b_1:\ g(0)=v_0,g(\pm1)=v_{\pm1},"
               r"\ g(\delta)\le-W\ (\delta\notin\{-1,0,1\})",
     readings={"B": r"the proof's step (iv): $a_2=-\Lambda$ with $\Lambda\ge\frac{W+v_0+|\Gamma|"
@@ -317,10 +325,15 @@ def lemma_d4_search(ctx) -> Evidence:
 
 def existence_evidence(worst: float, n: int, fails23: int, fails23c: int) -> Evidence:
     """Lemma D.4's existence from the search: SUPPORTED when, after growing Lambda, the largest
-    excess ``max_{delta not in N} g(delta) + W`` over the ``n`` instances is within 1e-6, else
-    REFUTED with it (the growth was capped)."""
+    excess ``max_{delta not in N} g(delta) + W`` over the ``n`` instances is within 1e-6 (the
+    witness: a_2 = -Lambda so grown, a_0, a_1, b_1 by (i)), else REFUTED with it (the growth
+    was capped: a failing candidate, which decides nothing for the existential lemma)."""
+    ok = worst <= 1e-6
+    witness = {"a_2": "-Lambda, Lambda doubled from (23) until g <= -W off N",
+               "a_0, a_1, b_1": "by the proof's step (i)"}
     return judge_check(
-        worst <= 1e-6, f"existence: a working Lambda found on all {n} instances; (23) itself "
+        ok, **({"witness": witness} if ok else {}),
+        summary=f"existence: a working Lambda found on all {n} instances; (23) itself "
         f"failed on {fails23}, the corrected (23') on {fails23c}",
         counterexample={"worst_excess": worst},
         generality=f"{n} random (L in [4,256], v in [-20,20]^3, W), float64",
@@ -330,7 +343,7 @@ def existence_evidence(worst: float, n: int, fails23: int, fails23c: int) -> Evi
 @verify.claim(
     "sih.embed.thm42_case1", paper=PAPER,
     where="Thm 4.2 bullet 1, L265-271; Thm D.5 item 1; construction L1122-1191",
-    kind="existence", expect="SUPPORTED", statement=CASE1_STATEMENT,
+    kind="existence", expect="SUPPORTED", statement=CASE1_STATEMENT, quantifier={"A": "exists"},
     readings={"C": PRINTED_CONSTRUCTION},
 )
 def thm42_case1(ctx):
@@ -355,7 +368,7 @@ def thm42_case1(ctx):
 @verify.claim(
     "sih.embed.thm42_case2", paper=PAPER,
     where="Thm 4.2 bullet 2, L272-275; Thm D.5 item 2; L1193-1304, (39)-(51)",
-    kind="existence", expect="SUPPORTED",
+    kind="existence", expect="SUPPORTED", quantifier={"A": "exists"},
     statement=r"m>1:\ \exists\text{ spatial-aware embedding with }d_p\le2(m+d)+2;\ "
               r"e_\omega(\mathbf i)^\top M_\omega e_\omega(\mathbf i')=a_\omega\cos(\varphi"
               r"-\varphi')+b_\omega\sin(\varphi-\varphi'),\ W_T\ge g_{\max}-s_{\min}+\Delta",
@@ -391,7 +404,7 @@ def thm42_case2(ctx):
 
 @verify.claim(
     "sih.embed.example_d6", paper=PAPER, where="Example D.6, L1306-1341", kind="existence",
-    expect="REFUTED",
+    expect="REFUTED", quantifier={"A": "exists"},
     statement=r"\text{ECA }(m=3):\ p_{(t,i)}=[t,1,1,\cos\tfrac{2\pi i}L,\sin\tfrac{2\pi i}L,"
               r"\cos\tfrac{4\pi i}L,\sin\tfrac{4\pi i}L],\ d_p=7\le10;\ W_T\ge\max(s_L,s_C,s_R)"
               r"-s_{\min}+\Delta;\ \text{all other visible tokens suppressed by }\Delta",
@@ -403,7 +416,9 @@ def example_d6(ctx):
     both W_T readings: a same-row key gets +W_T from the printed temporal part (REFUTED;
     smallest L = 4). 2(m+d)+2 = 10 checked. Part any_projection: no W_Q^pos, W_K^pos over
     this p works for T >= 3, so the failure is not an artefact of our coefficients, W_T or
-    sign choice."""
+    sign choice. Reading A is existential ("we can construct the exact projection" over this
+    p): the failing margins at our coefficients are failing instances and decide nothing; the
+    proof that no projection works (part any_projection) refutes it."""
     i, ip, L, a0, a1, b1, a2 = sp.symbols("i i' L a_0 a_1 b_1 a_2", real=True)
 
     def spatial(j):
@@ -483,6 +498,7 @@ def affine_in_time_obstruction(degree: int = 1) -> Evidence:
         "once T >= 3: the score is affine in t', so the target (t-1, i) scores the mean of the "
         "visible keys (t, i) and (t-2, i) and cannot exceed both by Delta > 0 (identity PROVED "
         "with a symbolic 7 x 7 form)", method="symbolic", part="any_projection",
+        nonexistence=True,
         generality="every bilinear form, every L, every T >= 3, both sign conventions",
         counterexample={"query": "(t, i), t = 2",
                         "keys": ["(2, i) self", "(1, i) target offset 0", "(0, i)"],
