@@ -622,3 +622,17 @@ def test_relation_rule():
     assert relation_evidence(3, [], {}, "w", None).verdict is Verdict.SUPPORTED
     assert relation_evidence(3, [1], {}, "w", {"sample": 1}).verdict is Verdict.REFUTED
     assert relation_evidence(0, [], {}, "w", None).verdict is Verdict.UNDECIDED
+
+
+def test_lemma_e4_witness_decoder_meets_def_e3_and_a_wrong_one_fails(monkeypatch):
+    import numpy as np
+
+    import numerics.sih.decode as dec
+
+    ev = dec.witness_decoder_evidence(np.random.default_rng(0), 20)
+    assert ev.verdict is Verdict.SUPPORTED and ev.witness
+    # the proof's own trapezoids (zero only beyond 2 eta = delta/2) fail Def E.3 (2)
+    monkeypatch.setattr(dec, "trapezoid", lambda z, v, inner, outer:
+                        dec.bump(z, v, outer))
+    bad = dec.witness_decoder_evidence(np.random.default_rng(0), 20)
+    assert bad.verdict is Verdict.REFUTED and not bad.witness
