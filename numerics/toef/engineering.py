@@ -129,7 +129,7 @@ def lemma7_numeric(ctx):
     """torch: dV/dX^* of the complex free energy (principal log) equals sum Softmax(S)^T X W
     (reading B) at random complex points; the printed softmax-attention field
     Softmax(XWX^*) X W is not closed (Jacobian asymmetry) for tied W, paired (W, W^*) heads and
-    Hermitian W, so no potential exists at all."""
+    Hermitian W, so the proof's tyings have no potential at all (reading P)."""
     g = ctx.torch_generator("l7")
     err_b = 0.0
     for _ in range(ctx.pick(5, 50)):
@@ -150,7 +150,7 @@ def lemma7_numeric(ctx):
         defects[name] = closedness_defect(F, crandn(3, 2, generator=g, scale=0.7))
     out.append(judge_error(min(defects.values()), f"closedness defect of the printed softmax "
                            f"field (min over tyings {defects})", tol=IDENTITY_TOL,
-                           fail=COUNTEREXAMPLE_TOL, part="closedness",
+                           fail=COUNTEREXAMPLE_TOL, part="closedness", reading="P",
                            counterexample={"N": 3, "C": 2, "defects": defects}))
     return out
 
