@@ -636,3 +636,18 @@ def test_lemma_e4_witness_decoder_meets_def_e3_and_a_wrong_one_fails(monkeypatch
                         dec.bump(z, v, outer))
     bad = dec.witness_decoder_evidence(np.random.default_rng(0), 20)
     assert bad.verdict is Verdict.REFUTED and not bad.witness
+
+
+def test_lemma_d2_torus_certificates_exist_only_where_no_polynomial_does():
+    import itertools as it
+
+    from numerics.sih.embed import farkas_certificate, torus_nonexistence
+    from numerics.sih.embedding import frequency_classes
+
+    N = [(0, 0), (0, 2), (2, 0)]
+    off = [D for D in it.product(range(4), repeat=2) if D not in N]
+    # every class: g may be any function on the torus, so no certificate can exist
+    assert farkas_certificate(frequency_classes((4, 4)), N, off) is None
+    ev = torus_nonexistence()
+    assert ev.verdict is Verdict.REFUTED and ev.nonexistence and ev.method == "certificate"
+    assert ev.counterexample["certified_sets"] == 252

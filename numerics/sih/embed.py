@@ -158,7 +158,7 @@ def def_spatial_aware(ctx):
 
 @verify.claim(
     "sih.embed.lemma_d2", paper=PAPER, where="Lemma D.2, L862-880 (proof L881-981)",
-    kind="existence", expect="SUPPORTED", quantifier="exists",
+    kind="existence", expect="REFUTED", quantifier="exists",
     statement=r"\exists\Omega,\ |\Omega|\le m+d,\ a_\omega,b_\omega:\ g(\delta_h)=s_h\ \forall h,"
               r"\ g(\delta)\le-W\ \forall\delta\notin N",
 )
@@ -166,8 +166,11 @@ def lemma_d2(ctx):
     """Per-instance search: for random instances (d in {1, 2}, small tori, m < #classes - d so
     the bound bites, random N, s in [-5, 5], W in {0.01, 1, 100}) every Omega of size <= m+d is
     tried with a float64 LP; an instance with none feasible would be a candidate counterexample.
-    None found: SUPPORTED. (The uniform form with the proof's Omega fails: see
-    sih.embed.lemma_d2_proof_step4.)"""
+    None found: SUPPORTED on the instances sampled. The lemma is existential ("there exists a
+    choice of frequencies"), so it is refuted only by a proof that no Omega exists for some
+    instance: :func:`torus_nonexistence` gives one, exact Farkas certificates on the 4 x 4
+    torus for every Omega of m + d = 5 classes (REFUTED). (The uniform form with the proof's
+    Omega fails: see sih.embed.lemma_d2_proof_step4.)"""
     rnd = random.Random(ctx.subseed("d2"))
     grids = ctx.pick(quick=[(6,), (7,), (8,), (3, 3)],
                      deep=[(5,), (6,), (7,), (8,), (9,), (3, 3), (3, 4), (4, 4)])
@@ -190,7 +193,74 @@ def lemma_d2(ctx):
                 sizes.append({"widths": list(widths), "m": m, "min_Omega": found})
                 if found is None and bad is None:
                     bad = {"widths": list(widths), "N": [list(x) for x in N], "s": s, "W": W}
-    return lemma_d2_evidence(n_inst, sizes, bad)
+    return [lemma_d2_evidence(n_inst, sizes, bad), torus_nonexistence()]
+
+
+#: cos and sin of 2 pi k / 4: exact integers on the 4 x 4 torus.
+_COS4, _SIN4 = (1, 0, -1, 0), (0, 1, 0, -1)
+
+
+def _features4(omega, D) -> list[int]:
+    """``cos``, and ``sin`` where it is not identically 0, of ``2 pi <w, D> / 4`` for each class
+    ``w`` of ``omega``: the columns of ``g`` (eq. (11)) at ``D``, exact."""
+    out = []
+    for w in omega:
+        k = sum(a * b for a, b in zip(w, D, strict=True)) % 4
+        out.append(_COS4[k])
+        if any((2 * x) % 4 for x in w):
+            out.append(_SIN4[k])
+    return out
+
+
+def farkas_certificate(omega, N, off) -> dict | None:
+    """An exact certificate that no ``g`` on ``omega`` (4 x 4 torus) has ``g = 0`` on ``N`` and
+    ``g <= -1`` on ``off`` (Farkas / Gordan, as the proof's (15)): ``lam >= 0`` on ``off``, not
+    all zero, and ``mu`` on ``N`` with ``sum lam_D phi(D) + sum mu_h phi(h) = 0`` for every column
+    ``phi``. Found by a float64 LP, rationalised, and returned only if it checks exactly."""
+    import numpy as np
+    from scipy.optimize import linprog
+
+    rows = [_features4(omega, D) for D in off] + [_features4(omega, D) for D in N]
+    A = [[r[c] for r in rows] for c in range(len(rows[0]))] + [[1] * len(off) + [0] * len(N)]
+    b = [0] * (len(A) - 1) + [1]
+    res = linprog(np.zeros(len(rows)), A_eq=np.array(A, dtype=float), b_eq=np.array(b, float),
+                  bounds=[(0, None)] * len(off) + [(None, None)] * len(N), method="highs")
+    if res.status != 0:
+        return None
+    y = [Fraction(float(x)).limit_denominator(1000) for x in res.x]
+    lam, mu = [max(x, Fraction(0)) for x in y[: len(off)]], y[len(off):]
+    z = lam + mu
+    if sum(lam) <= 0 or any(sum(a * x for a, x in zip(col, z, strict=True)) != 0
+                            for col in A[:-1]):
+        return None
+    return {"lambda": {str(list(D)): str(x) for D, x in zip(off, lam, strict=True) if x},
+            "mu": {str(list(D)): str(x) for D, x in zip(N, mu, strict=True) if x}}
+
+
+def torus_nonexistence() -> Evidence:
+    """Lemma D.2 on the 4 x 4 torus (d = 2), N = {(0,0), (0,2), (2,0)} (m = 3), every target 0,
+    W = 1: no Omega of m + d = 5 of the 10 frequency classes admits g (a smaller Omega lies in
+    one of them), each of the 252 shown by an exact Farkas certificate. REFUTED, a proof that
+    no witness exists, when every one is certified; UNDECIDED otherwise."""
+    widths, N = (4, 4), [(0, 0), (0, 2), (2, 0)]
+    off = [D for D in itertools.product(range(4), repeat=2) if D not in N]
+    sets = list(itertools.combinations(frequency_classes(widths), len(N) + len(widths)))
+    certs = [farkas_certificate(om, N, off) for om in sets]
+    missing = [list(om) for om, c in zip(sets, certs, strict=True) if c is None]
+    instance = {"torus": list(widths), "N": [list(x) for x in N], "targets": 0, "W": 1,
+                "m + d": 5, "classes": len(frequency_classes(widths))}
+    if missing:
+        return Evidence.undecided(f"4 x 4 torus: {len(missing)} of {len(sets)} sets of 5 classes "
+                                  "without an exact infeasibility certificate",
+                                  method="certificate", numbers=instance | {"first": missing[0]})
+    return Evidence(
+        Verdict.REFUTED, f"4 x 4 torus, N = {{(0,0), (0,2), (2,0)}}, targets 0, W = 1: none of "
+        f"the {len(sets)} sets of m + d = 5 frequency classes admits g (an exact Farkas "
+        "certificate for each), so no Omega with |Omega| <= m + d exists",
+        method="certificate", nonexistence=True,
+        generality="one instance suffices; every Omega of size <= 5 covered",
+        counterexample=instance | {"certified_sets": len(sets),
+                                   "certificate for Omega = " + str(list(sets[0])): certs[0]})
 
 
 def lemma_d2_evidence(n_inst: int, sizes: list[dict], bad: dict | None) -> Evidence:
