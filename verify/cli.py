@@ -83,7 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     ls = sub.add_parser("list", help="list the registered claims")
     selection(ls)
     ls.add_argument(
-        "--json", action="store_true", help="print a JSON array of {id, paper, where, kind, expect}"
+        "--json", action="store_true",
+        help="print a JSON array of {id, paper, where, kind, expect, quantifier, code}",
     )
 
     def running(sp: argparse.ArgumentParser) -> None:
