@@ -142,3 +142,42 @@ def test_explicit_evaluation_writes_out_the_terms() -> None:
     assert explicit_at(sp.Sum(k * sp.binomial(n, k), (k, 0, n)), n, 3) == 12
     assert explicit_at(sp.Product(1 + 1 / k, (k, 1, n)), n, 4) == 5
     assert explicit_at(sp.Sum(k, (k, 1, n)), n, 0) == 0  # the empty range
+
+
+MORE_TRUE = {
+    "sum C(n,k) x^k = (1+x)^n": (sp.Sum(sp.binomial(n, k) * x**k, (k, 0, n)), (1 + x) ** n),
+    "sum (-1)^k C(n,k) = 0": (sp.Sum((-1) ** k * sp.binomial(n, k), (k, 0, n)), 0),
+    "sum k^2 C(n,k) = n(n+1)2^(n-2)": (sp.Sum(k**2 * sp.binomial(n, k), (k, 0, n)),
+                                       n * (n + 1) * 2 ** (n - 2)),
+    "sum_{k=1}^{n-1} k = n(n-1)/2 (empty at n = 1)": (sp.Sum(k, (k, 1, n - 1)), n * (n - 1) / 2),
+    "sum_{k=1}^{2n} k = n(2n+1)": (sp.Sum(k, (k, 1, 2 * n)), n * (2 * n + 1)),
+    "prod 2k = 2^n n!": (sp.Product(2 * k, (k, 1, n)), 2**n * sp.factorial(n)),
+    "telescoping a_{k+1} - a_k": (sp.Sum(sp.IndexedBase("a")[k + 1] - sp.IndexedBase("a")[k],
+                                         (k, 1, n)),
+                                  sp.IndexedBase("a")[n + 1] - sp.IndexedBase("a")[1]),
+}
+
+
+@pytest.mark.parametrize("name", list(MORE_TRUE))
+def test_more_identities_are_proved_and_agree_with_explicit_sums(name: str) -> None:
+    lhs, rhs = MORE_TRUE[name]
+    assert prove_by_induction(lhs, rhs).generality == GENERAL
+    # the truth, checked independently of the proof: explicit finite sums at n = 1..10
+    for value in range(1, 11):
+        assert sp.simplify(explicit_at(lhs - rhs, n, value)) == 0
+
+
+def test_a_claim_false_only_from_n_4_on_is_not_proved() -> None:
+    # agrees with the true C(2n, n) at n = 1, 2, 3: the recurrence check must catch it
+    lhs = sp.Sum(sp.binomial(n, k) ** 2, (k, 0, n))
+    rhs = sp.binomial(2 * n, n) + (n - 1) * (n - 2) * (n - 3)
+    assert explicit_at(lhs - rhs, n, 4) != 0
+    with pytest.raises(NotApplicable, match="recurrence"):
+        prove_by_induction(lhs, rhs)
+
+
+def test_functions_outside_the_fragment_are_not_applicable() -> None:
+    with pytest.raises(NotApplicable, match="harmonic"):
+        prove_by_induction(sp.Sum(1 / k, (k, 1, n)), sp.harmonic(n))
+    with pytest.raises(NotApplicable, match="KroneckerDelta"):
+        prove_by_induction(sp.Sum(2**k, (k, 0, n)), 2 ** (n + 1) - 1 + sp.KroneckerDelta(n, 7))
