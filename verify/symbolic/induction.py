@@ -508,13 +508,20 @@ def route_b(d: sp.Expr, n: sp.Symbol, start: int, steps: list[str]) -> list[int]
     rhs_rec = sum(a * r.xreplace({n: n + j}) for j, a in enumerate(rec.a)) - (boundary + extra)
     if not zero_on_domain(rhs_rec, Domain(n, start)):
         raise NotApplicable("the closed form does not satisfy the recurrence exactly")
-    ops = " + ".join(f"({sp.sstr(a)}) S({n.name}+{j})" for j, a in enumerate(rec.a))
+    def shifted(j: int) -> str:
+        return f"S({n.name}{f'+{j}' if j else ''})"
+
+    upper = f"{n.name}{f'{c:+d}' if c else ''}"
+    ops = " + ".join(f"({sp.sstr(a)}) {shifted(j)}" for j, a in enumerate(rec.a))
+    shown = sp.factor(rec.g).xreplace({kk: k})
     steps.append(f"creative telescoping: {ops} = B({n.name}) with certificate "
-                 f"G = {sp.sstr(rec.g)}; the certificate identity is an exact zero for "
-                 f"{lo} <= {k} <= {n.name}+{c}, {n.name} >= {start} (gamma normal form)")
-    steps.append(f"boundary terms B({n.name}) = G({n.name}, {n.name}+{c + 1}) - "
-                 f"G({n.name}, {lo}) + the terms past the upper limit; the closed form "
-                 f"satisfies the same recurrence exactly for {n.name} >= {start}")
+                 f"G({n.name}, {k}) = {sp.sstr(shown)}; sum_j a_j F({n.name}+j, {k}) = "
+                 f"G({n.name}, {k}+1) - G({n.name}, {k}) is an exact zero for "
+                 f"{lo} <= {k} <= {upper}, {n.name} >= {start} (gamma normal form)")
+    steps.append(f"boundary terms: B({n.name}) = G({n.name}, {upper}+1) - G({n.name}, {lo}) + "
+                 f"sum_(j>=1) a_j sum_(i=1..j) F({n.name}+j, {upper}+i) (the terms of "
+                 f"S({n.name}+j) past {k} = {upper}); the closed form satisfies the same "
+                 f"recurrence exactly for {n.name} >= {start}")
     lead = sp.Poly(sp.numer(sp.together(rec.a[-1])), n)
     roots = [int(x) for x in sp.roots(lead, filter="Z") if int(x) >= start]
     initial = list(range(start, start + order))
