@@ -363,7 +363,7 @@ def route_a(d: sp.Expr, n: sp.Symbol, start: int, steps: list[str]) -> None:
     if not atoms:
         raise NotApplicable("no sum or product in the induction variable")
     ys = {a: sp.Dummy("Y") for a in atoms}
-    defined_on(d.xreplace({a: 0 for a in atoms}), Domain(n, start))
+    defined_on(d.xreplace(ys), Domain(n, start))  # the closed parts, every denominator kept
     h = d.xreplace(ys).xreplace({n: n - 1})
     g = d.xreplace({a: _peel(a, n, start, ys[a]) for a in atoms})
     lam = None
