@@ -25,7 +25,8 @@ from numerics.sih.embed import (
     affine_in_time_obstruction,
     bound23_evidence,
     existence_evidence,
-    lemma_d2_evidence,
+    lemma_d2_1d_judgement,
+    lemma_d2_judgement,
     margin_evidence,
     omega_rows_evidence,
     pair_count_evidence,
@@ -34,6 +35,14 @@ from numerics.sih.embed import (
 )
 from numerics.sih.embedding import SpatialAwareEmbedding, case1_coefficients
 from numerics.sih.exp import compute_evidence, incompatible_rows, relation_evidence
+from numerics.sih.lemma_d2 import (
+    certify_instance,
+    farkas_certificate,
+    float_feasible,
+    recheck_farkas,
+    search_tori,
+    uniform_form_1d,
+)
 from numerics.sih.main import (
     dims_constant_evidence,
     evaluable_evidence,
@@ -463,9 +472,40 @@ def test_thm42_rule():
 
 
 def test_lemma_d2_rule():
-    assert lemma_d2_evidence(3, [], None).verdict is Verdict.SUPPORTED
-    assert lemma_d2_evidence(3, [], {"widths": [6]}).verdict is Verdict.UNDECIDED
-    assert lemma_d2_evidence(0, [], None).verdict is Verdict.UNDECIDED
+    row = {"widths": [4, 4], "tried": 5, "candidates": 0, "counterexample_N": None}
+    assert lemma_d2_judgement([], [row]).verdict is Verdict.SUPPORTED
+    assert lemma_d2_judgement([], [row | {"candidates": 1}]).verdict is Verdict.UNDECIDED
+    assert lemma_d2_judgement([], []).verdict is Verdict.UNDECIDED
+    ce = {"G": "Z4xZ4", "N": [[0, 0]], "m": 3, "d": 2, "Omegas_certified": 252}
+    assert lemma_d2_judgement([ce], [row]).verdict is Verdict.REFUTED
+    assert lemma_d2_1d_judgement([(True, {"L": 3, "sigma_m": 1.0})]).verdict is Verdict.SUPPORTED
+    assert lemma_d2_1d_judgement([(False, {"L": 3, "sigma_m": 0.0})]).verdict is Verdict.REFUTED
+    assert lemma_d2_1d_judgement([]).verdict is Verdict.UNDECIDED
+
+
+def test_lemma_d2_counterexample_z4xz4_certified_exactly():
+    """The referee's instance: every Omega of 5 classes on Z4 x Z4 fails, with certificates
+    that re-check in Fractions; a tampered certificate does not re-check, and one class more
+    (6 = m + d + 1) is feasible, so the certificates are not vacuous."""
+    N, w = [(0, 0), (0, 2), (2, 0)], (4, 4)
+    certs = certify_instance(N, w, [0, 0, 0], 1)
+    assert certs is not None and len(certs) == 252
+    om = ((0, 0), (0, 1), (1, 0), (0, 2), (2, 0))
+    c = farkas_certificate(N, om, w, [0, 0, 0], 1)
+    assert recheck_farkas(N, om, w, [0, 0, 0], 1, c)
+    bad = {"lam": [x + 1 for x in c["lam"]], "nu": c["nu"]}
+    assert not recheck_farkas(N, om, w, [0, 0, 0], 1, bad)
+    six = ((0, 0), (0, 1), (1, 0), (1, 1), (0, 2), (2, 0))
+    assert float_feasible(N, six, w, [0, 0, 0], 1)
+    assert farkas_certificate(N, six, w, [0, 0, 0], 1) is None
+    found, rows = search_tori([(3, 3), (4, 4)], max_m=3)
+    assert rows[0]["counterexample_N"] is None
+    assert [tuple(map(tuple, f["N"])) for f in found] == [tuple(N)]
+
+
+def test_lemma_d2_1d_construction():
+    assert uniform_form_1d(7, [0, 2, 3])[0]
+    assert uniform_form_1d(8, [1, 5])[0]
 
 
 def test_bound23_rule():
