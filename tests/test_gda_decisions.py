@@ -413,6 +413,44 @@ def test_entropy_rate_and_noise_floor_rules():
     assert noise_floor_evidence(1.8994 + 0.2, 1.8994, 0.3).verdict is Verdict.REFUTED
 
 
+def test_min_entropy_headline_is_the_halving_chain_in_nats():
+    """Table 1's 1.829 is the entropy rate, in nats, of the chain whose off-diagonal weights
+    halve per step of circular distance (exact: 1.83025...); the printed rule (propto d), the
+    1/d rule and the bits unit all miss it."""
+    from fractions import Fraction
+
+    import mpmath
+
+    from numerics.gda.exp_sticky import HALVING, LN2, entropy_rate_evidence
+    from numerics.gda.sticky import entropy_rate, transition_matrix
+
+    w = [Fraction(1, 2 ** d) for d in (1, 2, 3, 4, 3, 2, 1)]
+    p = [Fraction(3, 10)] + [Fraction(7, 10) * x / sum(w) for x in w]
+    exact = -sum(mpmath.mpf(x.numerator) / x.denominator
+                 * mpmath.log(mpmath.mpf(x.numerator) / x.denominator) for x in p)
+    H = entropy_rate(transition_matrix("exp", param=HALVING))
+    assert abs(H - float(exact)) < 1e-12 and abs(H - 1.8303) < 1e-4
+    assert entropy_rate_evidence(H, "nats").verdict is Verdict.REPRODUCED
+    assert entropy_rate_evidence(H / LN2, "bits").verdict is Verdict.NOT_REPRODUCED
+    for rd in ("A", "B"):
+        Hr = entropy_rate(transition_matrix(rd))
+        assert entropy_rate_evidence(Hr, "nats").verdict is Verdict.NOT_REPRODUCED
+
+
+def test_table1_entropy_rows_in_nats_reproduce_and_in_bits_do_not():
+    """The committed deep SGD entropies (nats) meet Table 1's 2.077 +- 0.001 read in nats, and
+    miss it converted to bits (L434's word)."""
+    from numerics.gda.exp_sticky import LN2, TABLE1, _row
+
+    sgd = np.array([2.074, 2.077, 2.080, 2.076, 2.078])
+    paper = TABLE1["final entropy"]["SGD"]
+    sc = {"scale": "paper", "setting": "test"}
+    assert _row("final entropy", "SGD", paper, sgd, "nats", scale=sc).verdict is (
+        Verdict.REPRODUCED)
+    assert _row("final entropy", "SGD", paper, sgd / LN2, "bits", reading="bits",
+                scale=sc).verdict is Verdict.NOT_REPRODUCED
+
+
 def test_attribution_rule_reaches_both_verdicts():
     from numerics.gda.exp_sticky import attribution_evidence
 
