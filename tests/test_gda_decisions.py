@@ -520,6 +520,23 @@ def test_key_spread_rule_reaches_three_verdicts():
     assert key_spread_evidence(init, mixed).verdict is Verdict.UNDECIDED
 
 
+def test_key_spread_counts_only_runs_that_meet_the_premise():
+    """(b) is a conditional: keys that drift together in runs whose attention stays near
+    uniform refute nothing; the same drift in focused runs does."""
+    from numerics.gda.manifold import key_spread_evidence
+
+    init = [0.30, 0.28, 0.31]
+    closer = {"EM": [0.35, 0.3, 0.33], "SGD": [0.31, 0.29, 0.32]}
+    none = {"EM": [False] * 3, "SGD": [False] * 3}
+    ev = key_spread_evidence(init, closer, none, counterexample={"seed": 0})
+    assert ev.verdict is Verdict.UNDECIDED and "premise not met" in ev.summary
+    some = {"EM": [True, False, False], "SGD": [False] * 3}
+    assert key_spread_evidence(init, closer, some, counterexample={"seed": 0}).verdict is (
+        Verdict.REFUTED)
+    apart_where_focused = {"EM": [0.2, 0.3, 0.33], "SGD": [0.31, 0.29, 0.32]}
+    assert key_spread_evidence(init, apart_where_focused, some).verdict is Verdict.SUPPORTED
+
+
 # ---- Sec. 3 identities (numerics/gda/identities.py) ---------------------------------------------
 def test_logit_gloss_rule_reaches_both_verdicts():
     from numerics.gda.identities import logit_gloss_evidence
