@@ -178,8 +178,17 @@ def test_per_query_rule_reaches_both_verdicts():
 def test_isolated_link_rule_reaches_both_verdicts():
     from numerics.gda.dyn import _isolated_link_instance
 
-    assert _isolated_link_instance().verdict is Verdict.REFUTED
-    assert _isolated_link_instance(u=(1, 1)).verdict is Verdict.UNDECIDED
+    ev = _isolated_link_instance()  # u_r = -3 outweighs u_i = 1 in ubar_j: premise broken
+    assert ev.verdict is Verdict.UNDECIDED and "premise of link (2) not met" in ev.summary
+    assert _isolated_link_instance(u=(1, 1)).verdict is Verdict.SUPPORTED
+    assert _isolated_link_instance(u=(2, -1)).verdict is Verdict.SUPPORTED
+
+
+def test_feedback_links_2_and_3_are_exact_identities():
+    from proofs.gda.first_order import link2_weight_proof, link3_conditional_proof
+
+    for ev in (link2_weight_proof(), link3_conditional_proof()):
+        assert ev.verdict is Verdict.PROVED and ev.scope == "general" and ev.reading == "B"
 
 
 def test_dominance_rule_refutes_only_a_rising_loss():
