@@ -71,7 +71,7 @@ from numerics.sih.setup import (
     transitions_evidence,
     union_sets_evidence,
 )
-from numerics.sih.text import causal_evidence, same_row_match
+from numerics.sih.text import causal_evidence, row0_key_evidence, same_row_match
 from proofs.sih import text as sih_text
 from proofs.sih.coverage import coverage_probability, mmin_evidence, mmin_formula
 from proofs.sih.embed import premise_evidence
@@ -643,6 +643,17 @@ def test_same_row_rule():
     assert cex is not None and same_row_match(distinct) is None
     assert causal_evidence(cex, 1).verdict is Verdict.REFUTED
     assert causal_evidence(None, 1).verdict is Verdict.UNDECIDED
+
+
+def test_causal_completed_heads_with_the_row0_key():
+    """The first token's self-copied key carries ((0,0,0), 0): an invalid pair under ECA 1
+    (f(000) = 1), a valid one by accident under ECA 0; the same-row reading is 'literal'."""
+    ev = row0_key_evidence(1)
+    assert ev.verdict is Verdict.REFUTED and ev.reading == "A"
+    assert ev.counterexample["f(0,0,0)"] == 1
+    assert row0_key_evidence(0).verdict is Verdict.UNDECIDED
+    assert row0_key_evidence(254).verdict is Verdict.UNDECIDED
+    assert causal_evidence({"matching_key": [1, [0]]}, 1).reading == "literal"
 
 
 def test_compute_rule():
