@@ -11,9 +11,9 @@ import sympy as sp
 import torch
 
 from numerics.sih import retrieve as sih_retrieve
-from numerics.sih.ca import CellularAutomaton, token_stream
+from numerics.sih.ca import CellularAutomaton, sample_stream, token_stream
 from numerics.sih.checks import def_d1_margins
-from numerics.sih.construction import evaluate
+from numerics.sih.construction import SpatialInductionHead, evaluate
 from numerics.sih.coverage import lookup_exact, notion_ii_evidence, unobservable_flip
 from numerics.sih.decode import (
     decoder_failure,
@@ -48,6 +48,8 @@ from numerics.sih.main import (
     evaluable_evidence,
     every_cell_evidence,
     layernorm_evidence,
+    ln_layer1_leakage,
+    ln_leakage_evidence,
     ln_std_spread,
     threshold_iff_evidence,
     tradeoff_evidence,
@@ -615,6 +617,25 @@ def test_layernorm_rule_and_spread():
         Verdict.SUPPORTED
     assert layernorm_evidence({"printed": [0.5, 0.4]}, [1, 1e4], setting).verdict is \
         Verdict.REFUTED
+
+
+def test_layernorm_leakage_mean_zero_code_recovers_the_construction():
+    """Pre-LN leaves the construction's routing alone only with a mean-zero code: [p; -p]
+    returns to the LN-free leakage at large gamma, the periodic p as is does not."""
+    g = torch.Generator().manual_seed(0)
+    _, _, st = sample_stream(g, ECA, 2, (8,), 6)
+    m = SpatialInductionHead(ECA, 2, (8,), 6, len(st) + 1, None, temporal="periodic")
+    free = ln_layer1_leakage(m, st, None, mirror=False)
+    mirror = ln_layer1_leakage(m, st, 1e4, mirror=True)
+    plain = ln_layer1_leakage(m, st, 1e4, mirror=False)
+    assert abs(mirror - free) <= 0.1 * free and plain > 10 * free
+    setting = {"setting": "test"}
+    assert ln_leakage_evidence([0.5, mirror], free, [1, 1e4], setting, "t").verdict is \
+        Verdict.SUPPORTED
+    assert ln_leakage_evidence([0.5, plain], free, [1, 1e4], setting, "t").verdict is \
+        Verdict.REFUTED
+    assert ln_leakage_evidence([0.5, 1.5 * free], free, [1, 1e4], setting, "t").verdict is \
+        Verdict.UNDECIDED
 
 
 # ---- numerics/sih/naive.py, text.py, exp.py ------------------------------------------------------
