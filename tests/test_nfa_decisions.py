@@ -16,6 +16,8 @@ from numerics.nfa.ag import (
     VANISHING_SLOPE,
     centred_bound_evidence,
     descent_evidence,
+    n_trend,
+    two_level_sup,
     weakest,
     weight_constant_evidence,
 )
@@ -313,6 +315,15 @@ def test_thm11_l568_is_a_necessary_condition_and_holds():
     ev = l568_necessity_evidence()
     assert ev.verdict is Verdict.PROVED and ev.reading == "A"
     assert ev.numbers["image_off_ray_exact"] is True  # the converse fails: a note only
+
+
+def test_softmax_weight_constant_depends_on_n():
+    """The remainder constant of (L442) is searched up to N = 1000, and the summary's words
+    come from the numbers: it falls from ~0.19 (N = 5) to ~0.046 (N = 1000)."""
+    small, large = two_level_sup(5), two_level_sup(1000)
+    assert 0.18 < small < 0.2 and 0.04 < large < 0.05
+    assert "N-dependent" in n_trend({"5": small, "1000": large})
+    assert "roughly N-independent" in n_trend({"2": 0.13, "3": 0.18})
 
 
 def test_fixed_basis_rule():
