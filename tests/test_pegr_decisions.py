@@ -173,3 +173,19 @@ def test_finite_width_ntk_deviation_shrinks_under_gaussian_init():
     assert wide < 0.6 * narrow
     same = finite_width_deviations(X, X, [16], 1, "gaussian")
     assert same == [0.0]
+
+
+def test_lift_pe_is_overstated_under_a_trivial_stabiliser():
+    """pegr.homogeneous.lift_pe holds only where the stabiliser acts trivially (reading D,
+    PROVED for SO(2) on the circle): overstated, not an erratum; without D it would be false."""
+    from numerics.pegr.homogeneous import trivial_stabiliser_evidence
+    from verify.combine import severity_of
+    from verify.registry import REGISTRY, discover
+
+    ev = trivial_stabiliser_evidence()
+    assert ev.verdict is Verdict.PROVED and ev.reading == "D"
+    discover(["proofs.pegr", "numerics.pegr"])
+    repairs = REGISTRY["pegr.homogeneous.lift_pe"].repairs
+    held = {"B": Verdict.SUPPORTED, "D": Verdict.PROVED}
+    assert severity_of(Verdict.REFUTED, held, repairs) == ("overstated", "D")
+    assert severity_of(Verdict.REFUTED, held | {"D": Verdict.UNDECIDED}, repairs)[0] == "false"

@@ -297,7 +297,6 @@ def relu_axioms_characterization(ctx):
               "C": r"literal existential over all parameters, the all-zero weights allowed",
               "D": r"existential over parameters with at least one nonzero head",
               "E": r"existential over parameters whose field is not identically zero"},
-    repairs={"B": "erratum"},
 )
 def lemma7_softmax_free_energy(ctx):
     """Reading A: the existential "there exist parameters" as the paper witnesses it -- the
@@ -312,7 +311,11 @@ def lemma7_softmax_free_energy(ctx):
     exact, vacuous). Reading D (some nonzero head) is vacuous too: the heads (Q, K, V, O) =
     (1, 1, 1, 1) and (1, 1, 1, -1) are nonzero, their outputs cancel exactly, and W_A = 0 gives
     the zero field (PROVED, exact, vacuous). Reading E (a field that is not identically zero):
-    not decided -- it needs every such parameter set excluded or one found (UNDECIDED)."""
+    not decided -- it needs every such parameter set excluded or one found (UNDECIDED).
+    Severity: false (rule 6). Reading B is not a repair of the lemma: Softmax(S)^T X W is
+    another operator, not softmax attention, and the softmax-attention field itself has no
+    potential (not closed for any tying), so no reasonable reading of the lemma holds; B is
+    reported beside it without a repair role."""
     N = 2
     X = token_matrix(N, 1)
     w = sp.Symbol("w")
