@@ -73,7 +73,12 @@ from numerics.sih.setup import (
     transitions_evidence,
     union_sets_evidence,
 )
-from numerics.sih.text import causal_evidence, row0_key_evidence, same_row_match
+from numerics.sih.text import (
+    causal_evidence,
+    row0_key_evidence,
+    same_row_match,
+    sinks_evidence,
+)
 from proofs.sih import text as sih_text
 from proofs.sih.coverage import coverage_probability, mmin_evidence, mmin_formula
 from proofs.sih.embed import premise_evidence
@@ -675,6 +680,9 @@ def test_causal_completed_heads_with_the_row0_key():
     assert row0_key_evidence(0).verdict is Verdict.UNDECIDED
     assert row0_key_evidence(254).verdict is Verdict.UNDECIDED
     assert causal_evidence({"matching_key": [1, [0]]}, 1).reading == "literal"
+    assert sinks_evidence([1e-3, 0.02], 3).verdict is Verdict.SUPPORTED
+    assert sinks_evidence([0.02, 0.9], 3).verdict is Verdict.REFUTED
+    assert sinks_evidence([0.2], 3).verdict is Verdict.UNDECIDED
 
 
 def test_compute_rule():

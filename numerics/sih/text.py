@@ -12,7 +12,7 @@ from proofs.sih.model import ECA, wolfram_table
 from verify import Evidence, Verdict
 
 from .ca import Stream, sample_stream
-from .construction import construction_grid, end_to_end
+from .construction import SpatialInductionHead, construction_grid, end_to_end
 from .main import evaluable_evidence
 
 
@@ -48,7 +48,11 @@ def layer2_no_mlp(ctx):
     statement=r"\text{Causal masking ensures all retrieved context tokens correspond to completed "
               r"time steps}",
     readings={"literal": "every visible matching key lies in a completed row (t' < t), "
-                         "whether or not its pair is valid"},
+                         "whether or not its pair is valid",
+              "sinks": "with a BOS token and separators of p = 0 and zero state (attention "
+                       "sinks, not in the paper), evaluable queries retrieve no row-0 or "
+                       "separator key"},
+    repairs={"sinks": "overstated"},
 )
 def causal_completed(ctx):
     """What L1775-1776 needs: every context token that matches the query's configuration
@@ -60,10 +64,20 @@ def causal_completed(ctx):
     is exactly 1 on it and B_{3,K} copies its own state into every neighbour slot; under ECA
     rule 1 on an all-zero row 0 it carries the configuration (0,0,0) with value 0 while
     f(0,0,0) = 1, and the query predicting (1, 1) sees it match beside the valid key (1, 0).
-    Causal masking does not exclude it (the construction here adds BOS / separator sinks, a
-    choice the paper does not make). Reading "literal" (completed rows only): the same-row
-    match found on a random trajectory violates it, harmlessly."""
+    Causal masking does not exclude it. Reading "sinks": with the BOS / separator sinks of the
+    construction here (a choice the paper does not make), every evaluable query of 3 random
+    ECA streams puts at most 0.022 of its Layer-2 attention on row-0 and separator keys
+    (SUPPORTED against 1/(4k)), so the statement is overstated: it holds under that unstated
+    hypothesis. Reading "literal" (completed rows only): the same-row match found on a random
+    trajectory violates it, harmlessly."""
     out = [row0_key_evidence(1)]
+    g_s = ctx.torch_generator("sinks")
+    masses = []
+    for _ in range(3):
+        _, _, st = sample_stream(g_s, ECA, 2, (8,), 4)
+        model = SpatialInductionHead(ECA, 2, (8,), 4, len(st) + 1, None)
+        masses.append(invalid_key_mass(model, st))
+    out.append(sinks_evidence(masses, len(ECA)))
     g = ctx.torch_generator("cc")
     for trial in range(50):
         _, tr, stream = sample_stream(g, ECA, 2, (8,), 4)
@@ -129,3 +143,41 @@ def causal_evidence(cex: dict | None, trials: int) -> Evidence:
     return Evidence(Verdict.REFUTED, f"a same-row key ({t}, {tuple(cell)}) matches the query's "
                     "configuration (its row is not completed; its pair is valid, so harmless)",
                     method="numeric", counterexample=cex, reading="literal")
+
+
+def invalid_key_mass(model: SpatialInductionHead, stream: Stream) -> float:
+    """The largest Layer-2 attention mass that an evaluable query (its next cell's parent
+    configuration already seen at a cell with t >= 1) puts on keys without a valid pair:
+    row-0 cells and separators (the BOS sink excluded: its value is zero)."""
+    A2 = model(stream)["A2"][1:, 1:]
+    bad = [k for k in range(len(stream)) if stream.cells[k] is None or stream.times[k] == 0]
+    seen: set = set()
+    worst = 0.0
+    for a in range(len(stream) - 1):
+        if stream.configs[a] is not None:
+            seen.add(stream.configs[a])
+        nxt = a + 1
+        if (stream.kinds[nxt] != "cell" or stream.times[nxt] == 0
+                or stream.configs[nxt] not in seen):
+            continue
+        worst = max(worst, float(A2[a, bad].sum()))
+    return worst
+
+
+def sinks_evidence(masses: list[float], k: int) -> Evidence:
+    """Reading "sinks" from the per-stream largest mass on invalid keys (``masses``): SUPPORTED
+    when every stream stays within the leakage budget 1/(4k) of the construction (L1766),
+    REFUTED when some stream puts more than half its attention there (invalid keys decide the
+    prediction), UNDECIDED in between or when nothing was measured."""
+    if not masses:
+        return Evidence.undecided("no stream measured", method="numeric", reading="sinks")
+    worst, budget = max(masses), 1 / (4 * k)
+    what = (f"with BOS / separator sinks, evaluable queries put at most {worst:.2g} of their "
+            f"Layer-2 attention on row-0 and separator keys ({len(masses)} ECA streams; budget "
+            f"1/(4k) = {budget:.3g})")
+    kw = {"method": "numeric", "reading": "sinks", "numbers": {"masses": masses}}
+    if worst <= budget:
+        return Evidence(Verdict.SUPPORTED, what, **kw)
+    if worst > 0.5:
+        return Evidence(Verdict.REFUTED, what, counterexample={"masses": masses}, **kw)
+    return Evidence.undecided(what + ": above the budget", **kw)
