@@ -298,7 +298,6 @@ def relu_axioms_characterization(ctx):
                    r"\mathrm{Softmax}(S_i)^\top XW_{Ai}$",
               "C": r"literal existential over all parameters, the all-zero weights allowed",
               "D": r"existential over parameters with at least one nonzero head"},
-    repairs={"B": "erratum"},
 )
 def lemma7_softmax_free_energy(ctx):
     """Reading A is Lemma 7's existential, "there exist parameters" such that the softmax ODE
@@ -318,7 +317,11 @@ def lemma7_softmax_free_energy(ctx):
     C = 1. Reading C (literal existential): all-zero weights give a constant V and a zero
     field, trivially (PROVED, exact, vacuous witness). Reading D (some nonzero head) is vacuous
     too: the heads (Q, K, V, O) = (1, 1, 1, 1) and (1, 1, 1, -1) are nonzero, their outputs
-    cancel exactly, and W_A = 0 gives the zero field (PROVED, exact, vacuous witness)."""
+    cancel exactly, and W_A = 0 gives the zero field (PROVED, exact, vacuous witness).
+    Severity: false (rule 6). Reading B is not a repair of the lemma: Softmax(S)^T X W is
+    another operator, not softmax attention, and the softmax-attention field itself has no
+    potential, so no reasonable reading of the lemma holds; B is reported beside it without a
+    repair role."""
     N = 2
     X = token_matrix(N, 1)
     w = sp.Symbol("w")
