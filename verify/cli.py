@@ -1,8 +1,9 @@
 """The ``verify`` command line: list, run, show, report, fuzz, diff.
 
 Exit status of ``run`` (docs/guide.md): 0 when every verdict matches its ``expect``
-(or no claim has one), 1 when some verdict differs (or, with ``--strict``, some claim crashed
-or timed out), 2 on usage errors; of ``diff``: 0 when
+(or no claim has one), 1 when some verdict differs (or, with ``--strict``, some claim timed
+out or its process was killed), 2 on usage errors, 3 when some claim's code crashed (status
+ERROR: a bug in the claim, whatever else happened); of ``diff``: 0 when
 no verdict changed, 1 when some did, 2 on bad input. Errors in the user's arguments are one
 clear line on stderr, never a traceback.
 
@@ -35,7 +36,17 @@ STYLE = {
     Verdict.REPRODUCED: "cyan",
     Verdict.NOT_REPRODUCED: "bold magenta",
     Verdict.UNDECIDED: "yellow",
+    Verdict.ERROR: "bold white on red",
 }
+
+#: ``verify run --help``: what its exit status means.
+RUN_EXIT_CODES = (
+    "exit status: 0 every verdict matches its expect= (or none has one); 1 some verdict "
+    "differs from its expect= (with --strict also: some claim timed out or its process was "
+    "killed, UNDECIDED with the reason); 2 usage error; 3 some claim's code crashed (status "
+    "ERROR: a check raised or returned no evidence; a bug in the claim, not a verdict; "
+    "verify show ID shows where)."
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -138,11 +149,13 @@ def _parser() -> argparse.ArgumentParser:
             "workers (needs pip install 'verify[dask]')",
         )
 
-    rn = sub.add_parser("run", help="run claims and print a verdict table")
+    rn = sub.add_parser("run", help="run claims and print a verdict table",
+                        epilog=RUN_EXIT_CODES)
     running(rn)
     rn.add_argument("--profile", choices=["quick", "deep"], default="quick")
 
-    fz = sub.add_parser("fuzz", help="search longer for counterexamples (the 'fuzz' profile)")
+    fz = sub.add_parser("fuzz", help="search longer for counterexamples (the 'fuzz' profile)",
+                        epilog=RUN_EXIT_CODES)
     running(fz)
     fz.add_argument(
         "--examples",
@@ -372,6 +385,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
             f"[red]{len(results.drifted)} verdict(s) differ from their expect=:[/] "
             + ", ".join(r.id for r in results.drifted)
         )
+    if results.errored:
+        src = "" if args.json == "results.jsonl" else f" --from {args.json}"
+        console.print(
+            f"[red]{len(results.errored)} claim(s) errored (their code crashed: a bug in the "
+            "claim, not a verdict); see: [/]"
+            + ", ".join(f"verify show {r.id}{src}" for r in results.errored)
+        )
     if args.strict and results.crashed:
         console.print(
             f"[red]{len(results.crashed)} claim(s) crashed or timed out (--strict):[/] "
@@ -498,8 +518,13 @@ def render_result(r) -> object:
     head.append(f"  ({r.paper}, {r.where}, {r.kind})\n")
     from .headline import headline, reading_label, readings_line
 
-    head.append("verdict: ")
-    head.append(headline(r), style=STYLE[r.verdict])
+    if r.verdict is Verdict.ERROR:
+        head.append("status: ")
+        head.append("ERROR", style=STYLE[r.verdict])
+        head.append(" (the claim's code crashed: no verdict)")
+    else:
+        head.append("verdict: ")
+        head.append(headline(r), style=STYLE[r.verdict])
     if r.expect is not None:
         head.append(
             f"   expect: {r.expect.value}" + ("  DRIFT" if r.drift else ""),

@@ -445,10 +445,12 @@ CATEGORIES: tuple[tuple[Verdict, str], ...] = (
     (Verdict.REPRODUCED, ""),
     (Verdict.NOT_REPRODUCED, ""),
     (Verdict.UNDECIDED, ""),
+    (Verdict.ERROR, ""),  # the claim's code crashed: no verdict (verify.execute)
 )
 _SHORT = {Verdict.PROVED: "Proved", Verdict.CERTIFIED: "Certif.", Verdict.SUPPORTED: "Suppor.",
           Verdict.REFUTED: "Refuted", Verdict.REPRODUCED: "Repro.",
-          Verdict.NOT_REPRODUCED: "Not rep.", Verdict.UNDECIDED: "Undec."}
+          Verdict.NOT_REPRODUCED: "Not rep.", Verdict.UNDECIDED: "Undec.",
+          Verdict.ERROR: "Error"}
 
 
 def _category(r: ClaimResult) -> tuple[Verdict, str]:
