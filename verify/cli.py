@@ -110,6 +110,15 @@ def _parser() -> argparse.ArgumentParser:
             "--timeout", type=float, help="seconds per claim, overriding the profile's budget"
         )
         sp.add_argument(
+            "--memory-gib",
+            type=_positive_gib,
+            metavar="GIB",
+            help="memory limit of each claim: of all its processes together (their PSS), "
+            "and of each one's address space; over it the claim is killed, UNDECIDED "
+            "(default on CPU: 80%% of the machine's memory divided by --jobs, at least 2; "
+            "none on CUDA)",
+        )
+        sp.add_argument(
             "--json",
             metavar="FILE",
             default="results.jsonl",
@@ -371,6 +380,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             on_start=on_start,
             on_result=on_result,
             scheduler=args.scheduler,
+            memory_gib=args.memory_gib,
             **split,
         )
     finally:
@@ -402,6 +412,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
         report_status = _build_report([args.json], args.report, args.paper, pdf=True)
         status = status or report_status
     return status
+
+
+def _positive_gib(text: str) -> float:
+    """``--memory-gib``: a positive, finite number of GiB."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of GiB, got {text!r}")
+    return value
 
 
 def _fuzz_split(args: argparse.Namespace) -> dict:

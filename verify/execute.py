@@ -233,7 +233,7 @@ def build_result(
     evidence stays in the record, and its readings with it)."""
     from .combine import audit, scope_of, severity_of
 
-    evidence = [audit(e) for e in evidence]
+    evidence = [audit(capped(e)) for e in evidence]
     main = combine(evidence, AS_PRINTED)
     readings = {
         label: {"verdict": c.verdict.value, "summary": c.summary}
@@ -276,6 +276,73 @@ def build_result(
         error=error,
         rerun=ctx.rerun_command(),
     )
+
+
+#: Most characters a summary (or one step, or a short field) of a piece of evidence keeps.
+MAX_TEXT = 20_000
+#: Most characters all the steps of one piece keep together.
+MAX_STEPS_TEXT = 200_000
+#: Most bytes (as JSON) the numbers, the counterexample or the figures of one piece may take.
+MAX_DATA_BYTES = 1_000_000
+_SHORT_FIELDS = ("generality", "rerun", "dtype", "device", "reading", "part")
+
+
+def _cut(text: str, limit: int = MAX_TEXT) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f" [... {len(text) - limit:,} characters cut]"
+
+
+def _json_size(value: Any) -> int:
+    import json
+
+    try:
+        return len(json.dumps(value, default=str))
+    except (TypeError, ValueError, RecursionError):
+        return 0  # not JSON-ready: results.storable judges it
+
+
+def capped(e: Evidence) -> Evidence:
+    """``e`` with its text cut to the limits above, so that one claim's 200 MB summary makes
+    a record of a few hundred kilobytes, not a 420 MB results line (the report and the
+    terminal show it cut, saying how much). Numbers or a counterexample too large to record
+    cannot back a verdict: the piece is then UNDECIDED, saying so; figures too large are
+    dropped with a note in the steps."""
+    if not isinstance(e, Evidence):
+        return e
+    changes: dict[str, Any] = {}
+    if isinstance(e.summary, str) and len(e.summary) > MAX_TEXT:
+        changes["summary"] = _cut(e.summary)
+    for name in _SHORT_FIELDS:
+        value = getattr(e, name, None)
+        if isinstance(value, str) and len(value) > 2000:
+            changes[name] = _cut(value, 2000)
+    if isinstance(e.steps, list) and sum(len(x) for x in e.steps if isinstance(x, str)) > (
+            MAX_STEPS_TEXT) or any(isinstance(x, str) and len(x) > MAX_TEXT for x in e.steps):
+        kept: list[str] = []
+        budget = MAX_STEPS_TEXT
+        for i, step in enumerate(e.steps):
+            step = _cut(step) if isinstance(step, str) else step
+            if isinstance(step, str) and len(step) > budget:
+                kept.append(f"[... {len(e.steps) - i} more step(s) cut]")
+                break
+            kept.append(step)
+            budget -= len(step) if isinstance(step, str) else 0
+        changes["steps"] = kept
+    if _json_size(e.figures) > MAX_DATA_BYTES:
+        changes["figures"] = []
+        changes["steps"] = [*changes.get("steps", e.steps),
+                            f"[figures of {_json_size(e.figures):,} bytes dropped]"]
+    big = [name for name in ("numbers", "counterexample")
+           if _json_size(getattr(e, name)) > MAX_DATA_BYTES]
+    if big and e.verdict is not Verdict.UNDECIDED:
+        sizes = ", ".join(f"{n} {_json_size(getattr(e, n)):,} bytes" for n in big)
+        changes["verdict"] = Verdict.UNDECIDED
+        changes["summary"] = (f"[{e.verdict.value} not recorded: {sizes}, over the "
+                              f"{MAX_DATA_BYTES:,}-byte limit] {changes.get('summary', e.summary)}")
+    for name in big:
+        changes[name] = {"cut": f"{_json_size(getattr(e, name)):,} bytes, over the limit"}
+    return dataclasses.replace(e, **changes) if changes else e
 
 
 def _paper_title(key: str) -> str:

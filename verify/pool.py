@@ -39,7 +39,7 @@ from typing import Any
 
 from .context import Context
 from .errors import DiscoveryError
-from .isolation import kill_group, template_main
+from .isolation import HASH_SEED, kill_group, template_main
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +82,8 @@ def death_reason(status: int | None) -> str:
         why = f"claim process killed by {_signal_name(status)}"
         if status == -signal.SIGKILL:
             why += " (out of memory?)"
+        elif status == -signal.SIGXFSZ:
+            why += " (it wrote a file over the size limit, verify.isolation.MAX_FILE_BYTES)"
         return why
     return f"claim process exited with status {status}"
 
@@ -100,7 +102,8 @@ class _Slot:
             target=template_main, args=(child, modules, threads, mem_gib, os.getpid()),
             daemon=True,
         )
-        self.proc.start()
+        with _hash_seed_fixed():
+            self.proc.start()
         child.close()
         self.state = "loading"
         self.task: Task | None = None
@@ -138,6 +141,27 @@ class _Slot:
             self.conn.send(None)
         self.proc.join(timeout=2)
         self.kill()
+
+
+_ENV_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _hash_seed_fixed() -> Iterator[None]:
+    """``PYTHONHASHSEED`` = :data:`~verify.isolation.HASH_SEED` in the environment a template
+    is spawned with (it cannot be changed once Python runs), so that every claim iterates a
+    set of strings in the same order in every run; this process's own environment is left as
+    it was."""
+    with _ENV_LOCK:
+        before = os.environ.get("PYTHONHASHSEED")
+        os.environ["PYTHONHASHSEED"] = HASH_SEED
+        try:
+            yield
+        finally:
+            if before is None:
+                os.environ.pop("PYTHONHASHSEED", None)
+            else:
+                os.environ["PYTHONHASHSEED"] = before
 
 
 @contextlib.contextmanager
@@ -263,7 +287,8 @@ class _Pool:
             s.state, s.claim_pid = "idle", None
         else:
             if kind == "died":
-                failure, output = death_reason(payload["status"]), payload["output"]
+                failure = payload.get("why") or death_reason(payload["status"])
+                output = payload["output"]
             else:
                 failure, output = payload, None
             self._finish(s, None, f"{failure} while running the claim", output)
