@@ -325,3 +325,33 @@ class _Pool:
         self.slots.remove(s)
         if self.queue:
             self.spawn()
+
+
+class Resident:
+    """One template kept for many claims, run one at a time, each in a fresh fork of it and
+    within its budget, as :func:`run_tasks` runs them: the pool of a Dask worker
+    (:mod:`verify.dask_runner`) and of a pytest session (:mod:`verify.pytest_plugin`)."""
+
+    def __init__(self, modules: Sequence[str] | None, threads: int,
+                 mem_gib: float | None) -> None:
+        spawn = mp.get_context("spawn")
+        self.pool = _Pool(deque(), lambda o: None,
+                          lambda: _Slot(spawn, modules, threads, mem_gib))
+        self.pool.spawn()
+
+    def run(self, task: Task) -> Outcome:
+        """Run ``task`` and return its outcome (a crash, hang or out-of-memory is the
+        outcome's failure; a template that dies is replaced)."""
+        got: list[Outcome] = []
+        self.pool.on_outcome = got.append
+        self.pool.queue.append(task)
+        if not self.pool.slots:
+            self.pool.spawn()
+        while not got:
+            self.pool.step()
+        return got[0]
+
+    def close(self) -> None:
+        for s in self.pool.slots:
+            s.stop()
+        self.pool.slots.clear()
