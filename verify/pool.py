@@ -96,13 +96,13 @@ class _Slot:
     """
 
     def __init__(self, ctx: Any, modules: Sequence[str] | None, threads: int,
-                 mem_gib: float | None) -> None:
+                 mem_gib: float | None, env: dict[str, str] | None = None) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
         self.proc = ctx.Process(
             target=template_main, args=(child, modules, threads, mem_gib, os.getpid()),
             daemon=True,
         )
-        with _hash_seed_fixed():
+        with _spawn_environment({"PYTHONHASHSEED": HASH_SEED, **(env or {})}):
             self.proc.start()
         child.close()
         self.state = "loading"
@@ -147,21 +147,22 @@ _ENV_LOCK = threading.Lock()
 
 
 @contextlib.contextmanager
-def _hash_seed_fixed() -> Iterator[None]:
-    """``PYTHONHASHSEED`` = :data:`~verify.isolation.HASH_SEED` in the environment a template
-    is spawned with (it cannot be changed once Python runs), so that every claim iterates a
-    set of strings in the same order in every run; this process's own environment is left as
-    it was."""
+def _spawn_environment(extra: dict[str, str]) -> Iterator[None]:
+    """``extra`` in the environment a template is spawned with, this process's own left as
+    it was: ``PYTHONHASHSEED`` = :data:`~verify.isolation.HASH_SEED` (it cannot change once
+    Python runs), so that every claim iterates a set of strings in the same order in every
+    run; and on a Dask worker the client's cache setting (:mod:`verify.dask_runner`)."""
     with _ENV_LOCK:
-        before = os.environ.get("PYTHONHASHSEED")
-        os.environ["PYTHONHASHSEED"] = HASH_SEED
+        before = {name: os.environ.get(name) for name in extra}
+        os.environ.update(extra)
         try:
             yield
         finally:
-            if before is None:
-                os.environ.pop("PYTHONHASHSEED", None)
-            else:
-                os.environ["PYTHONHASHSEED"] = before
+            for name, value in before.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
 
 
 @contextlib.contextmanager
@@ -333,10 +334,10 @@ class Resident:
     (:mod:`verify.dask_runner`) and of a pytest session (:mod:`verify.pytest_plugin`)."""
 
     def __init__(self, modules: Sequence[str] | None, threads: int,
-                 mem_gib: float | None) -> None:
+                 mem_gib: float | None, env: dict[str, str] | None = None) -> None:
         spawn = mp.get_context("spawn")
         self.pool = _Pool(deque(), lambda o: None,
-                          lambda: _Slot(spawn, modules, threads, mem_gib))
+                          lambda: _Slot(spawn, modules, threads, mem_gib, env))
         self.pool.spawn()
 
     def run(self, task: Task) -> Outcome:
