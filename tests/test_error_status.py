@@ -157,3 +157,29 @@ def test_report_shows_ERROR(tmp_path, claims_file):
     tex = "\n".join(Path(p).read_text() for p in built.tex)
     assert "ERROR" in tex
     assert "NameError" in tex
+
+
+def test_running_out_of_memory_is_a_limit_not_an_error():
+    from verify.context import Context
+    from verify.execute import execute
+    from verify.registry import Claim
+
+    def hungry(ctx):
+        raise MemoryError()
+
+    class OutOfMemoryError(RuntimeError):  # as torch.cuda names it
+        pass
+
+    def gpu_hungry(ctx):
+        raise OutOfMemoryError("CUDA out of memory")
+
+    def typo(ctx):
+        return undefined_in_test  # noqa: F821
+
+    for check, verdict in ((hungry, Verdict.UNDECIDED), (gpu_hungry, Verdict.UNDECIDED),
+                           (typo, Verdict.ERROR)):
+        claim = Claim(id="p.c", paper="p", where="l. 1", statement="s", kind="property",
+                      expect=None, checks=[check])
+        r = execute(claim, Context(claim_id="p.c"))
+        assert r.verdict is verdict, (check.__name__, r.summary)
+        assert r.crashed  # --strict and --resume still see it

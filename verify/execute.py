@@ -63,6 +63,10 @@ def collect(fn: Any, ctx: Context, errors: list[str] | None = None,
                        limits if limits is not None else errors,
                        elapsed_s=time.perf_counter() - t0)]
     except (Exception, SystemExit) as e:  # noqa: BLE001 - a crashing check must not take the claim down
+        if type(e).__name__ == "OutOfMemoryError":  # torch.cuda's: the device's memory, a limit
+            return [broken(f"check {_name(fn)} ran out of device memory: "
+                           f"{_shorten(str(e), 300)}", limits if limits is not None else errors,
+                           elapsed_s=time.perf_counter() - t0)]
         tb = traceback.format_exc(limit=6)
         log.debug("check %s raised:\n%s", _name(fn), tb)
         return [
