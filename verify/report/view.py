@@ -456,6 +456,8 @@ def claim_view(
         "where": escape_text(r.where or "--"),
         "kind": escape_text(r.kind or "--"),
         "verdict": result_badge(r),
+        # ERROR is no verdict: the claim's code crashed (verify.execute)
+        "verdict_label": Tex("Status" if r.verdict is Verdict.ERROR else "Verdict"),
         "expect": badge(r.expect) if r.expect else None,
         "code": [code(loc) for loc in r.code],
         "drift": r.drift,
