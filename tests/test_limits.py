@@ -83,6 +83,25 @@ def hogs_with_children(ctx):
     return Evidence(Verdict.SUPPORTED, "held 1.6 GiB", numbers={"n": 4})
 
 
+@verify.claim("lim.many", paper="lim", where="l. 7", statement="x", kind="property",
+              timeout=60)
+def many_children(ctx):
+    procs = [mp.get_context("fork").Process(target=time.sleep, args=(30,)) for _ in range(6)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+    return Evidence(Verdict.SUPPORTED, "six children", numbers={"n": 6})
+
+
+@verify.claim("lim.writes", paper="lim", where="l. 8", statement="x", kind="property")
+def writes_a_big_file(ctx):
+    with open(os.environ["VERIFY_TEST_BIGFILE"], "wb") as f:
+        for _ in range(8):
+            f.write(b"x" * (1 << 20))
+    return Evidence(Verdict.SUPPORTED, "wrote 8 MiB", numbers={"n": 8})
+
+
 @verify.claim("lim.loud", paper="lim", where="l. 6", statement="x", kind="property")
 def huge_summary(ctx):
     return Evidence(Verdict.SUPPORTED, "y" * (5 << 20), numbers={"n": 1},
@@ -193,3 +212,30 @@ def test_memory_limit_is_a_documented_flag(tmp_path):
                          timeout=120)
     assert bad.returncode == 2 and "positive number of GiB" in bad.stderr
     assert not (tmp_path / "r.jsonl").exists()
+
+
+def _cli(tmp_path: Path, claims: str, *args: str):
+    import os
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), COLUMNS="200",
+               VERIFY_TEST_BIGFILE=str(tmp_path / "big.bin"))
+    out = tmp_path / "r.jsonl"
+    p = subprocess.run([sys.executable, "-m", "verify", "run", claims.removeprefix("file:"),
+                        *args, "--json", str(out), "--quiet"], env=env, capture_output=True,
+                       text=True, timeout=300)
+    records = {d["id"]: d for d in map(json.loads, out.read_text().splitlines())} \
+        if out.exists() else {}
+    return p, records
+
+
+def test_process_count_and_file_size_limits_have_flags(claims, tmp_path):
+    p, records = _cli(tmp_path, claims, "--claim", "lim.many", "--claim", "lim.writes",
+                      "--max-processes", "3", "--max-file-gib", "0.002")
+    assert p.returncode == 0, p.stdout + p.stderr
+    many, writes = records["lim.many"], records["lim.writes"]
+    assert many["verdict"] == "UNDECIDED" and "more than 3 processes" in many["summary"]
+    assert writes["verdict"] == "UNDECIDED" and "size limit" in writes["summary"]
+    assert (tmp_path / "big.bin").stat().st_size <= 0.002 * 2**30
+    bad, _ = _cli(tmp_path, claims, "--claim", "lim.many", "--max-processes", "0")
+    assert bad.returncode == 2 and "--max-processes" in bad.stderr

@@ -119,6 +119,20 @@ def _parser() -> argparse.ArgumentParser:
             "none on CUDA)",
         )
         sp.add_argument(
+            "--max-processes",
+            type=int,
+            metavar="N",
+            help="most processes a claim's tree may hold at once; over it the claim is "
+            "killed, UNDECIDED (default 512)",
+        )
+        sp.add_argument(
+            "--max-file-gib",
+            type=_positive_gib,
+            metavar="GIB",
+            help="largest file a claim process may write, its stdout and stderr included; "
+            "over it the process is killed, UNDECIDED (default 4)",
+        )
+        sp.add_argument(
             "--json",
             metavar="FILE",
             default="results.jsonl",
@@ -365,6 +379,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     split = _fuzz_split(args)
     if args.no_cache or args.cache_dir:  # read by verify.memo in every claim's process
         os.environ["VERIFY_CACHE_DIR"] = "off" if args.no_cache else args.cache_dir
+    _limits_to_environment(args)  # read by verify.isolation in every template
     try:
         results = run(
             _select(args, modules),
@@ -412,6 +427,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
         report_status = _build_report([args.json], args.report, args.paper, pdf=True)
         status = status or report_status
     return status
+
+
+def _limits_to_environment(args: argparse.Namespace) -> None:
+    """``--max-processes`` and ``--max-file-gib`` as the environment the templates start with
+    (``VERIFY_MAX_PROCESSES``, ``VERIFY_MAX_FILE_GIB``; :mod:`verify.isolation`)."""
+    from .errors import UsageError
+
+    if args.max_processes is not None:
+        if args.max_processes < 1:
+            raise UsageError(f"--max-processes must be >= 1, got {args.max_processes}")
+        os.environ["VERIFY_MAX_PROCESSES"] = str(args.max_processes)
+    if args.max_file_gib is not None:
+        os.environ["VERIFY_MAX_FILE_GIB"] = repr(args.max_file_gib)
 
 
 def _positive_gib(text: str) -> float:

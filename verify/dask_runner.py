@@ -21,8 +21,9 @@ A worker keeps its template for the next runs, keyed by the *content* of the cla
 sources (a sha256 over the claims files and the ``.py`` files of the claims packages, read
 by the client): after a claims file changes, the next run gets a fresh template that imports
 the new code (the old one is stopped), never the code of the previous run. The client's
-cache setting (``--no-cache``, ``--cache-dir``, ``VERIFY_CACHE_DIR``) travels with each task
-and is the environment of the worker's template, so it holds on remote workers as locally.
+cache setting (``--no-cache``, ``--cache-dir``, ``VERIFY_CACHE_DIR``) and its limits
+(``--max-processes``, ``--max-file-gib``) travel with each task and are the environment of
+the worker's template, so they hold on remote workers as locally.
 
 ``scheduler="local"`` starts a :class:`distributed.LocalCluster` of ``jobs`` single-threaded
 worker processes for the run; anything else is a scheduler address (``tcp://host:8786``).
@@ -165,7 +166,8 @@ class TemplateKey:
 
 
 #: Environment variables a task carries from the client to the worker's template.
-SHIPPED_ENV = ("VERIFY_CACHE_DIR", "VERIFY_CHECKPOINT_S")
+SHIPPED_ENV = ("VERIFY_CACHE_DIR", "VERIFY_CHECKPOINT_S", "VERIFY_MAX_PROCESSES",
+               "VERIFY_MAX_FILE_GIB")
 
 
 def _shipped_env() -> tuple[tuple[str, str], ...]:

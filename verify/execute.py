@@ -63,9 +63,10 @@ def collect(fn: Any, ctx: Context, errors: list[str] | None = None,
                        limits if limits is not None else errors,
                        elapsed_s=time.perf_counter() - t0)]
     except (Exception, SystemExit) as e:  # noqa: BLE001 - a crashing check must not take the claim down
-        if type(e).__name__ == "OutOfMemoryError":  # torch.cuda's: the device's memory, a limit
-            return [broken(f"check {_name(fn)} ran out of device memory: "
-                           f"{_shorten(str(e), 300)}", limits if limits is not None else errors,
+        limit = _limit_hit(e)
+        if limit is not None:  # the run's limits, not the code's fault: UNDECIDED
+            return [broken(f"check {_name(fn)} {limit}: {_shorten(str(e), 300)}",
+                           limits if limits is not None else errors,
                            elapsed_s=time.perf_counter() - t0)]
         tb = traceback.format_exc(limit=6)
         log.debug("check %s raised:\n%s", _name(fn), tb)
@@ -103,6 +104,20 @@ def collect(fn: Any, ctx: Context, errors: list[str] | None = None,
     if not good:
         good.append(broken(f"check {_name(fn)} returned no evidence"))
     return good
+
+
+def _limit_hit(e: BaseException) -> str | None:
+    """What limit of the run ``e`` says the check hit (device memory, the file-size limit,
+    a full disk), or None when it is a fault of the check's code."""
+    import errno
+
+    if type(e).__name__ == "OutOfMemoryError":  # torch.cuda's
+        return "ran out of device memory"
+    if isinstance(e, OSError) and e.errno == errno.EFBIG:
+        return "wrote a file over its size limit (verify run --max-file-gib)"
+    if isinstance(e, OSError) and e.errno == errno.ENOSPC:
+        return "ran out of disk space"
+    return None
 
 
 def _at(fn: Any, exc: BaseException) -> str:

@@ -42,10 +42,11 @@ children. They stay within the claim's bounds:
   claim), and the template watches the claim's whole process tree every
   :data:`WATCH_S` seconds: when the proportional set sizes (PSS, shared pages divided
   between their sharers) of the claim child and all its descendants add up to more than the
-  limit, or the tree holds more than :data:`MAX_PROCESSES` processes, it kills them all and
+  limit, or the tree holds more than :func:`max_processes` processes, it kills them all and
   the claim is UNDECIDED with the reason;
 - disk: no file a claim process writes (its stdout and stderr included) may grow past
-  :data:`MAX_FILE_BYTES` (``RLIMIT_FSIZE``; the process is killed by SIGXFSZ);
+  :func:`max_file_bytes` (``RLIMIT_FSIZE``: the write fails with ``EFBIG``, which
+  :mod:`verify.execute` counts as a limit, UNDECIDED);
 - every one of them is killed when the claim ends (its group, then the subreaper's sweep).
 
 Every template starts with ``PYTHONHASHSEED`` = :data:`HASH_SEED` (:mod:`verify.pool`; it
@@ -83,10 +84,30 @@ MAX_FAILED_STARTS = 3
 EXIT_TORN_PIPE = 3
 #: Seconds between two looks at a running claim's process tree (its memory, its size).
 WATCH_S = 0.25
-#: Most processes a claim's tree may hold at once (a fork bomb is killed at this size).
+#: Most processes a claim's tree may hold at once (a fork bomb is killed at this size);
+#: ``VERIFY_MAX_PROCESSES`` (``verify run --max-processes``) overrides it.
 MAX_PROCESSES = 512
-#: Largest file a claim process may write (``RLIMIT_FSIZE``): 4 GiB.
+#: Largest file a claim process may write (``RLIMIT_FSIZE``): 4 GiB;
+#: ``VERIFY_MAX_FILE_GIB`` (``verify run --max-file-gib``) overrides it.
 MAX_FILE_BYTES = 4 * 2**30
+
+
+def max_processes() -> int:
+    """:data:`MAX_PROCESSES`, or ``VERIFY_MAX_PROCESSES`` when it is a positive integer."""
+    try:
+        value = int(os.environ.get("VERIFY_MAX_PROCESSES", ""))
+    except ValueError:
+        return MAX_PROCESSES
+    return value if value > 0 else MAX_PROCESSES
+
+
+def max_file_bytes() -> int:
+    """:data:`MAX_FILE_BYTES`, or ``VERIFY_MAX_FILE_GIB`` GiB when it is a positive number."""
+    try:
+        value = float(os.environ.get("VERIFY_MAX_FILE_GIB", ""))
+    except ValueError:
+        return MAX_FILE_BYTES
+    return int(value * 2**30) if 0 < value < float("inf") else MAX_FILE_BYTES
 #: ``PYTHONHASHSEED`` of every template, and so of every claim (string hashing, set order).
 HASH_SEED = "0"
 _PR_SET_PDEATHSIG = 1
@@ -318,7 +339,7 @@ def _watch(pid: int, keep: int, mem_gib: float | None) -> tuple[int | None, str 
     """Reap the claim child ``pid``; meanwhile, every :data:`WATCH_S` seconds, measure the
     process tree it runs in (every descendant of this template but the waiting child
     ``keep``) and kill it all when its memory passes ``mem_gib`` or it holds more than
-    :data:`MAX_PROCESSES` processes. Returns the exit code and why it was killed (or None)."""
+    :func:`max_processes` processes. Returns the exit code and why it was killed (or None)."""
     over: str | None = None
     try:
         pidfd = os.pidfd_open(pid)
@@ -348,10 +369,11 @@ def _watch(pid: int, keep: int, mem_gib: float | None) -> tuple[int | None, str 
 
 def _over_limits(keep: int, mem_gib: float | None) -> str | None:
     """Why the running claim's process tree must be killed now, or None."""
-    tree = _descendants(os.getpid(), skip=keep)
-    if len(tree) > MAX_PROCESSES:
-        return (f"the claim started more than {MAX_PROCESSES} processes at once (a fork bomb?); "
-                "killed")
+    limit = max_processes()
+    tree = _descendants(os.getpid(), skip=keep, limit=limit)
+    if len(tree) > limit:
+        return (f"the claim's tree held more than {limit} processes at once (a fork bomb?), "
+                "over its limit (verify run --max-processes); killed")
     if not mem_gib:
         return None
     used = sum(_memory_of(p) for p in tree)
@@ -361,11 +383,12 @@ def _over_limits(keep: int, mem_gib: float | None) -> str | None:
             f"together, over its limit of {mem_gib:g} GiB (verify run --memory-gib); killed")
 
 
-def _descendants(root: int, skip: int) -> list[int]:
-    """Every live descendant of ``root`` but ``skip`` (and what is below it), from ``/proc``."""
+def _descendants(root: int, skip: int, limit: int = MAX_PROCESSES) -> list[int]:
+    """Every live descendant of ``root`` but ``skip`` (and what is below it), from ``/proc``;
+    the search stops once it found more than ``limit``."""
     found: list[int] = []
     frontier = [k for k in children(root) if k != skip]
-    while frontier and len(found) <= MAX_PROCESSES:
+    while frontier and len(found) <= limit:
         found.extend(frontier)
         frontier = [k for p in frontier for k in children(p)]
     return found
@@ -486,7 +509,7 @@ def _prepare_child(outputs: dict[str, IO[bytes]], limits: tuple[float | None, in
     if mem_gib:
         limit = int(mem_gib * 2**30)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    _lower_limit(resource.RLIMIT_FSIZE, MAX_FILE_BYTES)
+    _lower_limit(resource.RLIMIT_FSIZE, max_file_bytes())
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(threads)
 

@@ -83,7 +83,7 @@ def death_reason(status: int | None) -> str:
         if status == -signal.SIGKILL:
             why += " (out of memory?)"
         elif status == -signal.SIGXFSZ:
-            why += " (it wrote a file over the size limit, verify.isolation.MAX_FILE_BYTES)"
+            why += " (it wrote a file over its size limit, verify run --max-file-gib)"
         return why
     return f"claim process exited with status {status}"
 
