@@ -384,6 +384,21 @@ def fixture_results() -> list[ClaimResult]:
             error="TimeoutError: claim exceeded its 30 s budget",
             evidence=[Evidence.undecided("timeout after 30 s")],
         ),
+        _r(
+            "gda.toy.broken",
+            "gda",
+            "ERROR",
+            "the claim's code crashed: check toy raised NameError: name 'lr' is not defined "
+            "(at numerics/gda/claims.py:88 in toy: return train(lr=lr))",
+            where="Section 7.2, l. 520",
+            kind="property",
+            elapsed_s=0.4,
+            statement=r"the entropy stays below $\ln 5$",
+            error="check toy raised NameError: name 'lr' is not defined "
+                  "(at numerics/gda/claims.py:88 in toy: return train(lr=lr))",
+            evidence=[Evidence.undecided("check toy raised NameError: name 'lr' is not "
+                                         "defined")],
+        ),
     ]
 
 

@@ -1,8 +1,9 @@
 """The ``verify`` command line: list, run, show, report, fuzz, diff.
 
 Exit status of ``run`` (docs/guide.md): 0 when every verdict matches its ``expect``
-(or no claim has one), 1 when some verdict differs (or, with ``--strict``, some claim crashed
-or timed out), 2 on usage errors; of ``diff``: 0 when
+(or no claim has one), 1 when some verdict differs (or, with ``--strict``, some claim timed
+out or its process was killed), 2 on usage errors, 3 when some claim's code crashed (status
+ERROR: a bug in the claim, whatever else happened); of ``diff``: 0 when
 no verdict changed, 1 when some did, 2 on bad input. Errors in the user's arguments are one
 clear line on stderr, never a traceback.
 
@@ -35,7 +36,17 @@ STYLE = {
     Verdict.REPRODUCED: "cyan",
     Verdict.NOT_REPRODUCED: "bold magenta",
     Verdict.UNDECIDED: "yellow",
+    Verdict.ERROR: "bold white on red",
 }
+
+#: ``verify run --help``: what its exit status means.
+RUN_EXIT_CODES = (
+    "exit status: 0 every verdict matches its expect= (or none has one); 1 some verdict "
+    "differs from its expect= (with --strict also: some claim timed out or its process was "
+    "killed, UNDECIDED with the reason); 2 usage error; 3 some claim's code crashed (status "
+    "ERROR: a check raised or returned no evidence; a bug in the claim, not a verdict; "
+    "verify show ID shows where)."
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -100,6 +111,29 @@ def _parser() -> argparse.ArgumentParser:
             "--timeout", type=float, help="seconds per claim, overriding the profile's budget"
         )
         sp.add_argument(
+            "--memory-gib",
+            type=_positive_gib,
+            metavar="GIB",
+            help="memory limit of each claim: of all its processes together (their PSS), "
+            "and of each one's address space; over it the claim is killed, UNDECIDED "
+            "(default on CPU: 80%% of the machine's memory divided by --jobs, at least 2; "
+            "none on CUDA)",
+        )
+        sp.add_argument(
+            "--max-processes",
+            type=int,
+            metavar="N",
+            help="most processes a claim's tree may hold at once; over it the claim is "
+            "killed, UNDECIDED (default 512)",
+        )
+        sp.add_argument(
+            "--max-file-gib",
+            type=_positive_gib,
+            metavar="GIB",
+            help="largest file a claim process may write, its stdout and stderr included; "
+            "over it the process is killed, UNDECIDED (default 4)",
+        )
+        sp.add_argument(
             "--json",
             metavar="FILE",
             default="results.jsonl",
@@ -139,11 +173,13 @@ def _parser() -> argparse.ArgumentParser:
             "workers (needs pip install 'verify[dask]')",
         )
 
-    rn = sub.add_parser("run", help="run claims and print a verdict table")
+    rn = sub.add_parser("run", help="run claims and print a verdict table",
+                        epilog=RUN_EXIT_CODES)
     running(rn)
     rn.add_argument("--profile", choices=["quick", "deep"], default="quick")
 
-    fz = sub.add_parser("fuzz", help="search longer for counterexamples (the 'fuzz' profile)")
+    fz = sub.add_parser("fuzz", help="search longer for counterexamples (the 'fuzz' profile)",
+                        epilog=RUN_EXIT_CODES)
     running(fz)
     fz.add_argument(
         "--examples",
@@ -344,6 +380,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     split = _fuzz_split(args)
     if args.no_cache or args.cache_dir:  # read by verify.memo in every claim's process
         os.environ["VERIFY_CACHE_DIR"] = "off" if args.no_cache else args.cache_dir
+    _limits_to_environment(args)  # read by verify.isolation in every template
     try:
         results = run(
             _select(args, modules),
@@ -359,6 +396,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             on_start=on_start,
             on_result=on_result,
             scheduler=args.scheduler,
+            memory_gib=args.memory_gib,
             **split,
         )
     finally:
@@ -373,6 +411,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
             f"[red]{len(results.drifted)} verdict(s) differ from their expect=:[/] "
             + ", ".join(r.id for r in results.drifted)
         )
+    if results.errored:
+        src = "" if args.json == "results.jsonl" else f" --from {args.json}"
+        console.print(
+            f"[red]{len(results.errored)} claim(s) errored (their code crashed: a bug in the "
+            "claim, not a verdict); see: [/]"
+            + ", ".join(f"verify show {r.id}{src}" for r in results.errored)
+        )
     if args.strict and results.crashed:
         console.print(
             f"[red]{len(results.crashed)} claim(s) crashed or timed out (--strict):[/] "
@@ -383,6 +428,32 @@ def _cmd_run(args: argparse.Namespace) -> int:
         report_status = _build_report([args.json], args.report, args.paper, pdf=True)
         status = status or report_status
     return status
+
+
+def _limits_to_environment(args: argparse.Namespace) -> None:
+    """``--max-processes`` and ``--max-file-gib`` as the environment the templates start with
+    (``VERIFY_MAX_PROCESSES``, ``VERIFY_MAX_FILE_GIB``; :mod:`verify.isolation`)."""
+    from .errors import UsageError
+
+    if args.max_processes is not None:
+        if args.max_processes < 1:
+            raise UsageError(f"--max-processes must be >= 1, got {args.max_processes}")
+        os.environ["VERIFY_MAX_PROCESSES"] = str(args.max_processes)
+    if args.max_file_gib is not None:
+        os.environ["VERIFY_MAX_FILE_GIB"] = repr(args.max_file_gib)
+
+
+def _positive_gib(text: str) -> float:
+    """``--memory-gib``: a positive, finite number of GiB."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of GiB, got {text!r}")
+    return value
 
 
 def _fuzz_split(args: argparse.Namespace) -> dict:
@@ -499,8 +570,13 @@ def render_result(r) -> object:
     head.append(f"  ({r.paper}, {r.where}, {r.kind})\n")
     from .headline import headline, reading_label, readings_line
 
-    head.append("verdict: ")
-    head.append(headline(r), style=STYLE[r.verdict])
+    if r.verdict is Verdict.ERROR:
+        head.append("status: ")
+        head.append("ERROR", style=STYLE[r.verdict])
+        head.append(" (the claim's code crashed: no verdict)")
+    else:
+        head.append("verdict: ")
+        head.append(headline(r), style=STYLE[r.verdict])
     if r.expect is not None:
         head.append(
             f"   expect: {r.expect.value}" + ("  DRIFT" if r.drift else ""),

@@ -121,6 +121,8 @@ def _problem(ev: Evidence) -> str | None:
     v = ev.verdict
     if v is Verdict.UNDECIDED:
         return None
+    if v is Verdict.ERROR:  # the status of a crashed claim (verify.execute), never evidence
+        return "ERROR is no verdict a piece of evidence can carry"
     shape = _shape_problem(ev)
     if shape:
         return shape

@@ -167,7 +167,8 @@ class Results:
         "nfa.eq.iff" in results, len(results)
         results.get(id), results.ids(), results.items()
         results.drifted                               # verdicts that differ from expect=
-        results.exit_code                             # 0, or 1 when some verdict drifted
+        results.exit_code                             # 0; 1 when some verdict drifted; 3 ERROR
+        results.errored                               # claims whose code crashed (ERROR)
         results.crashed, results.strict_exit_code     # ... or some claim crashed (--strict)
         results.counts(), results.verdicts()
 
@@ -219,9 +220,16 @@ class Results:
         return [r for r in self._items if r.drift]
 
     @property
+    def errored(self) -> list[ClaimResult]:
+        """Results of claims whose code crashed (status ERROR, :mod:`verify.execute`)."""
+        return [r for r in self._items if r.verdict is Verdict.ERROR]
+
+    @property
     def exit_code(self) -> int:
-        """0 when every verdict matches its ``expect`` (or none has one), else 1 (what
-        ``verify run`` exits with)."""
+        """What ``verify run`` exits with: 3 when some claim's code crashed (ERROR), else 1
+        when some verdict differs from its ``expect``, else 0."""
+        if self.errored:
+            return 3
         return 1 if self.drifted else 0
 
     @property
@@ -232,8 +240,11 @@ class Results:
 
     @property
     def strict_exit_code(self) -> int:
-        """What ``verify run --strict`` exits with: 1 when some verdict drifted or some claim
-        crashed or timed out (even without an ``expect``), else 0."""
+        """What ``verify run --strict`` exits with: 3 when some claim's code crashed (ERROR),
+        else 1 when some verdict drifted or some claim timed out or was killed (even without
+        an ``expect``), else 0."""
+        if self.errored:
+            return 3
         return 1 if self.drifted or self.crashed else 0
 
     def counts(self) -> dict[Verdict, int]:

@@ -81,8 +81,9 @@ def run(
             a claims file. A module advertised by an entry point that fails to import is
             skipped with a warning (``verify.REGISTRY.broken``), not fatal to the run.
         on_start, on_result: progress callbacks.
-        memory_gib: address-space limit of each worker, so a runaway claim fails alone
-            (default on CPU: :func:`default_memory_gib`).
+        memory_gib: memory limit of each claim, so a runaway claim fails alone: of its
+            whole process tree (PSS, watched by its template) and of each process's address
+            space (:mod:`verify.isolation`; default on CPU: :func:`default_memory_gib`).
         scheduler: run the claims on a Dask cluster (:mod:`verify.dask_runner`): a scheduler
             address (``"tcp://host:8786"``), or ``"local"`` for a ``LocalCluster`` of
             ``jobs`` workers started for the run. Each claim keeps its budget and its

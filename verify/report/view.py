@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import headline
@@ -182,6 +182,75 @@ class Renderers:
                 prose=lambda s: escape_text(s),
             )
         return cls(statement=latex.statement, step=latex.step, prose=latex.text_with_math)
+
+
+#: Most characters of a statement (each reading's too) that the report typesets.
+MAX_STATEMENT = 4000
+#: Most characters of any other text of a claim (a summary, a step, an error, a number's text).
+MAX_PROSE = 2000
+#: Most steps of one piece of evidence, and most items of one list among its numbers.
+MAX_STEPS = 60
+MAX_ITEMS = 200
+
+
+def cut_text(s: object, limit: int) -> str:
+    """``s`` cut to ``limit`` characters (at a space near the end when there is one), saying
+    how much was cut: no claim's text can overflow TeX's input buffer or memory, whatever a
+    results file holds."""
+    s = "" if s is None else str(s)
+    if len(s) <= limit:
+        return s
+    head = s[:limit]
+    space = head.rfind(" ", limit - 200)
+    if space > 0:
+        head = head[:space]
+    return f"{head} [... {len(s) - len(head):,} characters cut]"
+
+
+def _fit_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return cut_text(value, MAX_PROSE)
+    if isinstance(value, list):
+        items = [_fit_value(v) for v in value[:MAX_ITEMS]]
+        if len(value) > MAX_ITEMS:
+            items.append(f"[... {len(value) - MAX_ITEMS:,} more items cut]")
+        return items
+    if isinstance(value, dict):
+        return {cut_text(k, 200): _fit_value(v) for k, v in list(value.items())[:MAX_ITEMS]}
+    return value
+
+
+def _fit_evidence(e: Evidence) -> Evidence:
+    steps = [cut_text(x, MAX_PROSE) for x in (e.steps or [])[:MAX_STEPS]]
+    if len(e.steps or []) > MAX_STEPS:
+        steps.append(f"[... {len(e.steps) - MAX_STEPS:,} more steps cut]")
+    return replace(
+        e, summary=cut_text(e.summary, MAX_PROSE), steps=steps,
+        generality=cut_text(e.generality, 500) if e.generality else e.generality,
+        numbers=_fit_value(e.numbers) if isinstance(e.numbers, dict) else e.numbers,
+        counterexample=(_fit_value(e.counterexample) if isinstance(e.counterexample, dict)
+                        else e.counterexample),
+    )
+
+
+def fit(r: ClaimResult) -> ClaimResult:
+    """A copy of ``r`` whose text the report can always typeset: each field cut to the
+    limits above, so that one claim's 200,000-character statement or summary costs that
+    claim some text (said where it is cut), never the paper's PDF or another claim's page."""
+    readings = {label: {k: cut_text(v, MAX_PROSE) if isinstance(v, str) else v
+                        for k, v in info.items()} if isinstance(info, dict) else info
+                for label, info in r.readings.items()}
+    return replace(
+        r, statement=cut_text(r.statement, MAX_STATEMENT),
+        reading_statements={k: cut_text(v, MAX_STATEMENT)
+                            for k, v in r.reading_statements.items()},
+        summary=cut_text(r.summary, MAX_PROSE),
+        error=cut_text(r.error, MAX_PROSE) if r.error else r.error,
+        where=cut_text(r.where, 200), kind=cut_text(r.kind, 100),
+        readings=readings, evidence=[_fit_evidence(e) for e in r.evidence],
+        output={k: cut_text(v, MAX_PROSE) for k, v in r.output.items()},
+        code=[cut_text(c, 300) for c in r.code[:MAX_STEPS]],
+    )
 
 
 def one_line(s: str, limit: int = MAX_REASON) -> str:
@@ -387,6 +456,8 @@ def claim_view(
         "where": escape_text(r.where or "--"),
         "kind": escape_text(r.kind or "--"),
         "verdict": result_badge(r),
+        # ERROR is no verdict: the claim's code crashed (verify.execute)
+        "verdict_label": Tex("Status" if r.verdict is Verdict.ERROR else "Verdict"),
         "expect": badge(r.expect) if r.expect else None,
         "code": [code(loc) for loc in r.code],
         "drift": r.drift,
@@ -445,10 +516,12 @@ CATEGORIES: tuple[tuple[Verdict, str], ...] = (
     (Verdict.REPRODUCED, ""),
     (Verdict.NOT_REPRODUCED, ""),
     (Verdict.UNDECIDED, ""),
+    (Verdict.ERROR, ""),  # the claim's code crashed: no verdict (verify.execute)
 )
 _SHORT = {Verdict.PROVED: "Proved", Verdict.CERTIFIED: "Certif.", Verdict.SUPPORTED: "Suppor.",
           Verdict.REFUTED: "Refuted", Verdict.REPRODUCED: "Repro.",
-          Verdict.NOT_REPRODUCED: "Not rep.", Verdict.UNDECIDED: "Undec."}
+          Verdict.NOT_REPRODUCED: "Not rep.", Verdict.UNDECIDED: "Undec.",
+          Verdict.ERROR: "Error"}
 
 
 def _category(r: ClaimResult) -> tuple[Verdict, str]:
