@@ -158,3 +158,13 @@ def test_an_existential_claim_refuted_by_nonexistence_gets_a_severity() -> None:
     assert r.verdict is Verdict.REFUTED
     assert (r.severity, r.repaired_by) == ("overstated", "B")
     assert r.readings["B"]["quantifier"] == "exists"
+
+
+def test_a_refuted_step_of_the_proof_is_an_erratum_beside_the_headline() -> None:
+    what = "membership iff a w_k in span{w_l} (L148)"
+    r = _judged([_holds("A"), _refuted("C")], proof={"C": what})
+    assert r.verdict is Verdict.PROVED and r.headline_reading == "A"
+    assert r.errata == [{"reading": "C", "what": f"in the proof: {what}"}]
+    assert _judged([_holds("A"), _holds("C")], proof={"C": what}).errata == []
+    with pytest.raises(ClaimDefinitionError, match="proof names reading 'Z'"):
+        _claim([], proof={"Z": what})

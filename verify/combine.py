@@ -94,6 +94,9 @@
    A reading that is vacuous as printed (``vacuous=why``: a display that reduces to
    ``err >= 0``) never heads: the claim declares the substantive reading as its headline, and
    "vacuous as printed" is an erratum, recorded when the printed reading does hold (vacuously).
+   A reading that states a step of the paper's *proof* (``proof={"P": what}``: its intuition,
+   its choice of parameters) never heads either: when its evidence refutes it, the flaw is
+   recorded as an erratum of the proof beside whatever the statement's headline is.
 
 9. **Why an UNDECIDED.** Every UNDECIDED headline carries a reason category
    (:data:`UNDECIDED_REASONS`), derived from the evidence where it can be: ``timeout`` (the
@@ -406,12 +409,14 @@ def headline_of(
     repairs: dict[str, str] | None = None,
     notes: dict[str, str] | None = None,
     vacuous: str | None = None,
+    proof: dict[str, str] | None = None,
 ) -> Headline:
     """The headline of a claim (rule 8) from its readings' combined verdicts ``verdicts``
     (every reading with evidence, ``"A"`` included): ``intended`` is the reading the paper
     means (``reason`` says why), ``repairs`` the nature of each repairing reading (rule 6),
     ``notes`` what each repair fixes ("sign of the beta^4 term"), ``vacuous`` why the
-    printed reading is vacuous as printed (then it cannot be the intended one)."""
+    printed reading is vacuous as printed (then it cannot be the intended one), ``proof`` the
+    readings that state a step of the paper's proof, each with what it asserts."""
     repairs, notes = dict(repairs or {}), dict(notes or {})
     if vacuous is not None and intended == AS_PRINTED:
         raise ValueError("a reading vacuous as printed never heads: declare the substantive "
@@ -422,6 +427,9 @@ def headline_of(
     printed = verdicts.get(AS_PRINTED)
     if vacuous is not None and printed is not None and printed.verdict in HOLDS:
         errata.append({"reading": AS_PRINTED, "what": f"vacuous as printed: {vacuous}"})
+    for label, what in sorted((proof or {}).items()):
+        if label in verdicts and verdicts[label].verdict is Verdict.REFUTED:
+            errata.append({"reading": label, "what": f"in the proof: {what}"})
     why = reason or ("the statement as printed" if intended == AS_PRINTED else "")
     if own.verdict not in FAILS:
         return Headline(intended, own.verdict, own.summary, why, errata=tuple(errata))

@@ -183,7 +183,8 @@ def build_result(
     evidence = [audit(e, q(e.reading)) for e in evidence]
     combined = {label: combine(evidence, label, q(label)) for label in readings_of(evidence)}
     head = headline_of(combined, intended=claim.headline[0], reason=claim.headline[1],
-                       repairs=claim.repairs, notes=claim.repair_notes, vacuous=claim.vacuous)
+                       repairs=claim.repairs, notes=claim.repair_notes, vacuous=claim.vacuous,
+                       proof=claim.proof)
     readings = {
         label: {"verdict": c.verdict.value, "summary": c.summary}
         | ({"scope": sc} if (sc := scope_of(evidence, label, q(label))) else {})

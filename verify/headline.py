@@ -70,7 +70,8 @@ def headline(r: _Result) -> str:
 def category(r: _Result) -> str:
     """The headline without what the errata fix, and an UNDECIDED with its reason category:
     what the summary counts (``PROVED (with erratum)``, ``UNDECIDED (needs_compute)``)."""
-    q = qualifier(r.verdict, r.scope, r.severity, _errata(r), what=False)
+    errata = _errata(r) if r.verdict is not Verdict.REFUTED else []  # a refutation is one
+    q = qualifier(r.verdict, r.scope, r.severity, errata, what=False)
     reason = getattr(r, "undecided_reason", None)
     if r.verdict is Verdict.UNDECIDED and reason:
         q = reason

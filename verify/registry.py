@@ -67,6 +67,8 @@ class Claim:
     repair_notes: dict[str, str] = field(default_factory=dict)
     #: Why the printed reading is vacuous as printed, if it is (combine rule 8).
     vacuous: str | None = None
+    #: Readings that state a step of the paper's proof, with what it asserts (combine rule 8).
+    proof: dict[str, str] = field(default_factory=dict)
     #: The reason category of an UNDECIDED the evidence cannot name itself (combine rule 9).
     undecided: tuple[str, str] | None = None
 
@@ -312,6 +314,7 @@ def claim(
     quantifier: str | dict[str, str] = "forall",
     headline: str | tuple[str, str] | None = None,
     vacuous: str | None = None,
+    proof: dict[str, str] | None = None,
     undecided: tuple[str, str] | None = None,
     registry: Registry | None = None,
 ) -> Callable[[Check], Check]:
@@ -346,6 +349,10 @@ def claim(
         vacuous: why the printed reading A is vacuous as printed (a display that reduces to
             ``err >= 0``); it then never heads (``headline`` must name the substantive
             reading) and "vacuous as printed" is recorded as an erratum when A holds.
+        proof: the readings that state a step of the paper's proof (its intuition, its choice
+            of parameters), ``{"C": "membership iff a w_k in span{w_l} (L148)"}``: such a
+            reading never heads; when its evidence refutes it, the flaw is recorded as an
+            erratum of the proof beside the headline.
         undecided: the reason category of an UNDECIDED that the evidence cannot name itself
             (rule 9), with its detail: ``("open_setting", "the paper leaves the width open:
             holds for ..., fails for ...")`` or ``("needs_compute", "about 2 h on 16
@@ -413,6 +420,13 @@ def claim(
         _check_quantifier(quantifier, readings or {}, where_)
         heads = _check_headline(headline, vacuous, readings or {}, where_)
         _check_undecided(undecided, where_)
+        for label, what in (proof or {}).items():
+            if label not in (readings or {}) or label == heads[0]:
+                raise ClaimDefinitionError(
+                    f"{where_}: proof names reading {label!r}, which is not a declared reading "
+                    f"other than the headline")
+            if not isinstance(what, str) or not what.strip():
+                raise ClaimDefinitionError(f"{where_}: proof[{label!r}] must say what it asserts")
         reg.add(
             Claim(
                 id=id,
@@ -431,6 +445,7 @@ def claim(
                 repair_notes=notes,
                 headline=heads,
                 vacuous=vacuous,
+                proof=dict(proof or {}),
                 undecided=tuple(undecided) if undecided is not None else None,
                 resources=resources,
                 quantifier=dict(quantifier) if isinstance(quantifier, dict) else quantifier,

@@ -457,7 +457,7 @@ _SHORT = {Verdict.PROVED: "Proved", Verdict.CERTIFIED: "Certif.", Verdict.SUPPOR
 
 
 def _category(r: ClaimResult) -> tuple[Verdict, str]:
-    if r.errata:  # errata counted apart from refutations (combine rule 8)
+    if r.errata and r.verdict is not Verdict.REFUTED:  # errata apart from refutations
         return r.verdict, "with erratum"
     return r.verdict, headline.qualifier(r.verdict, r.scope, r.severity)
 
