@@ -58,7 +58,7 @@ def test_an_erratum_headline_reads_with_what_it_fixes_and_counts_apart() -> None
     r = _r("PROVED", scope="general", readings={"A": {"verdict": "REFUTED", "summary": "x"}})
     r.headline_reading, r.errata = "B", [{"reading": "A", "what": "sign of β⁴"}]
     assert headline(r) == "PROVED (with erratum: sign of β⁴)"
-    assert readings_line(r) == "B PROVED (with erratum: sign of β⁴) · A REFUTED"
+    assert readings_line(r) == "B PROVED (with erratum) · A REFUTED"
     bounded = _r("PROVED", scope="bounded")
     bounded.errata = [{"reading": "A", "what": "a degenerate case"}]
     assert headline(bounded) == "PROVED (bounded, with erratum: a degenerate case)"

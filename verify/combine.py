@@ -441,9 +441,11 @@ def headline_of(
             fixed = verdicts[label]
             summary = (f"{fixed.summary} [erratum: {what}; reading {intended} as stated is "
                        f"{own.verdict.value}: {own.summary}]")
+            because = (f"reading {intended} ({why}) " if intended != AS_PRINTED else
+                       f"reading {intended} (as printed) ")
             return Headline(label, fixed.verdict, summary,
-                            f"{why}; repaired by reading {label} (erratum: {what})".lstrip("; "),
-                            repaired_by=label, errata=tuple(errata))
+                            f"{because}is {own.verdict.value}; reading {label}, its erratum "
+                            f"repair ({what}), holds", repaired_by=label, errata=tuple(errata))
     if own.verdict is not Verdict.REFUTED:
         return Headline(intended, own.verdict, own.summary, why, errata=tuple(errata))
     severity, by = severity_of(own.verdict, held, repairs)

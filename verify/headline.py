@@ -55,10 +55,10 @@ def qualifier(verdict: Verdict, scope: str | None, severity: str | None,
 
 
 def label(verdict: Verdict, scope: str | None = None, severity: str | None = None,
-          errata: list[dict[str, str]] | None = None) -> str:
+          errata: list[dict[str, str]] | None = None, *, what: bool = True) -> str:
     """The verdict with its qualifier: ``PROVED``, ``PROVED (bounded)``, ``REFUTED (false)``,
-    ``PROVED (with erratum: sign of β⁴)``."""
-    q = qualifier(verdict, scope, severity, errata)
+    ``PROVED (with erratum: sign of β⁴)`` (``what=False``: ``PROVED (with erratum)``)."""
+    q = qualifier(verdict, scope, severity, errata, what=what)
     return f"{verdict.value} ({q})" if q else verdict.value
 
 
@@ -90,9 +90,9 @@ def reading_label(info: Mapping[str, Any]) -> str:
 def readings_line(r: _Result, sep: str = " · ") -> str:
     """The heading reading first with the headline, then every other reading:
     ``A REFUTED (false) · B PROVED · C SUPPORTED``, or, where the repaired reading B heads,
-    ``B PROVED (with erratum: ...) · A REFUTED``."""
+    ``B PROVED (with erratum) · A REFUTED`` (what the erratum fixes is in the headline)."""
     first = getattr(r, "headline_reading", "A") or "A"
-    parts = [f"{first} {headline(r)}"]
+    parts = [f"{first} {label(r.verdict, r.scope, r.severity, _errata(r), what=False)}"]
     for name in sorted(r.readings, key=lambda n: (n != "A", n)):
         if name != first:
             parts.append(f"{name} {reading_label(r.readings[name])}")

@@ -109,11 +109,8 @@ def discrete_scales_evidence(admissible: dict[str, list[str]], n_candidates: int
         "O(g_a S) = pi(g_a) O(S) for all a > 0",
         "C": "proof intuition (L148): membership of sin(a w_k^T x) in F <=> a w_k in span{w_l}",
     },
-    repairs={"B": ("erratum", "degenerate case: the zero operator O = 0 is linear and "
-                   "trivially equivariant; the lemma means nonzero operators")},
-    proof={"C": "the proof intuition (L148) takes 'a w_k in span{w_l}' as the condition for "
-                "sin(a w_k^T x) to lie in F; the right condition is a w_k in {+-w_l} (with "
-                "w = {(1,0), (0,1)}, 2 w_1 is in the span but sin(2 x_1) is not in F)"},
+    repairs={"B": ("erratum", "degenerate case O = 0")},
+    proof={"C": "intuition L148 asks a w_k in span{w_l}, not a w_k in {+-w_l}"},
     expect="SUPPORTED",
 )
 def lemma2_scaling_impossibility(ctx: verify.Context) -> list[Evidence]:
@@ -511,8 +508,7 @@ def jacobian_evidence(e_pull: float, e_jac: float) -> Evidence:
         r"constant basis } \{0\} \text{ excluded, which Thm 9 exempts as closed under } A^\top"
         r"\text{, L530)}"
     },
-    repairs={"C": ("erratum", "degenerate case: the constant basis {0}, which Thm 9 itself "
-                   "exempts as closed under A^T (L530)")},
+    repairs={"C": ("erratum", "degenerate basis {0}, exempt by Thm 9, L530")},
     expect="SUPPORTED",
 )
 def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
