@@ -436,7 +436,7 @@ def headline_of(
     held = {label: verdicts[label].verdict for label in repairs if label in verdicts}
     for label, role in sorted(repairs.items()):
         if role == "erratum" and held.get(label) in HOLDS:
-            what = notes.get(label) or f"reading {label} repairs reading {intended}"
+            what = notes.get(label) or f"corrected as reading {label}"
             errata.append({"reading": intended, "what": what})
             fixed = verdicts[label]
             summary = (f"{fixed.summary} [erratum: {what}; reading {intended} as stated is "

@@ -71,7 +71,7 @@ def em_disclaimer(ctx):
     ),
     readings={"B": "scores: b_ij > E[b] => Delta s_ij < 0", **P_READINGS},
     repairs={"B": "erratum"},
-    expect="REFUTED",
+    expect="SUPPORTED",
 )
 def em_e_step(ctx):
     """Reading A (responsibilities = alpha, eq. (44); the step is the printed Delta s of (34), view

@@ -82,7 +82,7 @@ def abelian_irreps_1d(ctx):
     statement=r"\text{group representations are a special case of equivariant maps, because the "
               r"image of }\rho\text{ itself is a vector space; maps equivariant w.r.t. a unitary "
               r"rep. keep property (1)}",
-    kind="identity", expect="REFUTED",
+    kind="identity", expect="PROVED",
     readings={"B": "rho takes values in the vector space End(V) (not: rho(G) is a vector space)"},
     repairs={"B": "erratum"},
 )
