@@ -155,8 +155,9 @@ def intuition_gradient_sign(ctx: verify.Context) -> list[Evidence]:
     expect PROVED (with erratum; the printed reading stays REFUTED beside it): sign error;
     exact witness N = 1, f = theta x, x = 1, y = 1, theta = 0 gives dL/dtheta = -1 but the
     displayed sum = +1. Reading B (the sign corrected: the erratum) is PROVED in general:
-    symbolic N, an undefined differentiable f(x, theta), any component theta of the parameters. Reading C (no 1/2) is off by a factor -2: REFUTED
-    for a linear and a nonlinear f (N = 2).
+    symbolic N, an undefined differentiable f(x, theta), any component theta of the
+    parameters. Reading C (no 1/2) is off by a factor -2: REFUTED for a linear and a
+    nonlinear f (N = 2).
     """
     N = sp.Symbol("N", integer=True, positive=True)
     i = sp.Symbol("i", integer=True)
