@@ -427,12 +427,12 @@ def headline_of(
     printed = verdicts.get(AS_PRINTED)
     if vacuous is not None and printed is not None and printed.verdict in HOLDS:
         errata.append({"reading": AS_PRINTED, "what": f"vacuous as printed: {vacuous}"})
-    for label, what in sorted((proof or {}).items()):
-        if label in verdicts and verdicts[label].verdict is Verdict.REFUTED:
-            errata.append({"reading": label, "what": f"in the proof: {what}"})
+    of_proof = [{"reading": label, "what": f"in the proof: {what}"}  # listed last
+                for label, what in sorted((proof or {}).items())
+                if label in verdicts and verdicts[label].verdict is Verdict.REFUTED]
     why = reason or ("the statement as printed" if intended == AS_PRINTED else "")
     if own.verdict not in FAILS:
-        return Headline(intended, own.verdict, own.summary, why, errata=tuple(errata))
+        return Headline(intended, own.verdict, own.summary, why, errata=(*errata, *of_proof))
     held = {label: verdicts[label].verdict for label in repairs if label in verdicts}
     for label, role in sorted(repairs.items()):
         if role == "erratum" and held.get(label) in HOLDS:
@@ -445,9 +445,10 @@ def headline_of(
                        f"reading {intended} (as printed) ")
             return Headline(label, fixed.verdict, summary,
                             f"{because}is {own.verdict.value}; reading {label}, its erratum "
-                            f"repair ({what}), holds", repaired_by=label, errata=tuple(errata))
+                            f"repair ({what}), holds", repaired_by=label,
+                            errata=(*errata, *of_proof))
     if own.verdict is not Verdict.REFUTED:
-        return Headline(intended, own.verdict, own.summary, why, errata=tuple(errata))
+        return Headline(intended, own.verdict, own.summary, why, errata=(*errata, *of_proof))
     severity, by = severity_of(own.verdict, held, repairs)
     role = repairs.get(by, "false") if by else "false"
     clause = CLAUSES[role] + (f" (reading {by}: {verdicts[by].verdict.value})" if by else "")
@@ -456,7 +457,7 @@ def headline_of(
                           for label, role in sorted(repairs.items()))
         clause += f" (no declared repair holds: {tried})" if tried else " (no repair declared)"
     return Headline(intended, own.verdict, own.summary, why, severity, clause, by,
-                    tuple(errata))
+                    (*errata, *of_proof))
 
 
 #: Why a claim is UNDECIDED (rule 9).
