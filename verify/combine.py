@@ -492,6 +492,8 @@ def undecided_reason(
         cat, note = declared if declared and declared[0] == "needs_compute" else ("", "")
         budget = f"within the deep budget of {deep_budget_s:g} s" if deep_budget_s else ""
         estimate = note or budget or "the deep profile's budget"
+        if "run:" in estimate:  # the claim says what runs it (or that nothing here does)
+            return "needs_compute", estimate
         return "needs_compute", f"{estimate}; run: {deep_command}".strip("; ")
     if kind == "informal":
         return "informal", "not a checkable statement (the claim's kind is informal)"

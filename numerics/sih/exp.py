@@ -366,8 +366,8 @@ def attention_concentration(ctx):
     statement=r"\text{t-SNE: intermixed before the L1 MLP, clustered by configuration after, 16 "
               r"clusters after L2 attention; L2 MLP not necessary}",
     undecided=("needs_compute",
-               "GPU training of Table 6's model (a), < 10 GPU-h (G.5); the deep profile measures"
-               " a reduced-scale model"),
+               "GPU training of Table 6's model (a), < 10 GPU-h (G.5), and a t-SNE of its "
+               "embeddings; run: none here, no training or t-SNE path"),
 )
 def tsne_clusters(ctx):
     """UNDECIDED: a qualitative figure of a trained model (not trained here)."""
