@@ -588,9 +588,18 @@ def render_result(r) -> object:
     head.append(f"\n{r.summary}\n")
     if r.readings:
         head.append(f"readings: {readings_line(r)}\n")
-    if r.severity in ("erratum", "overstated") and r.repaired_by:
+    if r.headline_reading != "A":
+        head.append(f"heads: reading {r.headline_reading}: {r.headline_reason}\n")
+    for e in r.errata:
+        head.append(f"erratum (reading {e.get('reading')}): {e.get('what')}\n")
+    if r.repaired_by:
         repaired = r.reading_statements.get(r.repaired_by, "")
-        head.append(f"repaired statement (reading {r.repaired_by}, {r.severity}): {repaired}\n")
+        role = r.severity or "erratum"
+        head.append(f"repaired statement (reading {r.repaired_by}, {role}): {repaired}\n")
+    if r.severity_clause:
+        head.append(f"severity: {r.severity_clause}\n")
+    if r.undecided_reason:
+        head.append(f"undecided: {r.undecided_reason}: {r.undecided_detail or ''}\n")
     for loc in r.code:
         head.append(f"check: {loc}\n", style="dim")
     head.append(

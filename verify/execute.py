@@ -250,38 +250,51 @@ def build_result(
     ``errored``: the claim's code crashed (``error`` says where): its status is ERROR, with
     no verdict, scope or severity, whatever the evidence of its other checks says (that
     evidence stays in the record, and its readings with it)."""
-    from .combine import audit, scope_of, severity_of
+    from .combine import audit, headline_of, scope_of, undecided_reason
 
     q = claim.quantifier_of  # what each reading quantifies (combine, rule 7)
     evidence = [audit(capped(e), q(e.reading)) for e in evidence]
-    main = combine(evidence, AS_PRINTED, q(AS_PRINTED))
+    combined = {label: combine(evidence, label, q(label)) for label in readings_of(evidence)}
+    head = headline_of(combined, intended=claim.headline[0], reason=claim.headline[1],
+                       repairs=claim.repairs, notes=claim.repair_notes, vacuous=claim.vacuous,
+                       proof=claim.proof)
     readings = {
         label: {"verdict": c.verdict.value, "summary": c.summary}
         | ({"scope": sc} if (sc := scope_of(evidence, label, q(label))) else {})
         | ({"quantifier": "exists"} if q(label) == "exists" else {})
-        for label in readings_of(evidence)
-        if label != AS_PRINTED
-        for c in [combine(evidence, label, q(label))]
+        for label, c in combined.items()
+        if label != AS_PRINTED or head.reading != AS_PRINTED  # the literal one beside
     }
     for label, role in claim.repairs.items():
         if label in readings:
             readings[label]["repairs"] = role
-    verdicts = {label: Verdict.parse(r["verdict"]) for label, r in readings.items()}
-    severity, repaired_by = severity_of(main.verdict, verdicts, claim.repairs)
-    verdict, summary = main.verdict, main.summary
-    scope = scope_of(evidence, AS_PRINTED, q(AS_PRINTED))
+    deep = dataclasses.replace(ctx, profile="deep")
+    why_undecided = undecided_reason(
+        head.verdict, [e for e in evidence if e.reading == head.reading], kind=claim.kind,
+        error=error, declared=claim.undecided, deep_command=deep.rerun_command(),
+        deep_budget_s=claim.timeout_for("deep") or _deep_budget())
     if errored and error is not None:
-        verdict, summary, scope = Verdict.ERROR, f"the claim's code crashed: {error}", None
-        severity = repaired_by = None
+        # a crash is no verdict of the paper: nothing of the headline survives it
+        head = dataclasses.replace(head, verdict=Verdict.ERROR, reading=AS_PRINTED,
+                                   summary=f"the claim's code crashed: {error}", severity=None,
+                                   repaired_by=None, errata=(), clause=None, reason="")
+        why_undecided = None
     return ClaimResult(
         id=claim.id,
         paper=claim.paper,
-        verdict=verdict,
-        summary=summary,
-        scope=scope,
+        verdict=head.verdict,
+        summary=head.summary,
+        scope=None if errored and error is not None else scope_of(evidence, head.reading,
+                                                                  q(head.reading)),
         quantifier=q(AS_PRINTED),
-        severity=severity,
-        repaired_by=repaired_by,
+        severity=head.severity,
+        repaired_by=head.repaired_by,
+        headline_reading=head.reading,
+        headline_reason=head.reason,
+        errata=[dict(e) for e in head.errata],
+        severity_clause=head.clause,
+        undecided_reason=why_undecided[0] if why_undecided else None,
+        undecided_detail=why_undecided[1] if why_undecided else None,
         code=claim.code,
         paper_title=_paper_title(claim.paper),
         expect=claim.expect_for(ctx.profile),
@@ -366,6 +379,12 @@ def capped(e: Evidence) -> Evidence:
     for name in big:
         changes[name] = {"cut": f"{_json_size(getattr(e, name)):,} bytes, over the limit"}
     return dataclasses.replace(e, **changes) if changes else e
+
+
+def _deep_budget() -> float:
+    from .context import PROFILES
+
+    return PROFILES["deep"]["timeout"]
 
 
 def _paper_title(key: str) -> str:

@@ -68,6 +68,15 @@ class ClaimResult:
     severity: str | None = None  # for REFUTED: "erratum", "overstated", "false" (rule 6)
     repaired_by: str | None = None  # the reading whose verdict made the severity
     quantifier: str = "forall"  # what reading A quantifies: "forall" / "exists" (combine rule 7)
+    #: The reading that heads and why (verify.combine rule 8); the verdict above is its verdict.
+    headline_reading: str = "A"
+    headline_reason: str = ""
+    #: Defects of the text a referee fixes with a remark, ``[{"reading", "what"}]`` (rule 8).
+    errata: list[dict[str, str]] = field(default_factory=list)
+    severity_clause: str | None = None  # which clause of the severity rule applies (rule 6)
+    #: For UNDECIDED: informal, open_setting, needs_compute, timeout, inconclusive (rule 9).
+    undecided_reason: str | None = None
+    undecided_detail: str | None = None
     code: list[str] = field(default_factory=list)  # file:line of each check
     paper_title: str = ""
     #: The tail of what the claim printed, ``{"stdout": ..., "stderr": ...}`` (empty ones left
@@ -96,6 +105,12 @@ class ClaimResult:
                 "severity": self.severity,
                 "repaired_by": self.repaired_by,
                 "quantifier": self.quantifier,
+                "headline_reading": self.headline_reading,
+                "headline_reason": self.headline_reason,
+                "errata": self.errata,
+                "severity_clause": self.severity_clause,
+                "undecided_reason": self.undecided_reason,
+                "undecided_detail": self.undecided_detail,
                 "summary": self.summary,
                 "expect": self.expect.value if self.expect else None,
                 "drift": self.drift,
@@ -146,6 +161,12 @@ class ClaimResult:
                 severity=d.get("severity"),
                 repaired_by=d.get("repaired_by"),
                 quantifier=d.get("quantifier") or "forall",
+                headline_reading=d.get("headline_reading") or "A",
+                headline_reason=d.get("headline_reason") or "",
+                errata=[dict(e) for e in d.get("errata") or []],
+                severity_clause=d.get("severity_clause"),
+                undecided_reason=d.get("undecided_reason"),
+                undecided_detail=d.get("undecided_detail"),
                 code=list(d.get("code") or []),
                 paper_title=d.get("paper_title") or "",
                 output=dict(d.get("output") or {}),
@@ -261,8 +282,9 @@ class Results:
 
 # -- what a record must hold ------------------------------------------------------------------
 _TEXT = ("summary", "where", "kind", "statement", "profile", "device", "rerun", "paper_title",
-         "quantifier")
-_TEXT_OR_NULL = ("expect", "error", "scope", "severity", "repaired_by")
+         "quantifier", "headline_reading", "headline_reason")
+_TEXT_OR_NULL = ("expect", "error", "scope", "severity", "repaired_by", "severity_clause",
+                 "undecided_reason", "undecided_detail")
 _EVIDENCE_TEXT = ("reading", "part")
 _EVIDENCE_TEXT_OR_NULL = ("generality", "dtype", "device", "rerun", "audit", "scope")
 
@@ -378,6 +400,10 @@ def check_record(d: Any) -> None:
     output = d.get("output") or {}
     if not isinstance(output, dict) or not all(isinstance(v, str) for v in output.values()):
         raise _bad("output must be an object of strings", output)
+    errata = d.get("errata") or []
+    if not isinstance(errata, list) or not all(
+            isinstance(e, dict) and all(isinstance(v, str) for v in e.values()) for e in errata):
+        raise _bad("errata must be a list of objects of strings", errata)
     code = d.get("code") or []
     if not isinstance(code, list) or not all(isinstance(x, str) for x in code):
         raise _bad("code must be a list of strings", code)
@@ -420,9 +446,11 @@ def storable(result: ClaimResult) -> ClaimResult:
     ev = Evidence.undecided(reason)
     fixed = replace(result, verdict=Verdict.UNDECIDED, summary=reason, evidence=[ev],
                     readings={}, error=reason)
-    for name in ("scope", "severity", "repaired_by"):  # they qualify a PROVED or a REFUTED
+    for name in ("scope", "severity", "repaired_by", "severity_clause"):  # qualify a verdict
         if hasattr(fixed, name):
             setattr(fixed, name, None)
+    fixed.headline_reading, fixed.errata = "A", []
+    fixed.undecided_reason, fixed.undecided_detail = "inconclusive", reason
     for f in fields(fixed):
         if f.name not in ("verdict", "expect", "evidence"):
             setattr(fixed, f.name, _scrub(getattr(fixed, f.name)))

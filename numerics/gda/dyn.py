@@ -84,7 +84,7 @@ def _symbols(name: str, rows: int, cols: int) -> sp.Matrix:
         **P_READINGS,
     },
     repairs={"B": "erratum"},
-    expect="REFUTED",
+    expect="SUPPORTED",
 )
 def alpha_reallocation(ctx):
     """Reading A (weights, view F: the text derives it from (23), i.e. free scores): REFUTED. The
@@ -162,7 +162,7 @@ def alpha_reallocation(ctx):
         "oppose-B": "ubar_j^T Delta v_j <= 0",
     },
     repairs={"B": "erratum"},
-    expect="REFUTED",
+    expect="PROVED",
 )
 def value_update_prototype(ctx):
     """Reading A (every user benefits, per query) REFUTED: Delta L_i = -eta alpha_ij sum_r alpha_rj

@@ -525,19 +525,23 @@ def centred_bound_evidence(
         "B": r"the bound with the added hypothesis \sum_ir_i=0 (residuals mean-centred: the "
         r"condition introduced at L448 and assumed by Thm 16, L754)"
     },
-    repairs={"B": "overstated"},
-    expect="REFUTED",
+    headline=("B", "the residual centring sum r = 0 introduced at L448 is the standing "
+              "condition of the display that follows it (L456-460): without it the O(1) term "
+              "(1/N) sum r_i of L446 is present, which no tau^-2 bound can carry, and Thm 16 "
+              "(L754), which restates the bound, assumes it"),
+    expect="SUPPORTED",
 )
 def softmax_remainder_bound(ctx: verify.Context) -> list[Evidence]:
-    """Reading A, as printed at L456-458 (only |s| <= B and |r| <= R_max assumed): REFUTED.
-    Minimal exact witness N = 2, s = (1, -1), r = (1, 1): the softmax weights sum to 1 so
-    O(tau) = 1 for every tau, while sum s r = 0; the ratio tau^2 err / (B^2 R) = tau^2 is
-    unbounded (mpmath, 50 digits). expect REFUTED.
+    """Reading B heads (issue 24, 1): the statement under sum r = 0, the centring of L448
+    that stands for the display after it and that Thm 16 (L754) assumes: SUPPORTED; the sup
+    of tau^2 err / (B^2 R) estimated per N by Nelder-Mead over (tanh-parametrised s,
+    projected r, log tau) plus two-level structured candidates is ~0.27, independent of N.
+    expect SUPPORTED.
 
-    Reading B (the statement plus sum r = 0, the centring of L448 that Thm 16 assumes):
-    SUPPORTED; the sup of tau^2 err / (B^2 R) estimated per N by Nelder-Mead over
-    (tanh-parametrised s, projected r, log tau) plus two-level structured candidates is
-    ~0.27, independent of N. So the printed bound is overstated: it needs the centring.
+    Reading A, L456-458 read without the standing condition (only |s| <= B and |r| <= R_max):
+    REFUTED beside it. Minimal exact witness N = 2, s = (1, -1), r = (1, 1): the softmax
+    weights sum to 1 so O(tau) = 1 for every tau, while sum s r = 0; the ratio
+    tau^2 err / (B^2 R) = tau^2 is unbounded (mpmath, 50 digits).
     """
     return [_uncentred_witness("A"), _centred_sup_search(ctx, "B")]
 

@@ -128,21 +128,24 @@ def discrete_scales_evidence(admissible: dict[str, list[str]], n_candidates: int
         "O(g_a S) = pi(g_a) O(S) for all a > 0",
         "C": "proof intuition (L148): membership of sin(a w_k^T x) in F <=> a w_k in span{w_l}",
     },
-    repairs={"B": "overstated"},
-    expect="REFUTED",
+    repairs={"B": ("erratum", "degenerate case O = 0")},
+    proof={"C": "intuition L148 asks a w_k in span{w_l}, not a w_k in {+-w_l}"},
+    expect="SUPPORTED",
 )
 def lemma2_scaling_impossibility(ctx: verify.Context) -> list[Evidence]:
     """Reading A, as printed ("no linear operator"): REFUTED by the zero operator O(S) = 0,
     which is linear, takes values in F (0 is in the span) and satisfies
-    O(g_a S) = 0 = pi(g_a) O(S) for every a > 0 (exact, symbolic a). expect REFUTED; every
-    nonzero operator fails (the certificate below, also recorded under A as its own part).
+    O(g_a S) = 0 = pi(g_a) O(S) for every a > 0 (exact, symbolic a); every nonzero operator
+    fails (the certificate below, also recorded under A as its own part). A degenerate case a
+    referee fixes with a remark: an erratum (issue 24, 1).
 
-    Reading B, the statement with the hypothesis the formalisation adds (O nonzero):
-    SUPPORTED -- for random, lattice and degenerate frequency sets (d = 1, 2) and a near 1,
-    rational and random, sin(a w_1^T x) has residual >> round-off against F (certified not
-    in F), except where a w_1 in {+-w_l} (a = 1 control). So the lemma is overstated: true
-    for nonzero operators. C REFUTED: with w = {(1,0), (0,1)} the span of the frequencies is
-    R^2, so a w_1 is in it for every a, yet sin(2 x_1) is not in F (residual ~ 1).
+    Reading B, the lemma for nonzero operators, heads: SUPPORTED -- for random, lattice and
+    degenerate frequency sets (d = 1, 2) and a near 1, rational and random, sin(a w_1^T x)
+    has residual >> round-off against F (certified not in F), except where a w_1 in {+-w_l}
+    (a = 1 control). expect SUPPORTED (with erratum). The lemma's real flaw is its proof
+    intuition, reading C, recorded as an erratum of the proof: REFUTED, with
+    w = {(1,0), (0,1)} the span of the frequencies is R^2, so a w_1 is in it for every a, yet
+    sin(2 x_1) is not in F (residual ~ 1).
     """
     rng = ctx.numpy_rng("l2")
     pts = rng.uniform(-60, 60, size=(ctx.pick(3000, 20000), 2))
@@ -527,20 +530,21 @@ def jacobian_evidence(e_pull: float, e_jac: float) -> Evidence:
         r"constant basis } \{0\} \text{ excluded, which Thm 9 exempts as closed under } A^\top"
         r"\text{, L530)}"
     },
-    repairs={"C": "overstated"},
-    expect="REFUTED",
+    repairs={"C": ("erratum", "degenerate basis {0}, exempt by Thm 9, L530")},
+    expect="SUPPORTED",
 )
 def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
     """Reading A, as printed ("any architecture that uses only a fixed finite Fourier /
     sinusoidal basis"): REFUTED by the degenerate set {0} -- it is closed under every positive
     diagonal (symbolic lambda1, lambda2), so the constant-field architecture is exactly
-    equivariant with neither M(S) nor frequency outputs. expect REFUTED.
+    equivariant with neither M(S) nor frequency outputs. A degenerate case the paper's own
+    Thm 9 exempts (L530): an erratum (issue 24, 1).
 
-    Reading C (a basis with a nonzero frequency): SUPPORTED -- a nonzero omega with
+    Reading C (a basis with a nonzero frequency) heads: SUPPORTED -- a nonzero omega with
     omega_j != 0 has the infinite orbit {lambda_j omega_j} under positive diagonals, so no
     finite set containing it is closed; checked exactly on 20 random integer sets (n = 2, 3)
     against random rational positive diagonals. The same check is A's part "nondegenerate
-    sets". So the corollary is overstated: it fails only for the constant basis.
+    sets". expect SUPPORTED (with erratum).
     """
     rng = ctx.numpy_rng("c10")
     fails, total = 0, 0

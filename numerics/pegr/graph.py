@@ -44,14 +44,18 @@ def procrustes_error(L: np.ndarray, P: np.ndarray) -> float:
     statement=r"x\mapsto\{v_i(x)\}_i\ \text{(Laplacian eigenvectors) is a PE interpreted as a "
               r"group representation of }S_{|\mathcal X|}:\ \mathrm{eig}(PLP^\top)=P\,"
               r"\mathrm{eig}(L)",
-    kind="property", expect="REFUTED",
+    kind="property", expect="SUPPORTED",
     readings={"B": "eigenspace level: eig(PLP^T) = P eig(L) S with S in (+)_lambda O(m_lambda) "
                    "block-orthogonal (the columns of P V are orthonormal eigenvectors of PLP^T; "
                    "what A.2 L172-174 and A.3 L190 say of Laplacian PEs)",
               "C": "S_n acts on graphs by relabelling (L -> PLP^T)",
               "D": "Aut(G) of a fixed graph acts on node positions (App. A.3); |Aut| per test "
                    "graph"},
-    repairs={"B": "erratum"},
+    headline=("B", "the paper defines the Laplacian PE at the eigenspace level: an equivariant "
+              "map gamma(gx) = rho(g) gamma(x) with rho(g) orthogonal on each eigenspace (A.3 "
+              "L190; A.2 L172-174: 'equivariant maps ... into the vector space V of a group "
+              "representation'), and cites Lim et al. (2023) for the sign and basis ambiguity "
+              "(L34, L51); the solver-level map eig(PLP^T) = P eig(L) is a reading it excludes"),
 )
 def graph_laplacian_row(ctx):
     """Reading A (function level, the eigenvector map of Table 1 itself: ``eig(P L P^T) = P
@@ -62,8 +66,9 @@ def graph_laplacian_row(ctx):
     the subject of the cited Lim et al. (2023). Reading B (eigenspace level, up to a
     block-orthogonal S: signs for simple eigenvalues, O(m) by Procrustes per eigenspace), fuzzed
     over random permutations of C_n, Petersen, Q_3 and G(n, p): SUPPORTED. Both use the
-    relabelling action of reading C. Reading D: |Aut| per graph. Reading B (up to S) is
-    the corrected formula."""
+    relabelling action of reading C. Reading D: |Aut| per graph. Reading B heads (issue 24,
+    1): it is the paper's own definition of the Laplacian PE (A.3 L190, A.2 L172-174), so
+    reading A is a reading the paper excludes, kept beside it REFUTED. expect SUPPORTED."""
     L2 = gr.laplacian(np.array([[0.0, 1.0], [1.0, 0.0]]))
     P = perm_matrix((1, 0)).astype(float)
     V = np.linalg.eigh(L2)[1]

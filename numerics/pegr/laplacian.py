@@ -105,7 +105,7 @@ def eq7_errors(Phi: np.ndarray, s: tuple[int, ...]) -> dict[str, float]:
     "pegr.laplacian.pe_equivariance_eq7", paper=PAPER, where="A.3 L190-193, eq. (7)",
     statement=r"\gamma(gx)=[g\cdot\phi_1(x),\dots,g\cdot\phi_k(x)]=\rho(g)[\phi_1(x),\dots,"
               r"\phi_k(x)]=\rho(g)\gamma(x)",
-    kind="property", expect="REFUTED",
+    kind="property", expect="SUPPORTED",
     readings={"B": "gamma(gx) = rho(g^{-1}) gamma(x) with the rho of L190",
               "C": "existence only: for each g some sigma(g) in O(k) with gamma(gx) = sigma(g) "
                    "gamma(x)"},
@@ -174,7 +174,7 @@ def pe_equivariance_eq7(ctx):
     "pegr.laplacian.rho_is_homomorphism", paper=PAPER, where="A.3 L195-206, eqs. (8)-(11)",
     statement=r"\rho(gh)[\phi_i]=[(gh)\cdot\phi_i]=[g\cdot(h\cdot\phi_i)]=\rho(g)[h\cdot\phi_i]"
               r"=\rho(g)\rho(h)[\phi_i]\Rightarrow\rho(gh)=\rho(g)\rho(h)",
-    kind="property", expect="REFUTED",
+    kind="property", expect="SUPPORTED",
     readings={"B": "matrix of g in the basis phi (columns): g . phi_j = sum_i rho(g)_ij phi_i"},
     repairs={"B": "erratum"},
 )

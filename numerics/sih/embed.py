@@ -537,7 +537,7 @@ def affine_in_time_obstruction(degree: int = 1) -> Evidence:
 
 @verify.claim(
     "sih.embed.remark_d7", paper=PAPER, where="Remark D.7, L1343-1347", kind="existence",
-    expect="REFUTED",
+    expect="SUPPORTED",
     statement=r"\text{routing }\mathcal U=\{-1,0,1,2\}\text{ requires }|\Omega|\le|\mathcal U|+d"
               r"=5,\ d_S=10,\ d_p=12\text{, independent of }L",
     readings={"B": "10 and 12 are upper bounds from |Omega| <= |U| + d"},
@@ -624,7 +624,7 @@ def remark_d7_exact_witness(Ls: list[int], centre: Fraction = Fraction(1, 2)) ->
 @verify.claim(
     "sih.embed.nondegeneracy", paper=PAPER,
     where="Stage (iii) L1256-1282; Lemma E.1 L1372-1393; L1713-1714", kind="property",
-    expect="REFUTED",
+    expect="PROVED",
     statement=r"\text{a.e. }\alpha\in\Delta^{m-1}:\ f_\alpha\text{ injective on }\{0..V-1\}^m;"
               r"\ \text{exactly }\binom V2\text{ pairs of distinct configurations};"
               r"\ \delta\le1/(V^m-1)",

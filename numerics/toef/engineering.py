@@ -112,6 +112,9 @@ def relu_projection(ctx):
               r"generalization and learning efficiency including GPTs, ResNets and Diffusion "
               r"Transformers}",
     kind="experiment", expect="UNDECIDED",
+    undecided=("informal",
+               "an empirical remark with no number, setting or protocol in this paper (it cites "
+               "Fu and Cohen, 2024)"),
 )
 def conic_symmetry_relaxation(ctx):
     """No numbers are given and conic activations are only cited: not checkable here. Group

@@ -484,9 +484,9 @@ def lemma8_bch_gate(ctx):
     statement=r"Z=\lambda_{\rm MLP}+\big(1+\tfrac12\beta+\tfrac1{12}\beta^2+\tfrac1{720}\beta^4"
               r"+\dots\big)\lambda_A,\ G(\beta)=\sum_{k\ge0}\frac{B_k^+}{k!}\beta^k="
               r"\frac{\beta}{1-e^{-\beta}}",
-    kind="identity", expect="REFUTED",
+    kind="identity", expect="PROVED",
     readings={"B": r"the $\beta^4$ coefficient is $-\tfrac1{720}$"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "sign of the beta^4 coefficient")},
 )
 def lemma8_series_coefficients(ctx):
     """The Taylor series of G is 1 + b/2 + b^2/12 - b^4/720 + ... (SymPy series, B_k^+/k! with

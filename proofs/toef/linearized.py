@@ -132,6 +132,7 @@ WITNESS_HERMITIAN = {
                    r"the pairing",
               "D": r"existential with the proof's own $W_{B_i}=V_iO_i^*$: paired heads whose "
                    r"$V_iO_i^*$ is Hermitian, so that $W_{B_i}=W_{B_i}^*$"},
+    proof={"P": "W_B = V O^* at L210 needs the star moved (W_B^* = V O^*)"},
 )
 def lemma3_wirtinger_linear_attention(ctx):
     """Reading A is Lemma 3 as stated (L86-88, L194-196): an existential, "there exists

@@ -43,16 +43,17 @@ def badge(v: Verdict) -> Tex:
     return Tex(r"\vfbadge{vf%s}{%s}" % (v.value.replace("_", ""), v.value.replace("_", " ")))
 
 
-def qualified_badge(v: Verdict, scope: str | None = None, severity: str | None = None) -> Tex:
+def qualified_badge(v: Verdict, scope: str | None = None, severity: str | None = None,
+                    errata: list[dict[str, str]] | None = None) -> Tex:
     """A verdict badge with the word that says its strength (``PROVED`` *bounded*,
-    ``REFUTED`` *erratum*), as :mod:`verify.headline` words it."""
-    q = headline.qualifier(v, scope, severity)
+    ``REFUTED`` *false*, ``PROVED`` *with erratum*), as :mod:`verify.headline` words it."""
+    q = headline.qualifier(v, scope, severity, errata, what=False)
     return Tex(badge(v) + Tex(r"\,{\scriptsize\sffamily %s}" % escape_text(q) if q else ""))
 
 
 def result_badge(r: ClaimResult) -> Tex:
     """The claim's headline verdict, qualified by its scope or severity."""
-    return qualified_badge(r.verdict, r.scope, r.severity)
+    return qualified_badge(r.verdict, r.scope, r.severity, r.errata)
 
 
 def readings_tex(r: ClaimResult) -> Tex | None:
@@ -507,13 +508,17 @@ def sort_for_table(results: list[ClaimResult], papers: list[str]) -> list[int]:
 CATEGORIES: tuple[tuple[Verdict, str], ...] = (
     (Verdict.PROVED, ""),
     (Verdict.PROVED, "bounded"),
+    (Verdict.PROVED, "with erratum"),
     (Verdict.CERTIFIED, ""),
+    (Verdict.CERTIFIED, "with erratum"),
     (Verdict.SUPPORTED, ""),
+    (Verdict.SUPPORTED, "with erratum"),
     (Verdict.REFUTED, "false"),
     (Verdict.REFUTED, "overstated"),
     (Verdict.REFUTED, "erratum"),
     (Verdict.REFUTED, ""),
     (Verdict.REPRODUCED, ""),
+    (Verdict.REPRODUCED, "with erratum"),
     (Verdict.NOT_REPRODUCED, ""),
     (Verdict.UNDECIDED, ""),
     (Verdict.ERROR, ""),  # the claim's code crashed: no verdict (verify.execute)
@@ -525,11 +530,13 @@ _SHORT = {Verdict.PROVED: "Proved", Verdict.CERTIFIED: "Certif.", Verdict.SUPPOR
 
 
 def _category(r: ClaimResult) -> tuple[Verdict, str]:
+    if r.errata and r.verdict is not Verdict.REFUTED:  # errata apart from refutations
+        return r.verdict, "with erratum"
     return r.verdict, headline.qualifier(r.verdict, r.scope, r.severity)
 
 
 def _category_badge(v: Verdict, q: str) -> Tex:
-    return qualified_badge(v, "bounded" if q == "bounded" else "general", q or None)
+    return Tex(badge(v) + Tex(r"\,{\scriptsize\sffamily %s}" % escape_text(q) if q else ""))
 
 
 def counts(results: Iterable[ClaimResult]) -> dict[tuple[Verdict, str], int]:
@@ -564,8 +571,20 @@ def counts_view(results: list[ClaimResult], papers: list[str]) -> dict[str, Any]
         "rows": rows,
         "total": [total[k] for k in shown],
         "grand_total": sum(total.values()),
-        "nonzero": [(_category_badge(v, q), total[(v, q)]) for v, q in shown if total[(v, q)]],
+        "nonzero": [(_category_badge(v, q), total[(v, q)]) for v, q in shown
+                    if total[(v, q)] and v is not Verdict.UNDECIDED]
+        + _undecided_by_reason(results),
     }
+
+
+def _undecided_by_reason(results: list[ClaimResult]) -> list[tuple[Tex, int]]:
+    """The UNDECIDED claims counted by reason (verify.combine rule 9), for the summary line."""
+    tally: dict[str, int] = {}
+    for r in results:
+        if r.verdict is Verdict.UNDECIDED:
+            reason = r.undecided_reason or ""
+            tally[reason] = tally.get(reason, 0) + 1
+    return [(_category_badge(Verdict.UNDECIDED, reason), n) for reason, n in sorted(tally.items())]
 
 
 #: Order of the findings: a false theorem first, a typo last (verify.combine rule 6).
@@ -575,14 +594,15 @@ SEVERITY_ORDER = {"false": 0, "overstated": 1, "erratum": 2}
 def findings_view(results: list[ClaimResult], *, only: str | None = None) -> list[dict[str, Any]]:
     """The refutations, most severe first: each with its one-line counterexample and, for an
     erratum or an overstated claim, the repaired statement with its own verdict."""
-    refuted = [r for r in results if r.verdict is Verdict.REFUTED]
+    refuted = [r for r in results if r.verdict is Verdict.REFUTED or r.errata]
     if only is not None:
-        refuted = [r for r in refuted if (r.severity or "false") == only]
-    refuted.sort(key=lambda r: SEVERITY_ORDER.get(r.severity or "false", 0))
+        refuted = [r for r in refuted if _severity(r) == only]
+    refuted.sort(key=lambda r: SEVERITY_ORDER.get(_severity(r), 0))
     out = []
     for r in refuted:
+        failing = r.errata[0].get("reading", "A") if r.errata else r.headline_reading
         witness = next(
-            (e for e in r.evidence if e.reading == "A" and e.verdict is Verdict.REFUTED), None
+            (e for e in r.evidence if e.reading == failing and e.verdict is Verdict.REFUTED), None
         )
         repaired = None
         if r.repaired_by:
@@ -599,7 +619,7 @@ def findings_view(results: list[ClaimResult], *, only: str | None = None) -> lis
             {
                 "id": code(r.id),
                 "paper": escape_text(r.paper),
-                "severity": escape_text(r.severity or "false"),
+                "severity": escape_text(_severity(r)),
                 "summary": escape_text(one_line(r.summary, 200)),
                 "counterexample": (
                     fmt_value(witness.counterexample) if witness is not None else Tex("--")
@@ -608,6 +628,11 @@ def findings_view(results: list[ClaimResult], *, only: str | None = None) -> lis
             }
         )
     return out
+
+
+def _severity(r: ClaimResult) -> str:
+    """``erratum`` for a claim whose headline carries an erratum, else its severity."""
+    return "erratum" if r.errata and r.verdict is not Verdict.REFUTED else (r.severity or "false")
 
 
 def provenance_view(meta: dict[str, Any], results: list[ClaimResult]) -> list[dict[str, Tex]]:
