@@ -67,7 +67,7 @@ MIN_ENTROPY = 1.829
         "C": "uniform over the 7 other states",
     },
     repairs={"B": "erratum"},
-    expect="REFUTED",
+    expect="SUPPORTED",
 )
 def sticky_task(ctx):
     """REFUTED as printed: 'probability proportional to the distance' and 'the nearby symbol gets
