@@ -8,6 +8,15 @@ targets in ``{-1, +1}`` it is ``m_i = t_i * S_i``. The claim ``m_i >= margin`` i
 
 a shortfall relative to the scale of the scores, so rounding of ``m_i`` is ~eps and the
 falsifier's eps-scaled tolerance applies. The smallest margin seen is always reported.
+
+Three outcomes (rule 1 of :mod:`verify.numeric.judge`): given data (tensors, ints,
+Fractions) is compared *exactly*, each item whose float64 slack is within ``tol`` of the
+margin (or short of it) in exact rationals, so one item short by ``2**-30`` is REFUTED and
+one exactly at the margin SUPPORTED. On sampled inputs the scores are computed, with
+round-off: a relative slack ``(m - margin) / scale`` within ``tol`` of zero, on either side,
+is inside the band and UNDECIDED ("within tolerance"), a shortfall beyond it is the
+falsifier's (a float64-confirmed refutation that must stand, rule 2), and only a slack clear
+of the band everywhere is SUPPORTED. Integer scores against an integer margin have no band.
 """
 
 from __future__ import annotations
@@ -87,7 +96,9 @@ def check_margin(
       batches searched by :func:`~verify.numeric.falsify` (same keywords).
 
     Returns:
-        REFUTED with the input of the worst shortfall, SUPPORTED with the smallest margin seen.
+        REFUTED with the input of the worst shortfall (exactly confirmed on given data),
+        SUPPORTED with the smallest margin seen, or UNDECIDED (NaN scores; on sampled inputs
+        a slack inside the tolerance band; a seed-fragile shortfall).
     """
     if sample_input is None:
         return _exhaustive(scores, targets, margin, device, tol)
