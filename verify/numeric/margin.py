@@ -36,6 +36,7 @@ from ..verdict import Verdict
 from .batching import InDtype, cast
 from .devices import dtype_name, eps, prepare_device
 from .falsify import default_tol, falsify
+from .judge import zone
 
 Scores = torch.Tensor | Callable[[Any], torch.Tensor]
 
@@ -136,9 +137,10 @@ def check_margin(
         ev.numbers["min_relative_slack_at"] = track["min_slack_at"]
     ev.summary = f"margin: {ev.summary}; smallest margin seen {track['min_margin']:.4g}"
     tol_ = ev.numbers.get("tol", math.inf)
-    if ev.verdict is Verdict.SUPPORTED and not track["exact"] and track["min_slack"] <= tol_:
-        # the band: a computed margin within tol of the requirement, on either side, is no
-        # evidence that it holds (rule 1 of verify.numeric.judge)
+    # the shortfall -slack is clear of the band at <= -tol, beyond it at >= tol: a computed
+    # margin within tol of the requirement, on either side, is no evidence that it holds
+    shortfall_zone = zone(-track["min_slack"], tol=-tol_, fail=tol_)
+    if ev.verdict is Verdict.SUPPORTED and not track["exact"] and shortfall_zone != "clear":
         ev = replace(
             ev,
             verdict=Verdict.UNDECIDED,
