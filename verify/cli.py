@@ -291,8 +291,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
         values = getattr(args, name, None) or []
         if any(not str(v).strip() for v in values):
             raise UsageError(f"{flag} is empty; give a {flag.lstrip('-')} name")
-    for flag, name in (("--from", "source"), ("--out", "out"), ("--json", "json"),
-                       ("--report", "report"), ("--cache-dir", "cache_dir")):
+    for flag, name in (("--from", "source"), ("--out", "out"), ("--report", "report"),
+                       ("--cache-dir", "cache_dir")):  # --json '': verify.run says so
         value = getattr(args, name, None)
         values = value if isinstance(value, list) else [value]
         if any(isinstance(v, str) and not v.strip() for v in values):

@@ -687,10 +687,10 @@ def _demotions(evidence: list[Evidence], reading: str) -> str:
 
 def recheck(r: ClaimResult) -> tuple[ClaimResult, str | None]:
     """``(r, None)`` when the stored verdicts of ``r`` are what verify/combine.py's rule gives
-    from its stored evidence (the printed reading, every other reading, the scope of a
-    PROVED and the severity of a REFUTED); else ``(demoted, why)``: the claim UNDECIDED,
+    from its stored evidence (the printed reading, every other reading, and the scope of a
+    PROVED); else ``(demoted, why)``: the claim UNDECIDED,
     marked as an error so that ``--resume`` runs it again and ``--strict`` counts it."""
-    from .combine import AS_PRINTED, audit, combine, scope_of, severity_of
+    from .combine import AS_PRINTED, audit, combine, scope_of
 
     evidence = [audit(e) for e in r.evidence]
     problems = []
@@ -710,12 +710,6 @@ def recheck(r: ClaimResult) -> tuple[ClaimResult, str | None]:
     if not problems and r.verdict is Verdict.PROVED and r.scope == "general" \
             and scope_of(evidence) != "general":
         problems.append("its PROVED is general, but its evidence proves it only at instances")
-    if not problems and r.verdict is Verdict.REFUTED and r.severity in ("erratum", "overstated"):
-        repairs = {k: v["repairs"] for k, v in r.readings.items() if v.get("repairs")}
-        severity, _ = severity_of(main, readings, repairs)
-        if severity != r.severity:
-            problems.append(f"its severity {r.severity} does not follow from its readings, "
-                            f"which give {severity}")
     if not problems:
         return r, None
     why = "; ".join(problems)

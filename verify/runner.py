@@ -158,7 +158,7 @@ def run(
         raise UsageError("jobs=0 runs in this process: it cannot be given with a scheduler")
     seed = int(seed)
     timeout = _check_timeout(timeout)
-    path = _check_results_path(results_path)
+    path = _check_results_path(results_path, resume)
     if scheduler is not None:
         check_scheduler(scheduler)
     if jobs and jobs > max_jobs() and scheduler in (None, "local"):
@@ -308,11 +308,12 @@ def _check_timeout(timeout: object) -> float | None:
     return t
 
 
-def _check_results_path(results_path: str | os.PathLike[str] | None) -> Path:
+def _check_results_path(results_path: str | os.PathLike[str] | None, resume: bool) -> Path:
     """The results file to write, refused when it cannot be one (before anything is written):
     a folder, a FIFO or a device, an existing file that is not a results file (``verify run
     --json mypaper.py`` must not replace the user's claims), a read-only file, or a sidecar
-    (``<name>.meta.json``) that is not one."""
+    (``<name>.meta.json``) that is not one. A symbolic link is replaced by the run's file (what
+    it points to is left alone), so only ``resume``, which reads it, checks its target."""
     from . import provenance
     from .errors import ResultsFileError
 
@@ -327,20 +328,25 @@ def _check_results_path(results_path: str | os.PathLike[str] | None) -> Path:
             f"results file {str(path)!r} is a folder; give a file name, e.g. "
             f"{str(path / 'results.jsonl')!r}"
         )
-    if os.path.lexists(path):
-        try:
-            st = os.stat(path)  # a symbolic link: what it points to (read by --resume)
+    if os.path.islink(path):  # replaced by the run's own file, never written through;
+        try:                  # what it points to is read only by --resume
+            st = os.stat(path)
         except FileNotFoundError:
-            st = None  # a dangling link: replaced by the new file
-        if st is not None and not stat.S_ISREG(st.st_mode):
+            st = None
+        if resume and st is not None and not stat.S_ISREG(st.st_mode):
             raise UsageError(f"results file {str(path)!r} is not a regular file; choose "
                              "another --json file")
-        if st is not None and not looks_like_results(path):
+    elif os.path.lexists(path):
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise UsageError(f"results file {str(path)!r} is not a regular file; choose "
+                             "another --json file")
+        if not looks_like_results(path):
             raise UsageError(
                 f"{str(path)!r} exists and is not a results file (its first line is not a "
                 "claim's record); not replacing it: choose another --json file"
             )
-        if not os.path.islink(path) and (not st.st_mode & 0o222 or not os.access(path, os.W_OK)):
+        if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
             raise UsageError(f"results file {str(path)!r} is read-only; not replacing it "
                              "(make it writable or choose another --json file)")
     try:
