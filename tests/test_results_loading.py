@@ -294,5 +294,6 @@ def test_list_escapes_control_characters(tmp_path, capsys):
 
 def test_an_error_message_escapes_control_characters(tmp_path, capsys):
     path = tmp_path / ("r" + EVIL + ".jsonl")
+    path.write_text("garbage\n", encoding="utf-8")  # the error names the file and line
     assert main(["diff", str(path), str(path)]) == 2
     assert _clean(_one_line(capsys))

@@ -249,15 +249,16 @@ def test_report_no_pdf_does_not_speak_of_a_tex_engine(tmp_path, capsys):
     assert "TeX engine" not in capsys.readouterr().out
 
 
-def test_list_into_a_closed_pipe_is_quiet(tmp_path):
+@pytest.mark.parametrize("argv", [["list"], ["list", "--json"]])
+def test_list_into_a_closed_pipe_is_quiet(tmp_path, argv):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), str(FIX), *sys.path]))
     code = ("import sys, verify.registry as r; r.DEFAULT_PACKAGES=('verify_fixture_claims',); "
             "from verify.cli import main; sys.exit(main(sys.argv[1:]))")
-    p = subprocess.Popen([sys.executable, "-c", code, "list"], env=env, stdout=subprocess.PIPE,
+    p = subprocess.Popen([sys.executable, "-c", code, *argv], env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
     p.stdout.close()  # `verify list | head` once head has exited
     err = p.stderr.read().decode()
-    p.wait(timeout=120)
+    assert p.wait(timeout=120) == 141  # as a shell reports a writer its reader left
     assert "Traceback" not in err and "BrokenPipe" not in err and "Broken pipe" not in err, err
 
 

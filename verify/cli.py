@@ -287,10 +287,11 @@ def _check_arguments(args: argparse.Namespace) -> None:
     """The checks argparse's types cannot make: empty names, counts below 1, negative jobs.
     Made before anything is imported, run or written."""
     for flag, name in (("--paper", "paper"), ("--claim", "claim"), ("--module", "module"),
-                       ("--file", "files")):
+                       ("a claims file name", "files")):
         values = getattr(args, name, None) or []
         if any(not str(v).strip() for v in values):
-            raise UsageError(f"{flag} is empty; give a {flag.lstrip('-')} name")
+            raise UsageError(f"{flag} is empty; give a {flag.lstrip('-')} name"
+                             if flag.startswith("--") else f"{flag} is empty")
     for flag, name in (("--from", "source"), ("--out", "out"), ("--report", "report"),
                        ("--cache-dir", "cache_dir")):  # --json '': verify.run says so
         value = getattr(args, name, None)
@@ -715,5 +716,9 @@ def _console():
 
     from rich.console import Console
 
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:  # rich would exit 1 (drift, for verify run)
+            raise BrokenPipeError
+
     width = None if sys.stdout.isatty() or "COLUMNS" in os.environ else 160
-    return Console(highlight=False, soft_wrap=False, width=width)
+    return _Console(highlight=False, soft_wrap=False, width=width)
