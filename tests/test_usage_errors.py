@@ -77,6 +77,10 @@ def test_run_still_rewrites_an_empty_or_earlier_results_file(tmp_path, fixture_c
     earlier = _results_file(tmp_path)
     verify.run("fx.good_first", modules=["verify_fixture_claims"], jobs=0, results_path=earlier)
     assert json.loads(earlier.read_text())["summary"] == "drew four numbers"
+    cut = tmp_path / "cut.jsonl"  # a run killed while writing its first record
+    cut.write_text('{"schema_version": 2, "id": "fx.good_first", "ver')
+    verify.run("fx.good_first", modules=["verify_fixture_claims"], jobs=0, results_path=cut)
+    assert json.loads(cut.read_text())["id"] == "fx.good_first"
 
 
 # -- item 2: late usage errors are found before the file is touched ----------------------------
