@@ -61,6 +61,7 @@ def fixture_results() -> list[ClaimResult]:
                     "exact zero after expand",
                     method="symbolic",
                     generality="symbolic N, K",
+                    scope="general",
                     steps=[
                         r"claim: $O_{k}$ = $- \partial_{c_k} \mathcal{L}$",
                         r"as given: $O_{k} + \partial_{c_k} \mathcal{L}$ (0.00 s)",
@@ -208,6 +209,7 @@ def fixture_results() -> list[ClaimResult]:
                         "n_seeds": 5,
                         "tolerance": 0.01,
                         "metric": "correlation at tau = 100",
+                        "scale": "paper",
                     },
                     figures=[
                         {
@@ -249,6 +251,7 @@ def fixture_results() -> list[ClaimResult]:
                         "n_seeds": 5,
                         "tolerance": 0.5,
                         "metric": "SO(2) error, L2",
+                        "scale": "paper",
                     },
                 )
             ],

@@ -32,6 +32,10 @@ log = logging.getLogger(__name__)
 #: The kinds of claims (docs/api.md), plus ``informal`` for interpretive statements.
 KINDS: tuple[str, ...] = ("identity", "property", "rate", "existence", "experiment", "informal")
 
+#: The longest time budget a claim (``timeout=``) or a run (``--timeout``) may set: 7 days.
+#: Longer ones overflow the operating system's timers.
+MAX_TIMEOUT_S = 7 * 24 * 3600.0
+
 #: Packages searched for claims by default.
 DEFAULT_PACKAGES: tuple[str, ...] = ("proofs", "numerics")
 
@@ -427,6 +431,7 @@ def claim(
                     f"other than the headline")
             if not isinstance(what, str) or not what.strip():
                 raise ClaimDefinitionError(f"{where_}: proof[{label!r}] must say what it asserts")
+        _check_timeout(timeout, where_)
         reg.add(
             Claim(
                 id=id,
@@ -526,6 +531,29 @@ def _check_undecided(undecided: Any, where: str) -> None:
         raise ClaimDefinitionError(
             f"{where}: undecided must be (category, detail) with category one of "
             f"{', '.join(UNDECIDED_REASONS)}, got {undecided!r}")
+def _check_timeout(timeout: Any, where: str) -> None:
+    """Raise unless ``timeout`` is ``None``, a number of seconds in (0, :data:`MAX_TIMEOUT_S`],
+    or ``{profile: seconds}``: a NaN budget never expires, ``0`` would silently mean the
+    profile's, and a string or an infinity would crash the run after it started."""
+    if timeout is None:
+        return
+
+    def seconds(v: Any) -> bool:
+        return (isinstance(v, (int, float)) and not isinstance(v, bool)
+                and 0 < v <= MAX_TIMEOUT_S)  # False for NaN
+
+    if isinstance(timeout, dict):
+        bad = next((k for k, v in timeout.items() if k not in PROFILES or not seconds(v)), None)
+        if bad is not None and bad not in PROFILES:
+            raise ClaimDefinitionError(f"{where}: timeout {timeout!r} names profile {bad!r}, "
+                                       f"not one of {', '.join(PROFILES)}")
+        if bad is None and timeout:
+            return
+    elif seconds(timeout):
+        return
+    raise ClaimDefinitionError(
+        f"{where}: timeout must be a number of seconds in (0, {MAX_TIMEOUT_S:g}] or "
+        f"{{profile: seconds}}, got {timeout!r}")
 
 
 def _check_resources(resources: Any, where: str) -> None:
@@ -743,9 +771,9 @@ def _load(name: str, reg: Registry, advertised: dict[str, discovery.Advertised])
             mod = discovery.import_file(path)
         except (ClaimDefinitionError, DiscoveryError):
             raise
-        except Exception as e:  # noqa: BLE001 - name the file and line, then stop
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - name the file and line, then stop
             raise DiscoveryError(
-                f"cannot import claims file {path!r}{_failure_site(e)}: {type(e).__name__}: {e}"
+                f"cannot import claims file {path!r}{_failure_site(e)}: {_failure(e)}"
             ) from e
         reg.origins[mod.__name__] = shlex.quote(path)
         return f"file {path}"
@@ -756,9 +784,9 @@ def _load(name: str, reg: Registry, advertised: dict[str, discovery.Advertised])
             importlib.import_module(mod)
         except (ClaimDefinitionError, DiscoveryError):
             raise
-        except Exception as e:  # noqa: BLE001 - report which file failed, then stop
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - report which file failed, then stop
             raise DiscoveryError(
-                f"cannot import claims module {mod!r}{_failure_site(e)}: {type(e).__name__}: {e}"
+                f"cannot import claims module {mod!r}{_failure_site(e)}: {_failure(e)}"
             ) from e
         _imported.add(mod)
     top = name.split(".", 1)[0]  # a built-in paper or claims module: its package's phrase
@@ -770,6 +798,13 @@ def _load(name: str, reg: Registry, advertised: dict[str, discovery.Advertised])
     if name not in DEFAULT_PACKAGES:
         reg.origins[name] = f"--module {name}"
     return f"module {name}"
+
+
+def _failure(e: BaseException) -> str:
+    """What went wrong in an import, as a user would say it."""
+    if isinstance(e, SystemExit):
+        return f"it called sys.exit({e.code!r})"
+    return f"{type(e).__name__}: {e}"
 
 
 def _failure_site(e: BaseException) -> str:
@@ -830,9 +865,9 @@ def _import(name: str) -> Any:
         raise DiscoveryError(f"cannot import claims module {name!r}: {e}") from e
     except (ClaimDefinitionError, DiscoveryError):
         raise
-    except Exception as e:  # noqa: BLE001
+    except (Exception, SystemExit) as e:  # noqa: BLE001
         raise DiscoveryError(
-            f"cannot import claims module {name!r}{_failure_site(e)}: {type(e).__name__}: {e}"
+            f"cannot import claims module {name!r}{_failure_site(e)}: {_failure(e)}"
         ) from e
 
 
