@@ -297,3 +297,33 @@ def test_an_error_message_escapes_control_characters(tmp_path, capsys):
     path.write_text("garbage\n", encoding="utf-8")  # the error names the file and line
     assert main(["diff", str(path), str(path)]) == 2
     assert _clean(_one_line(capsys))
+
+
+def test_a_record_headed_by_its_repair_or_existential_reads_without_demotion(tmp_path, caplog):
+    """The re-check judges the reading that heads (rule 8) under the quantifier it states
+    (rule 7): a printed reading REFUTED beside its erratum repair B that heads PROVED, and an
+    existential refuted only by a nonexistence proof, are what the rule gives."""
+    repaired = _record(
+        "p.repaired", verdict="PROVED", scope="general", headline_reading="B",
+        readings={"A": {"verdict": "REFUTED", "summary": "typo"},
+                  "B": {"verdict": "PROVED", "summary": "fixed", "scope": "general"}},
+        evidence=[Evidence(Verdict.REFUTED, "typo", method="symbolic",
+                           counterexample={"x": 1}).to_dict(),
+                  Evidence(Verdict.PROVED, "fixed", method="symbolic", reading="B",
+                           scope="general").to_dict()])
+    none_exists = _record(
+        "p.exists", verdict="REFUTED", quantifier="exists",
+        evidence=[Evidence(Verdict.REFUTED, "no witness", method="symbolic", nonexistence=True,
+                           counterexample={"obstruction": "w = 0"}).to_dict()])
+    one_instance = _record(  # one failing instance does not refute an existential
+        "p.instance", verdict="REFUTED", quantifier="exists",
+        evidence=[Evidence(Verdict.REFUTED, "fails at w=1", method="symbolic",
+                           counterexample={"w": 1}).to_dict()])
+    path = _write(tmp_path / "r.jsonl", repaired, none_exists, one_instance)
+    with caplog.at_level(logging.WARNING):
+        results = load(path)
+    demoted = [m for m in caplog.messages if "demoted" in m]
+    assert len(demoted) == 1 and "p.instance" in demoted[0], caplog.messages
+    assert results["p.repaired"].verdict is Verdict.PROVED
+    assert results["p.exists"].verdict is Verdict.REFUTED
+    assert results["p.instance"].verdict is Verdict.UNDECIDED

@@ -717,39 +717,47 @@ def _follows(record: Verdict, combined: Verdict) -> bool:
     return record is combined or record is Verdict.UNDECIDED or not decides
 
 
-def _demotions(evidence: list[Evidence], reading: str) -> str:
+def _demotions(evidence: list[Evidence], reading: str, quantifier: str = "forall") -> str:
     """Why the audit demotes some of this reading's stored pieces, if it does."""
     from .combine import audit
 
-    notes = [audit(e).audit for e in evidence
-             if e.reading == reading and audit(e).verdict is not e.verdict]
+    notes = [audit(e, quantifier).audit for e in evidence
+             if e.reading == reading and audit(e, quantifier).verdict is not e.verdict]
     return f" ({'; '.join(dict.fromkeys(n for n in notes if n))})" if notes else ""
 
 
 def recheck(r: ClaimResult) -> tuple[ClaimResult, str | None]:
     """``(r, None)`` when the stored verdicts of ``r`` are what verify/combine.py's rule gives
-    from its stored evidence (the printed reading, every other reading, and the scope of a
-    PROVED); else ``(demoted, why)``: the claim UNDECIDED,
-    marked as an error so that ``--resume`` runs it again and ``--strict`` counts it."""
+    from its stored evidence (the reading that heads, every other reading, each under the
+    quantifier it states, and the scope of a PROVED); else ``(demoted, why)``: the claim
+    UNDECIDED, marked as an error so that ``--resume`` runs it again and ``--strict`` counts
+    it."""
     from .combine import AS_PRINTED, audit, combine, scope_of
 
-    evidence = [audit(e) for e in r.evidence]
+    def quantifier(label: str) -> str:
+        if label == AS_PRINTED:
+            return r.quantifier or "forall"
+        return (r.readings.get(label) or {}).get("quantifier") or "forall"
+
+    head = r.headline_reading or AS_PRINTED
+    evidence = [audit(e, quantifier(e.reading)) for e in r.evidence]
     problems = []
-    main = combine(evidence, AS_PRINTED).verdict
+    main = combine(evidence, head, quantifier(head)).verdict
     if not _follows(r.verdict, main):
         problems.append(f"its verdict {r.verdict.value} does not follow from its evidence, "
-                        f"which gives {main.value}{_demotions(r.evidence, AS_PRINTED)}")
+                        f"which gives {main.value} for reading {head}"
+                        f"{_demotions(r.evidence, head, quantifier(head))}")
     readings = {}
     for label, info in r.readings.items():
         stored = Verdict(info["verdict"])
-        got = combine(evidence, label).verdict
+        got = combine(evidence, label, quantifier(label)).verdict
         readings[label] = got
         if not _follows(stored, got):
             problems.append(f"reading {label}: its verdict {stored.value} does not follow from "
                             f"its evidence, which gives {got.value}"
-                            f"{_demotions(r.evidence, label)}")
+                            f"{_demotions(r.evidence, label, quantifier(label))}")
     if not problems and r.verdict is Verdict.PROVED and r.scope == "general" \
-            and scope_of(evidence) != "general":
+            and scope_of(evidence, head, quantifier(head)) != "general":
         problems.append("its PROVED is general, but its evidence proves it only at instances")
     if not problems:
         return r, None
