@@ -137,3 +137,16 @@ def test_the_real_trainers_are_memoised_in_a_clean_process():
         for fn in vars(module).values():
             if callable(fn) and hasattr(fn, "uncached"):
                 assert memo.patched(fn.uncached) == [], fn
+
+
+def test_the_key_is_the_same_before_and_after_a_computation_imports_its_libraries():
+    """A process that has not imported torch or mpmath yet is in their default state: its key
+    is the one a process with both freshly imported computes (else two claims that import in
+    another order would each train again)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from verify import memo; a = memo.process_state(); "
+            "import torch, mpmath; b = memo.process_state(); "
+            "sys.exit(0 if a == b and 'torch' in sys.modules else 1)")
+    assert subprocess.run([sys.executable, "-c", code], timeout=120).returncode == 0

@@ -154,26 +154,37 @@ def source_digest(module: str) -> str:
     return h.hexdigest()
 
 
+#: What :func:`torch_state` says in a process where torch keeps its defaults: the state of a
+#: process that has not imported torch yet (tests/test_memo_state.py checks it against torch).
+TORCH_DEFAULTS = ("dtype torch.float32; device cpu; deterministic False; cudnn False False True; "
+                  "tf32 False highest")
+
+
+def torch_state(torch: Any) -> str:
+    """torch's global settings a value computed with it may depend on, as text."""
+    parts = [f"dtype {torch.get_default_dtype()}"]
+    get_device = getattr(torch, "get_default_device", None)
+    if get_device is not None:
+        parts.append(f"device {get_device()}")
+    parts.append(f"deterministic {torch.are_deterministic_algorithms_enabled()}")
+    backends = torch.backends
+    parts.append(f"cudnn {backends.cudnn.deterministic} {backends.cudnn.benchmark} "
+                 f"{backends.cudnn.allow_tf32}")
+    parts.append(f"tf32 {backends.cuda.matmul.allow_tf32} "
+                 f"{torch.get_float32_matmul_precision()}")
+    return "; ".join(parts)
+
+
 def process_state() -> str:
     """The process state a memoised value may depend on, as text for its key (the module
-    docstring says why each is there)."""
-    parts: list[str] = []
+    docstring says why each is there). A library not imported yet has its defaults, so the
+    key is the same before and after a computation imports it (a claim that imports torch or
+    mpmath first shares the entry with one that does not)."""
+    import mpmath  # cheap (SymPy imports it anyway); its precision is part of the state
+
     torch = sys.modules.get("torch")
-    if torch is not None:
-        parts.append(f"dtype {torch.get_default_dtype()}")
-        get_device = getattr(torch, "get_default_device", None)
-        if get_device is not None:
-            parts.append(f"device {get_device()}")
-        parts.append(f"deterministic {torch.are_deterministic_algorithms_enabled()}")
-        backends = torch.backends
-        parts.append(f"cudnn {backends.cudnn.deterministic} {backends.cudnn.benchmark} "
-                     f"{backends.cudnn.allow_tf32}")
-        parts.append(f"tf32 {backends.cuda.matmul.allow_tf32} "
-                     f"{torch.get_float32_matmul_precision()}")
-    mpmath = sys.modules.get("mpmath")
-    if mpmath is not None:
-        parts.append(f"mp.prec {mpmath.mp.prec}")
-    return "; ".join(parts)
+    state = TORCH_DEFAULTS if torch is None else torch_state(torch)
+    return f"{state}; mp.prec {mpmath.mp.prec}"
 
 
 #: Library modules whose Python functions :func:`patched` checks (when they are imported).
