@@ -31,9 +31,11 @@ def test_rate_headline_reading_a_is_the_printed_gap_with_and_without_centring(tm
 
 
 def test_remainder_bound_printed_hypotheses_refuted_centring_supported(tmp_path):
+    """Centring is the paper's standing condition (L448): reading B heads, SUPPORTED; the
+    bound without it (reading A) stays REFUTED beside it."""
     res = _run("nfa.ag.softmax_remainder_bound", tmp_path)
-    assert res.verdict is Verdict.REFUTED
-    assert res.readings["B"]["verdict"] == "SUPPORTED"
+    assert res.headline_reading == "B" and res.verdict is Verdict.SUPPORTED
+    assert res.readings["A"]["verdict"] == "REFUTED"
 
 
 def test_thm16_constant_witness_is_taken_at_large_tau(tmp_path):
@@ -47,11 +49,12 @@ def test_thm16_constant_witness_is_taken_at_large_tau(tmp_path):
 
 def test_thm14_literal_q_refuted_q_as_g_proved_in_general(tmp_path):
     res = _run("nfa.appd.thm14_multihead_identity", tmp_path)
-    assert res.verdict is Verdict.REFUTED
     first = next(e for e in res.evidence if e.part.startswith("first equality"))
     assert first.verdict is Verdict.PROVED and first.scope == "general"
-    assert res.readings["B"]["verdict"] == "PROVED"
-    assert res.severity == "erratum"
+    # the literal Q is an erratum: the repaired reading B heads, A stays REFUTED beside it
+    assert res.headline_reading == "B" and res.verdict is Verdict.PROVED
+    assert res.readings["A"]["verdict"] == "REFUTED"
+    assert [e["reading"] for e in res.errata] == ["A"]
 
 
 def test_thm9_hedge_refuted_by_a_plane_in_three_dimensions(tmp_path):

@@ -15,15 +15,19 @@ def _run(pattern, tmp_path):
     return {r.id: r for r in results}
 
 
-@pytest.mark.parametrize("cid,verdict", [
-    ("pegr.rope.frequency_formula", "REFUTED"),
-    ("pegr.pe.vec_rho_properties", "PROVED"),
-    ("pegr.laplacian.rho_is_homomorphism", "REFUTED"),
-    ("pegr.homogeneous.lift_pe", "REFUTED"),
+@pytest.mark.parametrize("cid,verdict,literal", [
+    ("pegr.rope.frequency_formula", "PROVED", "REFUTED"),  # with erratum: the sign
+    ("pegr.pe.vec_rho_properties", "PROVED", None),
+    ("pegr.laplacian.rho_is_homomorphism", "SUPPORTED", "REFUTED"),  # with erratum
+    ("pegr.homogeneous.lift_pe", "REFUTED", None),
 ])
-def test_claim_verdicts(cid, verdict, tmp_path):
+def test_claim_verdicts(cid, verdict, literal, tmp_path):
+    """The headline, and for a claim repaired by an erratum the printed reading A's verdict
+    beside it."""
     r = _run(cid, tmp_path)[cid]
     assert str(r.verdict).endswith(verdict)
+    if literal is not None:
+        assert r.readings["A"]["verdict"] == literal and r.errata
 
 
 def test_rows_convention_is_an_antihomomorphism_on_C3():

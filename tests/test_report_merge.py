@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from verify import ResultsFileError
+from verify import Evidence, ResultsFileError
 from verify.report import build
 from verify.report.sources import merge
 from verify.results import ClaimResult
@@ -19,8 +19,10 @@ from verify.verdict import Verdict
 
 
 def _r(cid: str, profile: str, summary: str) -> ClaimResult:
+    """A record whose verdict its evidence gives (loading re-checks it)."""
     return ClaimResult(id=cid, paper=cid.split(".")[0], verdict=Verdict.SUPPORTED,
-                       summary=summary, profile=profile, kind="property", statement="x = x")
+                       summary=summary, profile=profile, kind="property", statement="x = x",
+                       evidence=[Evidence(Verdict.SUPPORTED, summary)])
 
 
 def _file(path: Path, profile: str, ids: list[str], date: str, seed: int = 0) -> Path:
@@ -119,8 +121,10 @@ def test_a_deep_experiment_verdict_replaces_the_quick_smoke_one(tmp_path):
                      "2026-02-01", tmp_path / "deep" / "p.jsonl")}
     for profile, (verdict, summary, date, path) in runs.items():
         path.parent.mkdir(parents=True, exist_ok=True)
+        numbers = {"paper_value": 1.97, "measured": 2.09, "scale": "paper"}
+        ev = Evidence(verdict, summary, method="experiment", numbers=numbers)
         r = ClaimResult(id=cid, paper="p", verdict=verdict, summary=summary, profile=profile,
-                        kind="experiment", statement="x = x")
+                        kind="experiment", statement="x = x", evidence=[ev])
         lines = [r] + ([_r("p.other", "quick", "a claim only the quick run has")]
                        if profile == "quick" else [])
         path.write_text("".join(json.dumps(x.to_dict()) + "\n" for x in lines),
