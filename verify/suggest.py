@@ -1,0 +1,66 @@
+"""Mistakes that explain themselves: the closest claim ids to a typo, and where a module named
+on the command line can be found.
+
+A selection that matches nothing is an error (verify.registry); this module adds what the user
+most likely meant, so that ``verify run --claim gda.valu_grad`` answers "did you mean
+'gda.value_grad'?" instead of listing where it looked.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+#: How many close ids a message offers at most.
+MAX_SUGGESTIONS = 3
+
+#: How alike (difflib's ratio) an id must be to a typo to be offered.
+CUTOFF = 0.6
+
+
+def closest(word: str, candidates: Iterable[str], n: int = MAX_SUGGESTIONS) -> list[str]:
+    """The candidates most like ``word``, best first (difflib's ratio, at least
+    :data:`CUTOFF`). A glob is compared by its literal part: ``gda.valu_*`` by ``gda.valu_``."""
+    pool = sorted(set(candidates))
+    literal = word.replace("*", "").replace("?", "")
+    found = difflib.get_close_matches(literal, pool, n=n, cutoff=CUTOFF)
+    if len(found) < n:  # a short prefix of a long id: compare it with the ids' starts
+        starts = {c[: len(literal)]: c for c in pool if len(c) > len(literal)}
+        for near in difflib.get_close_matches(literal, list(starts), n=n, cutoff=0.8):
+            if starts[near] not in found:
+                found.append(starts[near])
+    return found[:n]
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """``"; did you mean 'a' or 'b'?"``, or ``""`` when nothing is close."""
+    near = closest(word, candidates)
+    if not near:
+        return ""
+    quoted = [repr(c) for c in near]
+    listed = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+    return f"; did you mean {listed}?"
+
+
+def no_match(pattern: str, ids: Iterable[str], *, named: str = "--claim") -> str:
+    """The message for a claim pattern that matches no id: ``--claim 'x' matches no claim``,
+    or ``no claim 'x'`` when ``named`` is empty (``verify show ID``), with the closest ids."""
+    head = f"{named} {pattern!r} matches no claim" if named else f"no claim {pattern!r}"
+    return head + did_you_mean(pattern, ids)
+
+
+def module_in_cwd(name: str) -> Path | None:
+    """The file or package of module ``name`` in the current folder, when there is one and
+    the current folder is not already searched (the ``verify`` script does not search it,
+    ``python -m verify`` does)."""
+    cwd = Path.cwd()
+    if any(Path(p or ".").resolve() == cwd.resolve() for p in sys.path if isinstance(p, str)):
+        return None
+    parts = name.split(".")
+    for candidate in (cwd.joinpath(*parts).with_suffix(".py"),
+                      cwd.joinpath(*parts, "__init__.py")):
+        if candidate.is_file():
+            return candidate
+    return None
