@@ -31,6 +31,7 @@ from ..evidence import Evidence
 from ..jsonable import to_jsonable
 from ..verdict import Verdict
 from .devices import dtype_name, eps, prepare_device, recheck_dtype
+from .storage import hypothesis_files_outside_cwd
 
 if sys.version_info < (3, 11):  # pragma: no cover - hypothesis depends on the backport there
     from exceptiongroup import BaseExceptionGroup
@@ -399,7 +400,8 @@ def falsify(
     nan_finding: Finding | None = None
     flaky: BaseException | None = None
     try:
-        test()
+        with hypothesis_files_outside_cwd():
+            test()
     except _Confirmed as e:
         finding = e.finding
     except _NaNFound as e:
