@@ -444,6 +444,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if args.where:
         return _cmd_where(args.id, modules)
     result = None
+    saved: list[str] = []  # the ids in the results file, for a typo's closest ids
     src = Path(args.source)
     if args.rerun:
         why = "--rerun given"
@@ -451,6 +452,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
         why = f"{args.source} does not exist"
     else:
         results = load(src)
+        saved = [r.id for r in results]
         if args.id in results:
             result = results[args.id]
         why = f"{args.id} is not in {args.source}"
@@ -464,7 +466,11 @@ def _cmd_show(args: argparse.Namespace) -> int:
             discover_selected()
         else:
             discover(modules)
-        REGISTRY.select([args.id], named="")  # an unknown id fails here, before any announcement
+        from .suggest import unknown_claim
+
+        if args.id not in REGISTRY:  # an unknown id fails here, before any announcement
+            raise unknown_claim(args.id, [*saved, *(c.id for c in REGISTRY)],
+                                f"{REGISTRY.where_searched()}; nor is it in {args.source}")
         # Said before the run starts: what follows was computed now, not read from the file.
         sys.stderr.write(
             f"verify: {why}: running {args.id} now (seed {args.seed}, profile "

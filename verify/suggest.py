@@ -13,6 +13,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from .errors import UnknownClaimError
+
 #: How many close ids a message offers at most.
 MAX_SUGGESTIONS = 3
 
@@ -49,6 +51,12 @@ def no_match(pattern: str, ids: Iterable[str], *, named: str = "--claim") -> str
     or ``no claim 'x'`` when ``named`` is empty (``verify show ID``), with the closest ids."""
     head = f"{named} {pattern!r} matches no claim" if named else f"no claim {pattern!r}"
     return head + did_you_mean(pattern, ids)
+
+
+def unknown_claim(claim_id: str, ids: Iterable[str], where: str) -> UnknownClaimError:
+    """The error for an id given alone (``verify show ID``): ``no claim 'x'``, the closest
+    of ``ids`` (registered or saved in a results file), and where it was looked for."""
+    return UnknownClaimError(f"no claim {claim_id!r}{did_you_mean(claim_id, ids)}; {where}")
 
 
 def module_in_cwd(name: str) -> Path | None:
