@@ -21,19 +21,29 @@ MAX_SUGGESTIONS = 3
 #: How alike (difflib's ratio) an id must be to a typo to be offered.
 CUTOFF = 0.6
 
+#: How far below the closest id another may be and still be offered.
+SPREAD = 0.06
+
 
 def closest(word: str, candidates: Iterable[str], n: int = MAX_SUGGESTIONS) -> list[str]:
-    """The candidates most like ``word``, best first (difflib's ratio, at least
-    :data:`CUTOFF`). A glob is compared by its literal part: ``gda.valu_*`` by ``gda.valu_``."""
-    pool = sorted(set(candidates))
+    """The candidates most like ``word``, best first: difflib's ratio at least :data:`CUTOFF`
+    and within :data:`SPREAD` of the best one (a typo has one likely fix, not every sibling).
+    A glob is compared by its literal part: ``gda.valu_*`` by ``gda.valu_``, and with the
+    start of each id as long as it."""
     literal = word.replace("*", "").replace("?", "")
-    found = difflib.get_close_matches(literal, pool, n=n, cutoff=CUTOFF)
-    if len(found) < n:  # a short prefix of a long id: compare it with the ids' starts
-        starts = {c[: len(literal)]: c for c in pool if len(c) > len(literal)}
-        for near in difflib.get_close_matches(literal, list(starts), n=n, cutoff=0.8):
-            if starts[near] not in found:
-                found.append(starts[near])
-    return found[:n]
+    scored: dict[str, float] = {}
+    for c in set(candidates):
+        r = difflib.SequenceMatcher(None, literal, c).ratio()
+        if len(c) > len(literal):  # a prefix of a long id
+            r = max(r, difflib.SequenceMatcher(None, literal, c[: len(literal)]).ratio() - 0.1)
+        if r >= CUTOFF:
+            scored[c] = r
+    if not scored:
+        return []
+    best = max(scored.values())
+    near = sorted((c for c, r in scored.items() if r >= best - SPREAD),
+                  key=lambda c: (-scored[c], c))
+    return near[:n]
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
