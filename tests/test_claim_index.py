@@ -129,6 +129,17 @@ def test_a_registry_with_imported_claims_is_left_alone(index_in_tmp, real, tmp_p
     _forget(sources)
 
 
+def test_a_registry_that_already_imported_its_sources_is_not_recorded(index_in_tmp, real,
+                                                                      tmp_path):
+    sources = _claims_file(tmp_path)
+    assert claim_index.untouched(real, sources)
+    discover(sources, real)
+    assert not claim_index.untouched(real, sources)  # registered: a second import adds nothing
+    real.clear()
+    assert not claim_index.untouched(real, sources)  # imported: its claims would be missing
+    _forget(sources)
+
+
 def test_an_import_replaces_a_stub(index_in_tmp, real, tmp_path):
     sources = _claims_file(tmp_path)
     discover(sources, real)
@@ -152,11 +163,15 @@ def _fresh(code: str) -> dict:
 
 @pytest.fixture(scope="module")
 def builtin_index():
-    """The built-in papers discovered in full and recorded (in the session's cache folder)."""
+    """The built-in papers indexed as a fresh ``verify`` process indexes them (in the
+    session's cache folder), and the claims a full discovery here registers."""
+    built = _fresh("import json; from verify import claim_index; "
+                   "from verify.registry import default_modules, discover_selected; "
+                   "discover_selected(); "
+                   "print(json.dumps(str(claim_index.load(default_modules()) is not None)))")
+    assert built == "True"
     discover()
     assert not REGISTRY.broken
-    path = claim_index.record(REGISTRY, default_modules())
-    assert path is not None
     return {c.id: c for c in REGISTRY if c.id.split(".")[0] in ("gda", "nfa", "pegr", "sih",
                                                                  "toef")}
 

@@ -17,9 +17,9 @@ The rule that keeps it from ever giving a wrong answer: a record is used only wh
   version);
 - every file it depends on has the SHA-1 it had when it was recorded, and every package
   folder lists the same files. The files are those of every module loaded at recording time
-  that does not come from the standard library or site-packages (verify, the built-in papers,
-  a checkout or editable install of one's own), so a constant imported from a neighbour is
-  followed too;
+  that does not come from the standard library or site-packages (a checkout or editable
+  install of one's own), and of verify, the built-in papers and the sources' own packages
+  wherever they are installed, so a constant imported from a neighbour is followed too;
 - nothing failed to import when it was recorded (a skipped module's warning must recur).
 
 Otherwise the sources are imported as before, and recorded again. Registration that reads
@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .discovery import FILE_PREFIX, file_module_name
 from .registry import Claim, Paper, Registry
 from .verdict import Verdict
 
@@ -116,18 +117,25 @@ def _third_party_roots() -> list[str]:
     return sorted(str(Path(r).resolve()) + os.sep for r in roots)
 
 
-def _local_files() -> tuple[list[str], list[str]]:
+def _local_files(sources: Sequence[str]) -> tuple[list[str], list[str]]:
     """The files of the loaded modules outside the standard library and site-packages, and
-    the folders of the loaded packages among them (sorted, absolute)."""
+    of verify, its built-in papers and the sources' own packages wherever they are installed;
+    and the folders of the loaded packages among them (sorted, absolute)."""
+    from .discovery import BUILTIN_PACKAGES, advertised
+
     skip = _third_party_roots()
+    own = {"verify", *BUILTIN_PACKAGES, *(a.module.split(".")[0] for a in advertised()),
+           *(s.split(".")[0] for s in sources if not s.startswith(FILE_PREFIX))}
     files: set[str] = set()
     folders: set[str] = set()
-    for mod in list(sys.modules.values()):
+    for name, mod in list(sys.modules.items()):
         file = getattr(mod, "__file__", None)
         if not isinstance(file, str) or not file.endswith(".py"):
             continue
         path = str(Path(file).resolve())
-        if any(path.startswith(r) for r in skip) or not os.path.isfile(path):
+        if not os.path.isfile(path):
+            continue
+        if name.split(".")[0] not in own and any(path.startswith(r) for r in skip):
             continue
         files.add(path)
         if getattr(mod, "__path__", None) is not None:
@@ -207,6 +215,17 @@ def _claim_record(reg: Registry, c: Claim) -> dict[str, Any]:
     }
 
 
+def untouched(reg: Registry, sources: Sequence[str]) -> bool:
+    """Whether a discovery of ``sources`` into ``reg`` now would register every claim they
+    hold: ``reg`` is empty and no module of theirs was imported yet (an imported module is
+    not imported again, so its claims would be missing). Only then may it be recorded."""
+    tops = {s.split(".")[0] for s in sources if not s.startswith(FILE_PREFIX)}
+    files = {file_module_name(s[len(FILE_PREFIX):]) for s in sources
+             if s.startswith(FILE_PREFIX)}
+    return len(reg) == 0 and not any(m.split(".")[0] in tops or m in files
+                                     for m in list(sys.modules))
+
+
 def record(reg: Registry, sources: Sequence[str]) -> Path | None:
     """Write what ``reg`` holds after discovering ``sources`` in full, with the fingerprint
     of the files loaded. Nothing is written when a module was skipped, when ``reg`` holds
@@ -214,8 +233,10 @@ def record(reg: Registry, sources: Sequence[str]) -> Path | None:
     path = _path(sources)
     if path is None or reg.broken or any(is_stub(c) for c in reg):
         return None
+    if load(sources) is not None:
+        return path  # fresh already
     claims = reg.claims_in(sources)  # not what a test or a script registered beside them
-    files, folders = _local_files()
+    files, folders = _local_files(sources)
     order = {name: i for i, name in enumerate(sys.modules)}
     holding = {m for c in claims for m in _claim_record(reg, c)["modules"]}
     keys = {c.paper for c in claims}

@@ -557,6 +557,7 @@ def discover_selected(
         if answered is not None:
             return answered
     claim_index.forget_stubs(reg)
+    recordable = claim_index.untouched(reg, default_modules())  # before anything is imported
     narrowed = selected_modules(select, paper) if claim_index.index_dir() is None else None
     if narrowed is not None:
         modules = [*narrowed, *_entry_point_modules()]
@@ -568,7 +569,8 @@ def discover_selected(
             pass  # not answered by the narrowed modules: discover everything, as by default
     modules = default_modules()
     discover(modules, reg)
-    claim_index.record(reg, modules)
+    if recordable:
+        claim_index.record(reg, modules)
     return modules
 
 
