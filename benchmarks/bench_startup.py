@@ -9,8 +9,9 @@ Times, in fresh processes, interleaved over ``--repeat`` rounds (the median coun
 - ``verify run --claim ID`` for a symbolic and a numeric claim of each paper (the fastest of
   each in the committed quick results, ``docs/report/results.jsonl``) and the two of issue 27
   (``gda.value_grad``, whose id does not name its modules, and ``nfa.ag.gd_step_mapping``);
-- the same with ``VERIFY_INDEX_DIR=off`` (every selection imports, as before the index), and
-  ``verify list`` once with an empty index (the one-time cost of building it).
+- issue 27's two claims and ``verify list`` with ``VERIFY_INDEX_DIR=off`` too (every
+  selection imports, as before the index; ``--off-all`` for every claim), and ``verify list``
+  once with an empty index (the one-time cost of building it).
 
 For each run: wall and CPU time (user + system of the command and its descendants), the
 claim's own time (``elapsed_s`` in its record: its checks, in the worker), and the start-up,
@@ -87,6 +88,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--claim", action="append", help="claims to run (default: picked)")
     ap.add_argument("--no-off", action="store_true", help="skip the runs without the index")
+    ap.add_argument("--off-all", action="store_true",
+                    help="run every claim without the index too (default: issue 27's two)")
     args = ap.parse_args()
     claims = args.claim or pick_claims(ROOT / "docs" / "report" / "results.jsonl")
     py = sys.executable
@@ -107,7 +110,7 @@ def main() -> None:
             out = str(Path(tmp) / f"r{i}.jsonl")
             cmd = [*verify, "run", "--quiet", "--jobs", "1", "--claim", cid, "--json", out]
             cases[f"run {cid}"] = (cmd, on, out)
-            if not args.no_off:
+            if not args.no_off and (args.off_all or cid in ISSUE_CLAIMS):
                 out_off = str(Path(tmp) / f"off{i}.jsonl")
                 cases[f"run {cid} (no index)"] = ([*cmd[:-1], out_off], off, out_off)
         if not args.no_off:
