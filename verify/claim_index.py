@@ -246,7 +246,7 @@ def record(reg: Registry, sources: Sequence[str]) -> Path | None:
         "fingerprint": fingerprint(files, folders),
         "claims": [_claim_record(reg, c) for c in claims],
         "papers": {k: p.to_dict() for k, p in reg.papers.items() if k in keys},
-        "searched": [w for w in reg.searched if w.startswith(("package ", "entry point "))],
+        "searched": list(reg.searched),  # this discovery's own: reg was empty (untouched)
         "origins": {},
         "module_order": sorted(holding, key=lambda m: order.get(m, len(order))),
         "imports": {m: sorted(_imported_by(m) & holding - {m}) for m in sorted(holding)},
