@@ -130,3 +130,84 @@ def test_a_general_proof_speaks_for_its_part():
     general = Evidence(P, "exact zero for symbolic N", method="symbolic", scope="general")
     assert combine([bounded, general]).summary == "exact zero for symbolic N"
     assert combine([bounded]).summary == "exact zero at N in {2, 3}"
+
+
+# -- rule 7: existential readings --------------------------------------------------------------
+WITNESS = {"W_B": "O V^*", "n": 2}
+
+
+def exists(pieces):
+    return combine(pieces, quantifier="exists")
+
+
+@pytest.mark.parametrize(
+    "pieces, expected",
+    [
+        ([ev(P, witness=WITNESS)], P),  # an exact witness proves the existential
+        ([ev(C, witness=WITNESS)], C),
+        ([ev(S, witness=WITNESS)], S),  # a witness met numerically: SUPPORTED, never PROVED
+        ([ev(P, witness=WITNESS), ev(P, part="lemma")], P),  # the proof's lemma conjoins
+        ([ev(P, witness=WITNESS), ev(S, part="lemma")], S),
+        ([ev(P, witness=WITNESS), ev(U, part="lemma")], U),
+    ],
+)
+def test_an_existential_holds_by_a_witness(pieces, expected):
+    assert exists(pieces).verdict is expected
+
+
+def test_a_witness_met_numerically_never_proves():
+    piece = Evidence(P, "agrees at the witness", method="numeric", witness=WITNESS)
+    assert exists([piece]).verdict is U
+
+
+def test_without_a_witness_an_existential_is_undecided():
+    c = exists([ev(P), ev(S, part="lemma")])
+    assert c.verdict is U and c.summary.startswith("no witness exhibited")
+    assert combine([ev(P), ev(S, part="lemma")]).verdict is S  # universal: no witness needed
+
+
+def test_one_failing_instance_refutes_no_existential():
+    failing = ev(R, counterexample={"W_B": "V O^*", "x": 1})
+    c = exists([failing])
+    assert c.verdict is U
+    piece = audit(failing, "exists")
+    assert piece.verdict is U and "refutes nothing in an existential" in piece.audit
+    assert piece.counterexample == {"W_B": "V O^*", "x": 1}  # kept for the reader
+    assert combine([failing]).verdict is R  # the same piece refutes a universal statement
+    # beside a witness, the failing instance does not spoil it
+    assert exists([failing, ev(P, witness=WITNESS)]).verdict is P
+
+
+def test_a_proof_that_no_witness_exists_refutes():
+    none = ev(R, "certificate", counterexample={"Farkas certificate": [1, 2]}, nonexistence=True)
+    assert exists([none]).verdict is R
+    assert exists([none, ev(S, witness=WITNESS)]).verdict is R  # a proof beats a search
+    c = exists([none, ev(P, witness=WITNESS, part="other")])
+    assert c.verdict is U and "conflicting evidence" in c.summary
+
+
+def test_a_search_that_found_no_witness_proves_no_nonexistence():
+    none = Evidence(R, "no witness among 10^4 draws", method="numeric", nonexistence=True,
+                    counterexample={"draws": 10_000})
+    piece = audit(none, "exists")
+    assert piece.verdict is U and "must be symbolic or a certificate" in piece.audit
+    assert exists([none]).verdict is U
+
+
+@pytest.mark.parametrize("witness", [{}, {1: "x"}, ["x"]])
+def test_a_witness_must_be_a_keyed_dict(witness):
+    piece = audit(ev(P, witness=witness), "exists")
+    assert piece.verdict is U and "witness must be a non-empty dict" in piece.audit
+
+
+def test_an_unknown_quantifier_is_an_error():
+    with pytest.raises(ValueError, match="quantifier must be one of"):
+        combine([ev(P)], quantifier="some")
+
+
+def test_an_existential_that_holds_leads_with_its_witness():
+    witness = Evidence(P, "holds at W = O V^*", method="symbolic", witness=WITNESS)
+    c = exists([ev(P, part="lemma"), witness])
+    assert c.verdict is P and c.summary == "witness: holds at W = O V^*"
+    weaker = exists([ev(S, part="lemma"), witness])  # the weaker part explains the verdict
+    assert weaker.verdict is S and weaker.summary == "lemma: SUPPORTED piece"

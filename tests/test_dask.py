@@ -125,10 +125,10 @@ def test_verify_run_scheduler_local_starts_a_cluster_for_the_run(tmp_path, capsy
     status = main(["run", "--module", "verify_fixture_claims", "--claim", "fx.good_first",
                    "--claim", "fx.raises", "--scheduler", "local", "--jobs", "1", "--quiet",
                    "--json", str(path)])
-    assert status == 0
+    assert status == 3  # fx.raises: its code crashed (ERROR)
     verdicts = {json.loads(line)["id"]: json.loads(line)["verdict"]
                 for line in path.read_text().splitlines()}
-    assert verdicts == {"fx.good_first": "SUPPORTED", "fx.raises": "UNDECIDED"}
+    assert verdicts == {"fx.good_first": "SUPPORTED", "fx.raises": "ERROR"}
     meta = json.loads(path.with_name("r.meta.json").read_text())
     assert meta["device"] == "each Dask worker's"
 
@@ -165,3 +165,68 @@ def test_malformed_resources_are_a_definition_error(bad):
     with pytest.raises(ClaimDefinitionError, match="resources must be"):
         verify.claim("rr.x", paper="rr", where="l. 1", statement="x", kind="property",
                      resources=bad, registry=Registry())(lambda ctx: None)
+
+
+CHANGING = """
+import os
+import verify
+from verify import Evidence, Verdict
+
+
+@verify.claim("dkf.a", paper="dkf", where="l. 1", statement="x", kind="property")
+def version(ctx):
+    return Evidence(Verdict.SUPPORTED, "code VERSION", numbers={"n": 1})
+
+
+@verify.claim("dkf.cache", paper="dkf", where="l. 2", statement="x", kind="property")
+def cache(ctx):
+    return Evidence(Verdict.SUPPORTED, "cache " + os.environ.get("VERIFY_CACHE_DIR", "-"),
+                    numbers={"n": 1})
+"""
+
+NEW_CLAIM = """
+
+@verify.claim("dkf.b", paper="dkf", where="l. 3", statement="x", kind="property")
+def added(ctx):
+    return Evidence(Verdict.SUPPORTED, "new claim", numbers={"n": 1})
+"""
+
+
+def _cli(*args: str, cwd) -> dict:
+    """``verify run ARGS`` in a fresh process (as a user re-runs it); its records by id."""
+    import subprocess
+    import sys
+
+    out = cwd / "r.jsonl"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-m", "verify", "run", *args, "--json", str(out),
+                        "--quiet"], cwd=cwd, env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return {d["id"]: d for d in map(json.loads, out.read_text().splitlines())}
+
+
+def test_a_changed_claims_file_runs_its_new_code_on_a_persistent_cluster(cluster, tmp_path):
+    path = tmp_path / "dkf_claims.py"
+    path.write_text(CHANGING.replace("VERSION", "one"))
+    # two claims: both workers (likely) keep a template of the first version
+    first = _cli(str(path), "--claim", "dkf.a", "--claim", "dkf.cache", "--scheduler",
+                 cluster["address"], cwd=tmp_path)
+    assert first["dkf.a"]["summary"] == "code one"
+    path.write_text(CHANGING.replace("VERSION", "two") + NEW_CLAIM)
+    again = _cli(str(path), "--claim", "dkf.a", "--claim", "dkf.b", "--scheduler",
+                 cluster["address"], cwd=tmp_path)
+    assert again["dkf.a"]["summary"] == "code two"  # not the template of the old file
+    assert again["dkf.b"]["verdict"] == "SUPPORTED", again["dkf.b"]["summary"]
+
+
+def test_no_cache_and_cache_dir_reach_the_workers(cluster, tmp_path):
+    path = tmp_path / "dkf_claims.py"
+    path.write_text(CHANGING.replace("VERSION", "c"))
+    off = _cli(str(path), "--claim", "dkf.cache", "--no-cache", "--scheduler",
+               cluster["address"], cwd=tmp_path)
+    assert off["dkf.cache"]["summary"] == "cache off"
+    mine = tmp_path / "my-cache"
+    chosen = _cli(str(path), "--claim", "dkf.cache", "--cache-dir", str(mine), "--scheduler",
+                  cluster["address"], cwd=tmp_path)
+    assert chosen["dkf.cache"]["summary"] == f"cache {mine}"

@@ -178,8 +178,17 @@ def test_per_query_rule_reaches_both_verdicts():
 def test_isolated_link_rule_reaches_both_verdicts():
     from numerics.gda.dyn import _isolated_link_instance
 
-    assert _isolated_link_instance().verdict is Verdict.REFUTED
-    assert _isolated_link_instance(u=(1, 1)).verdict is Verdict.UNDECIDED
+    ev = _isolated_link_instance()  # u_r = -3 outweighs u_i = 1 in ubar_j: premise broken
+    assert ev.verdict is Verdict.UNDECIDED and "premise of link (2) not met" in ev.summary
+    assert _isolated_link_instance(u=(1, 1)).verdict is Verdict.SUPPORTED
+    assert _isolated_link_instance(u=(2, -1)).verdict is Verdict.SUPPORTED
+
+
+def test_feedback_links_2_and_3_are_exact_identities():
+    from proofs.gda.first_order import link2_weight_proof, link3_conditional_proof
+
+    for ev in (link2_weight_proof(), link3_conditional_proof()):
+        assert ev.verdict is Verdict.PROVED and ev.scope == "general" and ev.reading == "B"
 
 
 def test_dominance_rule_refutes_only_a_rising_loss():
@@ -413,6 +422,44 @@ def test_entropy_rate_and_noise_floor_rules():
     assert noise_floor_evidence(1.8994 + 0.2, 1.8994, 0.3).verdict is Verdict.REFUTED
 
 
+def test_min_entropy_headline_is_the_halving_chain_in_nats():
+    """Table 1's 1.829 is the entropy rate, in nats, of the chain whose off-diagonal weights
+    halve per step of circular distance (exact: 1.83025...); the printed rule (propto d), the
+    1/d rule and the bits unit all miss it."""
+    from fractions import Fraction
+
+    import mpmath
+
+    from numerics.gda.exp_sticky import HALVING, LN2, entropy_rate_evidence
+    from numerics.gda.sticky import entropy_rate, transition_matrix
+
+    w = [Fraction(1, 2 ** d) for d in (1, 2, 3, 4, 3, 2, 1)]
+    p = [Fraction(3, 10)] + [Fraction(7, 10) * x / sum(w) for x in w]
+    exact = -sum(mpmath.mpf(x.numerator) / x.denominator
+                 * mpmath.log(mpmath.mpf(x.numerator) / x.denominator) for x in p)
+    H = entropy_rate(transition_matrix("exp", param=HALVING))
+    assert abs(H - float(exact)) < 1e-12 and abs(H - 1.8303) < 1e-4
+    assert entropy_rate_evidence(H, "nats").verdict is Verdict.REPRODUCED
+    assert entropy_rate_evidence(H / LN2, "bits").verdict is Verdict.NOT_REPRODUCED
+    for rd in ("A", "B"):
+        Hr = entropy_rate(transition_matrix(rd))
+        assert entropy_rate_evidence(Hr, "nats").verdict is Verdict.NOT_REPRODUCED
+
+
+def test_table1_entropy_rows_in_nats_reproduce_and_in_bits_do_not():
+    """The committed deep SGD entropies (nats) meet Table 1's 2.077 +- 0.001 read in nats, and
+    miss it converted to bits (L434's word)."""
+    from numerics.gda.exp_sticky import LN2, TABLE1, _row
+
+    sgd = np.array([2.074, 2.077, 2.080, 2.076, 2.078])
+    paper = TABLE1["final entropy"]["SGD"]
+    sc = {"scale": "paper", "setting": "test"}
+    assert _row("final entropy", "SGD", paper, sgd, "nats", scale=sc).verdict is (
+        Verdict.REPRODUCED)
+    assert _row("final entropy", "SGD", paper, sgd / LN2, "bits", reading="bits",
+                scale=sc).verdict is Verdict.NOT_REPRODUCED
+
+
 def test_attribution_rule_reaches_both_verdicts():
     from numerics.gda.exp_sticky import attribution_evidence
 
@@ -480,6 +527,23 @@ def test_key_spread_rule_reaches_three_verdicts():
     assert ev.verdict is Verdict.REFUTED and ev.counterexample["abs_cos_init"] == init
     mixed = {"EM": [0.35, 0.2, 0.33], "SGD": [0.31, 0.29, 0.32]}
     assert key_spread_evidence(init, mixed).verdict is Verdict.UNDECIDED
+
+
+def test_key_spread_counts_only_runs_that_meet_the_premise():
+    """(b) is a conditional: keys that drift together in runs whose attention stays near
+    uniform refute nothing; the same drift in focused runs does."""
+    from numerics.gda.manifold import key_spread_evidence
+
+    init = [0.30, 0.28, 0.31]
+    closer = {"EM": [0.35, 0.3, 0.33], "SGD": [0.31, 0.29, 0.32]}
+    none = {"EM": [False] * 3, "SGD": [False] * 3}
+    ev = key_spread_evidence(init, closer, none, counterexample={"seed": 0})
+    assert ev.verdict is Verdict.UNDECIDED and "premise not met" in ev.summary
+    some = {"EM": [True, False, False], "SGD": [False] * 3}
+    assert key_spread_evidence(init, closer, some, counterexample={"seed": 0}).verdict is (
+        Verdict.REFUTED)
+    apart_where_focused = {"EM": [0.2, 0.3, 0.33], "SGD": [0.31, 0.29, 0.32]}
+    assert key_spread_evidence(init, apart_where_focused, some).verdict is Verdict.SUPPORTED
 
 
 # ---- Sec. 3 identities (numerics/gda/identities.py) ---------------------------------------------

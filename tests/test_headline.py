@@ -52,3 +52,62 @@ def test_the_report_badge_typesets_its_qualifier_as_latex() -> None:
     assert tex.endswith(r"\,{\scriptsize\sffamily bounded}") and "textbackslash" not in tex
     assert "erratum" in qualified_badge(Verdict.REFUTED, None, "erratum")
     assert qualified_badge(Verdict.PROVED, "general").endswith("{PROVED}")
+
+
+def test_an_erratum_headline_reads_with_what_it_fixes_and_counts_apart() -> None:
+    r = _r("PROVED", scope="general", readings={"A": {"verdict": "REFUTED", "summary": "x"}})
+    r.headline_reading, r.errata = "B", [{"reading": "A", "what": "sign of β⁴"}]
+    assert headline(r) == "PROVED (with erratum: sign of β⁴)"
+    assert readings_line(r) == "B PROVED (with erratum) · A REFUTED"
+    bounded = _r("PROVED", scope="bounded")
+    bounded.errata = [{"reading": "A", "what": "a degenerate case"}]
+    assert headline(bounded) == "PROVED (bounded, with erratum: a degenerate case)"
+    assert counts([r, bounded, _r("REFUTED", severity="false")]) == [
+        ("PROVED (bounded, with erratum)", 1), ("PROVED (with erratum)", 1),
+        ("REFUTED (false)", 1)]
+
+
+def test_undecided_claims_are_counted_by_reason() -> None:
+    a, b, c = _r("UNDECIDED"), _r("UNDECIDED"), _r("UNDECIDED")
+    a.undecided_reason, b.undecided_reason = "needs_compute", "informal"
+    c.undecided_reason = "needs_compute"
+    assert headline(a) == "UNDECIDED"  # the reason is counted and shown, not in the verdict
+    assert counts([a, b, c]) == [("UNDECIDED (informal)", 1), ("UNDECIDED (needs_compute)", 2)]
+
+
+def _undecided(evidence, *, kind="property", undecided=None, error=None):
+    import verify
+    from verify.context import Context
+    from verify.evidence import Evidence  # noqa: F401
+    from verify.execute import build_result
+    from verify.registry import Registry
+
+    reg = Registry()
+    verify.claim("pp.u", paper="pp", where="l. 1", statement="x", kind=kind,
+                 undecided=undecided, registry=reg)(lambda ctx: evidence)
+    return build_result(reg["pp.u"], Context("pp.u"), list(evidence), elapsed=0.0, error=error)
+
+
+def test_every_undecided_gets_a_reason_derived_from_the_evidence_first() -> None:
+    from verify import Evidence
+
+    smoke = Evidence(Verdict.NOT_REPRODUCED, "loss 0.3 vs 0.1", method="experiment",
+                     numbers={"paper_value": 0.1, "measured": 0.3, "scale": "smoke"})
+    r = _undecided([smoke], kind="experiment", undecided=("open_setting", "widths"))
+    assert r.verdict is Verdict.UNDECIDED and r.undecided_reason == "needs_compute"
+    assert "--profile deep" in r.undecided_detail and "1800 s" in r.undecided_detail
+    timed = _undecided([Evidence.undecided("timeout after 30.0 s: expand")])
+    assert timed.undecided_reason == "timeout"
+    killed = _undecided([Evidence.undecided("killed")],
+                        error="timeout: still running after its budget of 60 s; killed")
+    assert killed.undecided_reason == "timeout"
+    assert _undecided([Evidence.informal()], kind="informal").undecided_reason == "informal"
+    split = _undecided([Evidence.undecided("holds for d = 2, fails for d = 3")],
+                       undecided=("open_setting", "the paper leaves d open"))
+    assert (split.undecided_reason, split.undecided_detail) == (
+        "open_setting", "the paper leaves d open")
+    plain = _undecided([Evidence.undecided("conflicting evidence")])
+    assert plain.undecided_reason == "inconclusive"
+    assert plain.to_dict()["undecided_reason"] == "inconclusive"
+    held = _undecided([Evidence(Verdict.SUPPORTED, "ok", method="numeric")])
+    assert held.undecided_reason is None and held.to_dict()["undecided_reason"] is None

@@ -16,6 +16,8 @@ from numerics.nfa.ag import (
     VANISHING_SLOPE,
     centred_bound_evidence,
     descent_evidence,
+    n_trend,
+    two_level_sup,
     weakest,
     weight_constant_evidence,
 )
@@ -26,7 +28,9 @@ from numerics.nfa.basis import (
     OUT_SPAN,
     discrete_scales_evidence,
     jacobian_evidence,
+    l568_necessity_evidence,
     nondegenerate_evidence,
+    sin_member,
     span_agreement_evidence,
     span_witness_evidence,
 )
@@ -293,6 +297,33 @@ def test_only_if_rule():
     assert e.verdict is REF and e.counterexample["A1_violation"] == 0.133
     assert only_if_evidence(1e-9, equivariant, {}).verdict is U  # A1 not violated
     assert only_if_evidence(0.133, not_equivariant, {}).verdict is U
+
+
+def test_lemma5_membership_counts_a_half_under_a_shared_phase():
+    """sin(0.5 * 2x + b) = sin(x + b) is a basis element when b_1 = b_2 (mod pi), and is not
+    with distinct phases (the cosine is missing); other scalings stay outside."""
+    om = np.array([1.0, 2.0, np.sqrt(2)])
+    shared, distinct = np.full(3, 0.7), np.array([0.3, 1.9, 4.1])
+    assert sin_member(om, shared, 0.5 * 2.0, 0.7)
+    assert sin_member(om, shared, -1.0, -0.7 + np.pi)
+    assert not sin_member(om, distinct, 0.5 * 2.0, 1.9)
+    assert not sin_member(om, shared, 2.0 * 2.0, 0.7)
+    assert sin_member(om, distinct, 2.0, 1.9)
+
+
+def test_thm11_l568_is_a_necessary_condition_and_holds():
+    ev = l568_necessity_evidence()
+    assert ev.verdict is Verdict.PROVED and ev.reading == "A"
+    assert ev.numbers["image_off_ray_exact"] is True  # the converse fails: a note only
+
+
+def test_softmax_weight_constant_depends_on_n():
+    """The remainder constant of (L442) is searched up to N = 1000, and the summary's words
+    come from the numbers: it falls from ~0.19 (N = 5) to ~0.046 (N = 1000)."""
+    small, large = two_level_sup(5), two_level_sup(1000)
+    assert 0.18 < small < 0.2 and 0.04 < large < 0.05
+    assert "N-dependent" in n_trend({"5": small, "1000": large})
+    assert "roughly N-independent" in n_trend({"2": 0.13, "3": 0.18})
 
 
 def test_fixed_basis_rule():

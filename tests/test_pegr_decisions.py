@@ -157,3 +157,35 @@ def test_lemma_A1_fuzz_is_void_when_a_negative_control_is_missed():
     missed = gated_by_controls(fuzz, {"GL(3)": 0.8, "exp(tN), N not skew": 1e-9})
     assert [e.verdict for e in missed] == [Verdict.UNDECIDED]
     assert "missed" in missed[0].summary and missed[0].part == "lemma"
+
+
+def test_finite_width_ntk_deviation_shrinks_under_gaussian_init():
+    """Reading C of pegr.ntk.kernel_invariance measures the claim's Gaussian-initialised NTK:
+    its rotation deviation falls with width (the PyTorch-default law is a separate reading)."""
+    import torch
+
+    from numerics.pegr.groups import haar_so3, vec_col
+    from numerics.pegr.ntk import finite_width_deviations
+
+    R = haar_so3(9, torch.Generator().manual_seed(3))
+    X, Xg = vec_col(R[:8]), vec_col(R[8] @ R[:8])
+    narrow, wide = finite_width_deviations(X, Xg, [16, 512], 3, "gaussian")
+    assert wide < 0.6 * narrow
+    same = finite_width_deviations(X, X, [16], 1, "gaussian")
+    assert same == [0.0]
+
+
+def test_lift_pe_is_overstated_under_a_trivial_stabiliser():
+    """pegr.homogeneous.lift_pe holds only where the stabiliser acts trivially (reading D,
+    PROVED for SO(2) on the circle): overstated, not an erratum; without D it would be false."""
+    from numerics.pegr.homogeneous import trivial_stabiliser_evidence
+    from verify.combine import severity_of
+    from verify.registry import REGISTRY, discover
+
+    ev = trivial_stabiliser_evidence()
+    assert ev.verdict is Verdict.PROVED and ev.reading == "D"
+    discover(["proofs.pegr", "numerics.pegr"])
+    repairs = REGISTRY["pegr.homogeneous.lift_pe"].repairs
+    held = {"B": Verdict.SUPPORTED, "D": Verdict.PROVED}
+    assert severity_of(Verdict.REFUTED, held, repairs) == ("overstated", "D")
+    assert severity_of(Verdict.REFUTED, held | {"D": Verdict.UNDECIDED}, repairs)[0] == "false"

@@ -61,10 +61,36 @@ QUICK = ["--claims", "pytfx.[mdci]*", "--claims-from", "pytfx_claims", "--claims
          "-p", "no:cacheprovider"]
 
 
+POISON = textwrap.dedent('''
+    """A claim that changes its process's state, and one that sees it (issue 25, item 6)."""
+    import os
+
+    import verify
+    from verify import Evidence, Verdict
+
+
+    @verify.claim("pytfx.zpoison", paper="pytfx", where="l. 8", statement="x",
+                  kind="property", expect="SUPPORTED")
+    def poison(ctx):
+        os.environ["PYTFX_POISONED"] = "1"
+        return Evidence(Verdict.SUPPORTED, "poisoned", numbers={"n": 1})
+
+
+    @verify.claim("pytfx.zvictim", paper="pytfx", where="l. 9", statement="x",
+                  kind="property", expect="SUPPORTED")
+    def victim(ctx):
+        if os.environ.get("PYTFX_POISONED"):
+            return Evidence(Verdict.REFUTED, "saw the poison",
+                            counterexample={"PYTFX_POISONED": "1"})
+        return Evidence(Verdict.SUPPORTED, "clean process", numbers={"n": 1})
+''')
+
+
 @pytest.fixture
 def claims_dir(pytester: pytest.Pytester) -> pytest.Pytester:
     pkg = pytester.mkpydir("pytfx_claims")
     (pkg / "lemmas.py").write_text(CLAIMS)
+    (pkg / "poison.py").write_text(POISON)
     return pytester
 
 
@@ -82,7 +108,7 @@ def test_a_matching_claim_passes_and_a_drifted_one_fails_with_its_evidence(claim
         "PASSED claims/pytfx::pytfx.matches",
         "PASSED claims/pytfx::pytfx.informal",
         "FAILED claims/pytfx::pytfx.drifted - pytfx.drifted: verdict REFUTED*",
-        "FAILED claims/pytfx::pytfx.crashes - pytfx.crashes: verdict UNDECIDED*",
+        "FAILED claims/pytfx::pytfx.crashes - pytfx.crashes: ERROR*",
     ])
     assert "pytfx.drifted: verdict REFUTED, expected PROVED\n" in out
     assert "collected 4 items" in out
@@ -126,6 +152,16 @@ def test_a_timeout_in_its_own_process_fails_the_item(claims_dir):
     res.assert_outcomes(failed=1)
     res.stdout.fnmatch_lines(["*pytfx.hangs: verdict UNDECIDED: the claim crashed or timed out "
                               "(timeout: still running after its budget of 1 s*"])
+
+
+def test_by_default_each_claim_runs_isolated_as_verify_run_does(claims_dir):
+    base = ["--claims", "pytfx.z*", "--claims-from", "pytfx_claims", "--claims-only",
+            "-p", "no:cacheprovider"]
+    res = claims_dir.runpytest_subprocess(*base)
+    res.assert_outcomes(passed=2)  # the victim's process never saw the poison
+    inline = claims_dir.runpytest_subprocess(*base, "--claims-isolation", "inline")
+    inline.assert_outcomes(passed=1, failed=1)  # in one process it does: the test can fail
+    inline.stdout.fnmatch_lines(["*pytfx.zvictim: verdict REFUTED, expected SUPPORTED*"])
 
 
 def test_without_claims_the_plugin_is_inert_and_with_it_tests_still_run(claims_dir):

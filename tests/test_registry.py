@@ -127,3 +127,41 @@ def test_paper_metadata_is_registered_once():
         verify.paper("pp", title="Another", registry=reg)
     with pytest.raises(ClaimDefinitionError, match=r"title is empty"):
         verify.paper("qq", title=" ", registry=reg)
+
+
+def test_quantifier_defaults_to_forall_and_is_validated():
+    reg = Registry()
+    _register(reg)
+    assert reg["pp.a"].quantifier_of("A") == "forall"
+    assert reg["pp.a"].to_dict()["quantifier"] == "forall"
+    _register(reg, id="pp.b", quantifier="exists")
+    assert reg["pp.b"].quantifier_of("A") == "exists" == reg["pp.b"].quantifier_of("B")
+    _register(reg, id="pp.c", readings={"B": "b"}, quantifier={"A": "exists"})
+    assert (reg["pp.c"].quantifier_of("A"), reg["pp.c"].quantifier_of("B")) == ("exists", "forall")
+    with pytest.raises(ClaimDefinitionError,
+                       match=r"test_registry.py: claim 'pp.d'.*quantifier 'some' is not "
+                             r"'forall' or 'exists'"):
+        _register(Registry(), id="pp.d", quantifier="some")
+    with pytest.raises(ClaimDefinitionError, match=r"quantifier names reading 'Z'"):
+        _register(Registry(), quantifier={"Z": "exists"})
+    with pytest.raises(ClaimDefinitionError, match=r"quantifier\['A'\] is 'all'"):
+        _register(Registry(), quantifier={"A": "all"})
+
+
+def test_an_existential_claim_is_decided_as_one_and_recorded():
+    reg = Registry()
+    witness = verify.Evidence(verify.Verdict.PROVED, "holds at W = 1", method="symbolic",
+                              witness={"W": 1})
+    failing = verify.Evidence(verify.Verdict.REFUTED, "fails at W = 0", method="symbolic",
+                              counterexample={"W": 0}, reading="P")
+    _register(reg, id="pp.e", readings={"P": "the proof's W = 0"},
+              quantifier={"A": "exists"})
+    reg["pp.e"].checks = [lambda ctx: [witness, failing]]
+    r = execute(reg["pp.e"], Context("pp.e"))
+    assert r.verdict is verify.Verdict.PROVED and r.quantifier == "exists"
+    assert r.readings["P"]["verdict"] == "REFUTED"  # the proof's choice, universal, beside it
+    assert "quantifier" not in r.readings["P"]
+    d = r.to_dict()
+    assert d["quantifier"] == "exists" and d["evidence"][0]["witness"] == {"W": 1}
+    back = type(r).from_dict(d)
+    assert back.quantifier == "exists" and back.evidence[0].witness == {"W": 1}

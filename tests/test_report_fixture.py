@@ -61,6 +61,7 @@ def fixture_results() -> list[ClaimResult]:
                     "exact zero after expand",
                     method="symbolic",
                     generality="symbolic N, K",
+                    scope="general",
                     steps=[
                         r"claim: $O_{k}$ = $- \partial_{c_k} \mathcal{L}$",
                         r"as given: $O_{k} + \partial_{c_k} \mathcal{L}$ (0.00 s)",
@@ -208,6 +209,7 @@ def fixture_results() -> list[ClaimResult]:
                         "n_seeds": 5,
                         "tolerance": 0.01,
                         "metric": "correlation at tau = 100",
+                        "scale": "paper",
                     },
                     figures=[
                         {
@@ -249,6 +251,7 @@ def fixture_results() -> list[ClaimResult]:
                         "n_seeds": 5,
                         "tolerance": 0.5,
                         "metric": "SO(2) error, L2",
+                        "scale": "paper",
                     },
                 )
             ],
@@ -383,6 +386,21 @@ def fixture_results() -> list[ClaimResult]:
             statement=r"\sum_{k=0}^{n} \binom{n}{k} = 2^n",
             error="TimeoutError: claim exceeded its 30 s budget",
             evidence=[Evidence.undecided("timeout after 30 s")],
+        ),
+        _r(
+            "gda.toy.broken",
+            "gda",
+            "ERROR",
+            "the claim's code crashed: check toy raised NameError: name 'lr' is not defined "
+            "(at numerics/gda/claims.py:88 in toy: return train(lr=lr))",
+            where="Section 7.2, l. 520",
+            kind="property",
+            elapsed_s=0.4,
+            statement=r"the entropy stays below $\ln 5$",
+            error="check toy raised NameError: name 'lr' is not defined "
+                  "(at numerics/gda/claims.py:88 in toy: return train(lr=lr))",
+            evidence=[Evidence.undecided("check toy raised NameError: name 'lr' is not "
+                                         "defined")],
         ),
     ]
 

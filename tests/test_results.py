@@ -44,3 +44,25 @@ def test_malformed_middle_line_is_an_error(tmp_path):
 def test_missing_file(tmp_path):
     with pytest.raises(ResultsFileError, match="does not exist"):
         load(tmp_path / "nope.jsonl")
+
+
+def test_the_headline_fields_survive_the_file(tmp_path):
+    path = tmp_path / "r.jsonl"
+    r = _result("p.h")
+    r.headline_reading, r.headline_reason = "B", "the standing condition of Sec. 3, L448"
+    r.errata = [{"reading": "A", "what": "sign of beta^4"}]
+    u = _result("p.u", verdict=Verdict.UNDECIDED)
+    u.undecided_reason, u.undecided_detail = "needs_compute", "run: verify run --profile deep"
+    append(path, r)
+    append(path, u)
+    back = load(path)
+    assert (back["p.h"].headline_reading, back["p.h"].errata) == ("B", r.errata)
+    assert back["p.h"].headline_reason == r.headline_reason
+    assert back["p.u"].undecided_reason == "needs_compute"
+
+
+def test_malformed_errata_are_named(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"id": "p.a", "paper": "p", "verdict": "PROVED", "errata": [1]}\n')
+    with pytest.raises(ResultsFileError, match="errata must be a list of objects"):
+        load(path)

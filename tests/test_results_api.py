@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from verify import ResultsFileError, UnknownClaimError, provenance
+from verify import Evidence, ResultsFileError, UnknownClaimError, provenance
 from verify.diff import Change, diff
 from verify.results import SCHEMA_VERSION, ClaimResult, Results, load
 from verify.verdict import Verdict
@@ -19,9 +19,22 @@ from verify.verdict import Verdict
 FIX = Path(__file__).parent / "fixtures"
 
 
+def _piece(verdict: str, summary: str, reading: str = "A", scope: str | None = None):
+    """A piece of evidence that gives ``verdict`` by verify/combine.py's rule (a loaded record
+    is re-checked against it)."""
+    v = Verdict.parse(verdict)
+    method = {Verdict.PROVED: "symbolic", Verdict.CERTIFIED: "certificate"}.get(v, "numeric")
+    return Evidence(v, summary, method=method, reading=reading, scope=scope,
+                    counterexample={"x": 1} if v is Verdict.REFUTED else None)
+
+
 def _r(cid: str, verdict: str, **kw) -> ClaimResult:
+    summary = f"{cid} is {verdict}"
+    evidence = [_piece(verdict, summary, scope=kw.get("scope"))]
+    evidence += [_piece(info["verdict"], "reading", label)
+                 for label, info in kw.get("readings", {}).items()]
     return ClaimResult(id=cid, paper=cid.split(".")[0], verdict=Verdict.parse(verdict),
-                       summary=f"{cid} is {verdict}", **kw)
+                       summary=summary, evidence=evidence, **kw)
 
 
 def _write(path: Path, results: list[ClaimResult]) -> Path:

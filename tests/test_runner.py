@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import verify
-from verify import Verdict
+from verify import Results, Verdict
 
 FIXTURES = ["verify_fixture_claims"]
 
@@ -45,8 +45,6 @@ def test_well_behaved_claims_finish(misbehaving):
 @pytest.mark.parametrize(
     "claim_id, reason",
     [
-        ("fx.raises", "raised ValueError: the check is broken"),
-        ("fx.nan", "returned nan, not Evidence"),
         ("fx.nan_numbers", "NaN among its numbers"),
         ("fx.hangs", "timeout: still running after its budget of 3 s; killed"),
         ("fx.aborts", "claim process killed by SIGABRT"),
@@ -60,10 +58,24 @@ def test_misbehaving_claim_is_undecided_with_its_reason(misbehaving, claim_id, r
     assert reason in r.summary
 
 
+@pytest.mark.parametrize(
+    "claim_id, reason",
+    [
+        ("fx.raises", "raised ValueError: the check is broken"),
+        ("fx.nan", "returned nan, not Evidence"),
+    ],
+)
+def test_claim_whose_code_crashes_is_error_with_its_reason(misbehaving, claim_id, reason):
+    r = misbehaving[0][claim_id]
+    assert r.verdict is Verdict.ERROR  # a bug in the claim, not a verdict (issue 25.9)
+    assert reason in r.summary
+
+
 def test_drift_from_expect_sets_exit_code(misbehaving):
     results, _ = misbehaving
     assert [r.id for r in results.drifted] == ["fx.good_last"]
-    assert results.exit_code == 1
+    assert results.exit_code == 3  # fx.raises errored: that comes before the drift
+    assert Results(results.drifted).exit_code == 1
 
 
 def test_in_process_mode_gives_the_same_verdicts(tmp_path):

@@ -11,9 +11,9 @@ import sympy as sp
 import torch
 
 from numerics.sih import retrieve as sih_retrieve
-from numerics.sih.ca import CellularAutomaton, token_stream
+from numerics.sih.ca import CellularAutomaton, sample_stream, token_stream
 from numerics.sih.checks import def_d1_margins
-from numerics.sih.construction import evaluate
+from numerics.sih.construction import SpatialInductionHead, evaluate
 from numerics.sih.coverage import lookup_exact, notion_ii_evidence, unobservable_flip
 from numerics.sih.decode import (
     decoder_failure,
@@ -25,7 +25,8 @@ from numerics.sih.embed import (
     affine_in_time_obstruction,
     bound23_evidence,
     existence_evidence,
-    lemma_d2_evidence,
+    lemma_d2_1d_judgement,
+    lemma_d2_judgement,
     margin_evidence,
     omega_rows_evidence,
     pair_count_evidence,
@@ -34,11 +35,21 @@ from numerics.sih.embed import (
 )
 from numerics.sih.embedding import SpatialAwareEmbedding, case1_coefficients
 from numerics.sih.exp import compute_evidence, incompatible_rows, relation_evidence
+from numerics.sih.lemma_d2 import (
+    certify_instance,
+    farkas_certificate,
+    float_feasible,
+    recheck_farkas,
+    search_tori,
+    uniform_form_1d,
+)
 from numerics.sih.main import (
     dims_constant_evidence,
     evaluable_evidence,
     every_cell_evidence,
     layernorm_evidence,
+    ln_layer1_leakage,
+    ln_leakage_evidence,
     ln_std_spread,
     threshold_iff_evidence,
     tradeoff_evidence,
@@ -62,7 +73,12 @@ from numerics.sih.setup import (
     transitions_evidence,
     union_sets_evidence,
 )
-from numerics.sih.text import causal_evidence, same_row_match
+from numerics.sih.text import (
+    causal_evidence,
+    row0_key_evidence,
+    same_row_match,
+    sinks_evidence,
+)
 from proofs.sih import text as sih_text
 from proofs.sih.coverage import coverage_probability, mmin_evidence, mmin_formula
 from proofs.sih.embed import premise_evidence
@@ -463,9 +479,40 @@ def test_thm42_rule():
 
 
 def test_lemma_d2_rule():
-    assert lemma_d2_evidence(3, [], None).verdict is Verdict.SUPPORTED
-    assert lemma_d2_evidence(3, [], {"widths": [6]}).verdict is Verdict.UNDECIDED
-    assert lemma_d2_evidence(0, [], None).verdict is Verdict.UNDECIDED
+    row = {"widths": [4, 4], "tried": 5, "candidates": 0, "counterexample_N": None}
+    assert lemma_d2_judgement([], [row]).verdict is Verdict.SUPPORTED
+    assert lemma_d2_judgement([], [row | {"candidates": 1}]).verdict is Verdict.UNDECIDED
+    assert lemma_d2_judgement([], []).verdict is Verdict.UNDECIDED
+    ce = {"G": "Z4xZ4", "N": [[0, 0]], "m": 3, "d": 2, "Omegas_certified": 252}
+    assert lemma_d2_judgement([ce], [row]).verdict is Verdict.REFUTED
+    assert lemma_d2_1d_judgement([(True, {"L": 3, "sigma_m": 1.0})]).verdict is Verdict.SUPPORTED
+    assert lemma_d2_1d_judgement([(False, {"L": 3, "sigma_m": 0.0})]).verdict is Verdict.REFUTED
+    assert lemma_d2_1d_judgement([]).verdict is Verdict.UNDECIDED
+
+
+def test_lemma_d2_counterexample_z4xz4_certified_exactly():
+    """The referee's instance: every Omega of 5 classes on Z4 x Z4 fails, with certificates
+    that re-check in Fractions; a tampered certificate does not re-check, and one class more
+    (6 = m + d + 1) is feasible, so the certificates are not vacuous."""
+    N, w = [(0, 0), (0, 2), (2, 0)], (4, 4)
+    certs = certify_instance(N, w, [0, 0, 0], 1)
+    assert certs is not None and len(certs) == 252
+    om = ((0, 0), (0, 1), (1, 0), (0, 2), (2, 0))
+    c = farkas_certificate(N, om, w, [0, 0, 0], 1)
+    assert recheck_farkas(N, om, w, [0, 0, 0], 1, c)
+    bad = {"lam": [x + 1 for x in c["lam"]], "nu": c["nu"]}
+    assert not recheck_farkas(N, om, w, [0, 0, 0], 1, bad)
+    six = ((0, 0), (0, 1), (1, 0), (1, 1), (0, 2), (2, 0))
+    assert float_feasible(N, six, w, [0, 0, 0], 1)
+    assert farkas_certificate(N, six, w, [0, 0, 0], 1) is None
+    found, rows = search_tori([(3, 3), (4, 4)], max_m=3)
+    assert rows[0]["counterexample_N"] is None
+    assert [tuple(map(tuple, f["N"])) for f in found] == [tuple(N)]
+
+
+def test_lemma_d2_1d_construction():
+    assert uniform_form_1d(7, [0, 2, 3])[0]
+    assert uniform_form_1d(8, [1, 5])[0]
 
 
 def test_bound23_rule():
@@ -577,6 +624,25 @@ def test_layernorm_rule_and_spread():
         Verdict.REFUTED
 
 
+def test_layernorm_leakage_mean_zero_code_recovers_the_construction():
+    """Pre-LN leaves the construction's routing alone only with a mean-zero code: [p; -p]
+    returns to the LN-free leakage at large gamma, the periodic p as is does not."""
+    g = torch.Generator().manual_seed(0)
+    _, _, st = sample_stream(g, ECA, 2, (8,), 6)
+    m = SpatialInductionHead(ECA, 2, (8,), 6, len(st) + 1, None, temporal="periodic")
+    free = ln_layer1_leakage(m, st, None, mirror=False)
+    mirror = ln_layer1_leakage(m, st, 1e4, mirror=True)
+    plain = ln_layer1_leakage(m, st, 1e4, mirror=False)
+    assert abs(mirror - free) <= 0.1 * free and plain > 10 * free
+    setting = {"setting": "test"}
+    assert ln_leakage_evidence([0.5, mirror], free, [1, 1e4], setting, "t").verdict is \
+        Verdict.SUPPORTED
+    assert ln_leakage_evidence([0.5, plain], free, [1, 1e4], setting, "t").verdict is \
+        Verdict.REFUTED
+    assert ln_leakage_evidence([0.5, 1.5 * free], free, [1, 1e4], setting, "t").verdict is \
+        Verdict.UNDECIDED
+
+
 # ---- numerics/sih/naive.py, text.py, exp.py ------------------------------------------------------
 def test_naive_construction_predicts_evaluable_cells():
     ca = CellularAutomaton(ECA, 2, wolfram_table(110))
@@ -605,6 +671,20 @@ def test_same_row_rule():
     assert causal_evidence(None, 1).verdict is Verdict.UNDECIDED
 
 
+def test_causal_completed_heads_with_the_row0_key():
+    """The first token's self-copied key carries ((0,0,0), 0): an invalid pair under ECA 1
+    (f(000) = 1), a valid one by accident under ECA 0; the same-row reading is 'literal'."""
+    ev = row0_key_evidence(1)
+    assert ev.verdict is Verdict.REFUTED and ev.reading == "A"
+    assert ev.counterexample["f(0,0,0)"] == 1
+    assert row0_key_evidence(0).verdict is Verdict.UNDECIDED
+    assert row0_key_evidence(254).verdict is Verdict.UNDECIDED
+    assert causal_evidence({"matching_key": [1, [0]]}, 1).reading == "literal"
+    assert sinks_evidence([1e-3, 0.02], 3).verdict is Verdict.SUPPORTED
+    assert sinks_evidence([0.02, 0.9], 3).verdict is Verdict.REFUTED
+    assert sinks_evidence([0.2], 3).verdict is Verdict.UNDECIDED
+
+
 def test_compute_rule():
     kw = {"n_1d": 4, "n_2d": 3, "max_1d": 10, "range_2d": (55, 75)}
     assert compute_evidence(207, **kw).verdict is Verdict.PROVED
@@ -622,3 +702,27 @@ def test_relation_rule():
     assert relation_evidence(3, [], {}, "w", None).verdict is Verdict.SUPPORTED
     assert relation_evidence(3, [1], {}, "w", {"sample": 1}).verdict is Verdict.REFUTED
     assert relation_evidence(0, [], {}, "w", None).verdict is Verdict.UNDECIDED
+
+
+def test_lemma_e4_witness_decoder_meets_def_e3_and_a_wrong_one_fails(monkeypatch):
+    import numpy as np
+
+    import numerics.sih.decode as dec
+
+    ev = dec.witness_decoder_evidence(np.random.default_rng(0), 20)
+    assert ev.verdict is Verdict.SUPPORTED and ev.witness
+    # the proof's own trapezoids (zero only beyond 2 eta = delta/2) fail Def E.3 (2)
+    monkeypatch.setattr(dec, "trapezoid", lambda z, v, inner, outer:
+                        dec.bump(z, v, outer))
+    bad = dec.witness_decoder_evidence(np.random.default_rng(0), 20)
+    assert bad.verdict is Verdict.REFUTED and not bad.witness
+
+
+def test_lemma_d2_is_existential_refuted_only_by_its_nonexistence_certificates():
+    """Lemma D.2 says an Omega exists: its REFUTED is a proof that none does (every Omega
+    certified infeasible), and its SUPPORTED names the witnesses the LPs found."""
+    row = {"widths": [4, 4], "tried": 5, "candidates": 0, "counterexample_N": None}
+    ce = {"G": "Z4xZ4", "N": [[0, 0]], "m": 3, "d": 2, "Omegas_certified": 252}
+    refuted = lemma_d2_judgement([ce], [row])
+    assert refuted.nonexistence and refuted.method == "certificate"
+    assert lemma_d2_judgement([], [row]).witness

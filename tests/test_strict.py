@@ -73,13 +73,16 @@ def test_run_strict_exits_one_on_a_crash_or_timeout_without_expect(tmp_path):
     args = ("run", "--claim", "fx.raises", "--claim", "fx.hangs", "--timeout", "2", "--json",
             str(out), "--quiet")
     plain = verify_cli(*args, cwd=tmp_path)
-    assert plain.returncode == 0, plain.stderr  # no expect: a crash alone is not a failure
+    assert plain.returncode == 3, plain.stderr  # a check that raised is ERROR (issue 25.9)
     records = {d["id"]: d for d in map(json.loads, out.read_text().splitlines())}
     assert "raised ValueError" in records["fx.raises"]["error"]
     assert "timeout" in records["fx.hangs"]["error"]
     strict = verify_cli(*args, "--strict", cwd=tmp_path)
-    assert strict.returncode == 1, strict.stderr
+    assert strict.returncode == 3, strict.stderr  # ERROR first
     assert "2 claims crashed or timed out (--strict): fx.raises, fx.hangs" in strict.stdout
+    hangs = ("run", "--claim", "fx.hangs", "--timeout", "2", "--json", str(out), "--quiet")
+    assert verify_cli(*hangs, cwd=tmp_path).returncode == 0  # a timeout alone: UNDECIDED
+    assert verify_cli(*hangs, "--strict", cwd=tmp_path).returncode == 1
 
 
 def test_run_strict_exits_zero_when_nothing_crashed(tmp_path):

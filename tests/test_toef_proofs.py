@@ -56,10 +56,17 @@ def test_relu_reading_c_refuted_by_abs_and_e_proved(tmp_path):
     assert str(res.verdict) == "REFUTED"
 
 
-def test_lemma3_attention_printed_substitution_refuted_star_moved_proved(tmp_path):
+def test_lemma3_existence_proved_by_witness_proofs_substitution_refuted_beside_it(tmp_path):
     res = _run("toef.lemma3_wirtinger_linear_attention", tmp_path)
-    assert str(res.verdict) == "REFUTED"  # reading A: the paper's W_B = V O^* with the pairing
+    # reading A, the lemma's "there exists parameters", holds by a witness proved in symbolic size
+    assert str(res.verdict) == "PROVED" and res.scope == "general" and res.quantifier == "exists"
+    assert res.summary.startswith("witness: ")
     r = _by_reading(res)
+    assert Verdict.REFUTED not in r["A"]
+    assert any(e.witness for e in res.evidence if e.reading == "A" and e.verdict == Verdict.PROVED)
+    # the proof's W_B = V O^* (l. 210), for every paired set: an erratum of the proof, REFUTED
+    assert res.readings["P"]["verdict"] == "REFUTED"
+    assert any(e.counterexample for e in res.evidence if e.reading == "P")
     assert Verdict.PROVED in r["B"] and Verdict.PROVED in r["D"]
     key = [e for e in res.evidence if e.part == "key identity" and e.verdict == Verdict.PROVED]
     assert any("all N, C" in (e.generality or "") for e in key)
@@ -84,11 +91,23 @@ def test_closedness_criterion_rejects_a_wrong_conjugate_jacobian():
     assert ev.summary.startswith("step 1")
 
 
-def test_lemma7_nonzero_heads_reading_is_vacuous_and_nonzero_field_reading_open(tmp_path):
+def test_lemma7_existential_refuted_by_a_proof_that_no_nonvacuous_witness_exists(tmp_path):
     res = _run("toef.lemma7_softmax_free_energy", tmp_path)
     r = _by_reading(res)
-    assert r["D"] == [Verdict.PROVED] and r["E"] == [Verdict.UNDECIDED]
-    assert str(res.verdict) == "REFUTED"  # reading A decides
+    assert r["C"] == [Verdict.PROVED] and r["D"] == [Verdict.PROVED]  # vacuous witnesses
+    assert str(res.verdict) == "REFUTED" and res.quantifier == "exists"
+    (none,) = [e for e in res.evidence if e.reading == "A"]
+    assert none.nonexistence and none.method == "symbolic" and none.verdict == Verdict.REFUTED
+    assert res.readings["P"]["verdict"] == "REFUTED"  # the proof's tying: a failing instance
+
+
+def test_lemma7_nonexistence_argument_does_not_close_with_a_wrong_derivative(monkeypatch):
+    from proofs.toef import engineering
+
+    assert engineering.no_nonvacuous_witness().verdict == Verdict.REFUTED
+    # a wrong Wirtinger derivative (X itself): steps (1) and (5) fail, so nothing is concluded
+    monkeypatch.setattr(engineering, "wirtinger_conj", lambda V, X: sp.zeros(2, 1) + X)
+    assert engineering.no_nonvacuous_witness().verdict == Verdict.UNDECIDED
 
 
 def test_lemma7_heads_that_do_not_cancel_leave_a_nonzero_field():

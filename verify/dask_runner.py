@@ -17,6 +17,14 @@ claims. The cluster only decides *where* a claim runs; *how* is the pool's:
   (``dask worker ... --resources GPU=1``); when no worker of the cluster offers them the
   claim is UNDECIDED at once instead of waiting forever.
 
+A worker keeps its template for the next runs, keyed by the *content* of the claims
+sources (a sha256 over the claims files and the ``.py`` files of the claims packages, read
+by the client): after a claims file changes, the next run gets a fresh template that imports
+the new code (the old one is stopped), never the code of the previous run. The client's
+cache setting (``--no-cache``, ``--cache-dir``, ``VERIFY_CACHE_DIR``) and its limits
+(``--max-processes``, ``--max-file-gib``) travel with each task and are the environment of
+the worker's template, so they hold on remote workers as locally.
+
 ``scheduler="local"`` starts a :class:`distributed.LocalCluster` of ``jobs`` single-threaded
 worker processes for the run; anything else is a scheduler address (``tcp://host:8786``).
 Dask and distributed are an optional extra: ``pip install 'verify[dask]'``.
@@ -31,15 +39,14 @@ import os
 import threading
 import time
 import uuid
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from .discovery import FILE_PREFIX
 from .errors import UsageError
-from .pool import Outcome, Task, _Pool, _Slot
+from .pool import Outcome, Resident, Task
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +74,7 @@ def run_tasks(
         return
     distributed = _import_distributed()
     shipped = _portable(modules)
+    template = TemplateKey(sources_digest(shipped), _shipped_env())
     with _client(distributed, scheduler, jobs) as client:
         offered = _offered_resources(client)
         shares = _host_shares(client)
@@ -77,7 +85,7 @@ def run_tasks(
             if missing:
                 on_outcome(Outcome(task, None, _no_worker_offers(missing, scheduler), 0.0))
                 continue
-            fut = client.submit(run_on_worker, task, shipped, shares, auto_device,
+            fut = client.submit(run_on_worker, task, shipped, shares, auto_device, template,
                                 key=f"verify-{task.ctx.claim_id}-{uuid.uuid4().hex[:8]}",
                                 resources=need or None, pure=False)
             futures[fut] = task
@@ -148,6 +156,68 @@ def _portable(modules: Sequence[str] | None) -> list[str] | None:
     return out
 
 
+@dataclass(frozen=True)
+class TemplateKey:
+    """What a worker's template must match beyond its modules: the content of the claims
+    sources and the environment the client sends (the cache setting)."""
+
+    digest: str
+    env: tuple[tuple[str, str], ...] = ()
+
+
+#: Environment variables a task carries from the client to the worker's template.
+SHIPPED_ENV = ("VERIFY_CACHE_DIR", "VERIFY_CHECKPOINT_S", "VERIFY_MAX_PROCESSES",
+               "VERIFY_MAX_FILE_GIB")
+
+
+def _shipped_env() -> tuple[tuple[str, str], ...]:
+    """The client's settings of :data:`SHIPPED_ENV` (a cache folder made absolute)."""
+    from .memo import OFF
+
+    out = []
+    for name in SHIPPED_ENV:
+        value = os.environ.get(name)
+        if value is None:
+            continue
+        if name == "VERIFY_CACHE_DIR" and value.strip().lower() not in (OFF, ""):
+            value = str(Path(value).expanduser().resolve())
+        out.append((name, value))
+    return tuple(out)
+
+
+def sources_digest(modules: Sequence[str] | None) -> str:
+    """sha256 over the source of the claims ``modules``: a claims file's bytes, and every
+    ``.py`` file of a module's top-level package (or its own file), in path order."""
+    import hashlib
+    import importlib.util
+
+    h = hashlib.sha256()
+    files: set[Path] = set()
+    for m in modules or ():
+        if m.startswith(FILE_PREFIX):
+            files.add(Path(m[len(FILE_PREFIX):]))
+            continue
+        top = m.split(".", 1)[0]
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            h.update(f"missing {m}\0".encode())
+        elif spec.submodule_search_locations:
+            for root in spec.submodule_search_locations:
+                files.update(Path(root).rglob("*.py"))
+        elif spec.origin:
+            files.add(Path(spec.origin))
+    for f in sorted(files):
+        h.update(str(f).encode() + b"\0")
+        try:
+            h.update(f.read_bytes())
+        except OSError:
+            h.update(b"unreadable")
+    return h.hexdigest()
+
+
 def _offered_resources(client: Any) -> dict[str, float]:
     """The most of each resource one worker of the cluster offers now."""
     best: dict[str, float] = {}
@@ -183,14 +253,14 @@ def _task_failure(e: BaseException) -> str:
 
 # -- on the worker ---------------------------------------------------------------------------
 
-#: This worker process's resident pools, by (modules, memory limit, threads): one template
-#: each, spawned by the first claim that needs it and kept for the next ones.
-_RESIDENT: dict[tuple[Any, ...], _Pool] = {}
+#: This worker process's resident templates, by (modules, sources digest and environment,
+#: memory limit, threads): each spawned by the first claim that needs it, kept for the next.
+_RESIDENT: dict[tuple[Any, ...], Resident] = {}
 _RESIDENT_LOCK = threading.Lock()
 
 
 def run_on_worker(task: Task, modules: Sequence[str] | None, shares: dict[str, int],
-                  auto_device: bool) -> Outcome:
+                  auto_device: bool, template: TemplateKey | None = None) -> Outcome:
     """The Dask task: run one claim in a fresh fork of this worker's template, within its
     budget, and return its :class:`~verify.pool.Outcome` (never raises for the claim's
     sake: a crash, hang or out-of-memory is the outcome's failure)."""
@@ -198,22 +268,21 @@ def run_on_worker(task: Task, modules: Sequence[str] | None, shares: dict[str, i
         from .devices import resolve_device
 
         task = Task(task.claim_id, replace(task.ctx, device=resolve_device(None)))
+    template = template or TemplateKey(sources_digest(modules))
     threads, mem_gib = _share(shares, task.ctx.device)
-    key = (tuple(modules) if modules is not None else None, mem_gib, threads)
+    names = tuple(modules) if modules is not None else None
+    key = (names, template, mem_gib, threads)
     with _RESIDENT_LOCK:  # a worker with several threads runs its claims one by one here
-        pool = _RESIDENT.get(key)
-        if pool is None:
-            pool = _RESIDENT[key] = _resident_pool(modules, threads, mem_gib)
-        got: list[Outcome] = []
-        pool.on_outcome = got.append
-        pool.queue.append(task)
-        while not got:
-            pool.step()
-        return got[0]
+        resident = _RESIDENT.get(key)
+        if resident is None:
+            for old in [k for k in _RESIDENT if k[0] == names and k[1] != template]:
+                _RESIDENT.pop(old).close()  # the templates of an older version of the code
+            resident = _RESIDENT[key] = _resident(modules, threads, mem_gib, dict(template.env))
+        return resident.run(task)
 
 
-def _resident_pool(modules: Sequence[str] | None, threads: int,
-                   mem_gib: float | None) -> _Pool:
+def _resident(modules: Sequence[str] | None, threads: int, mem_gib: float | None,
+              env: dict[str, str]) -> Resident:
     # A Dask worker process is daemonic by default, and multiprocessing refuses children
     # to daemonic processes. The templates die with this process anyway (PR_SET_PDEATHSIG).
     me = mp.current_process()
@@ -222,11 +291,8 @@ def _resident_pool(modules: Sequence[str] | None, threads: int,
     with contextlib.suppress(ImportError, ValueError):
         from distributed import get_worker
 
-        os.environ["VERIFY_WORKER"] = get_worker().address  # inherited: where a claim ran
-    spawn = mp.get_context("spawn")
-    pool = _Pool(deque(), lambda o: None, lambda: _Slot(spawn, modules, threads, mem_gib))
-    pool.spawn()
-    return pool
+        env = {**env, "VERIFY_WORKER": get_worker().address}  # inherited: where a claim ran
+    return Resident(modules, threads, mem_gib, env=env)
 
 
 def _share(shares: dict[str, int], device: str) -> tuple[int, float | None]:

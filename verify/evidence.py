@@ -14,6 +14,15 @@ Two labels organise the evidence of a claim:
              ``"field identity"``). A claim holds only if every part holds; see
              :mod:`verify.combine` for the rule.
 
+Two marks serve existential statements (``verify.claim(..., quantifier="exists")``, rule 7 of
+:mod:`verify.combine`):
+
+``witness``       the parameters a positive piece exhibits (``{"W_B": "O V^*", "n": 2}``):
+                  the statement holds at them, so "there exist parameters" holds;
+``nonexistence``  ``True`` on a REFUTED piece that proves that *no* parameters satisfy the
+                  statement (a symbolic proof, an exact infeasibility certificate): only such a
+                  piece refutes an existential statement; a failing instance does not.
+
 An Evidence has no truth value: ``bool(ev)``, ``if ev:`` and ``assert ev`` raise
 ``TypeError``. A dataclass is truthy whatever it holds, so ``assert prove_equal(a, b)`` would
 pass on a REFUTED result; tests should use :func:`verify.testing.assert_proved`,
@@ -58,6 +67,10 @@ class Evidence:
         dtype, device, seed: how numeric evidence ran.
         elapsed_s: time this piece took.
         rerun: a command that re-runs it.
+        witness: for an existential statement, the parameters this (positive) piece exhibits;
+            a dict with string keys, shown like a counterexample.
+        nonexistence: ``True`` when this REFUTED piece proves that no witness exists (its
+            ``counterexample`` then holds the obstruction: the certificate, the contradiction).
         figures: plot data the report draws (matplotlib), JSON-ready dicts, one of
             ``{"kind": "rate", "x": [...], "y": [...], "slope": s, "ci": [lo, hi],
             "claimed_slope": c, "xlabel": ..., "ylabel": ..., "title": ...}``;
@@ -86,6 +99,8 @@ class Evidence:
     elapsed_s: float | None = None
     rerun: str | None = None
     figures: list[dict[str, Any]] = field(default_factory=list)
+    witness: dict[str, Any] | None = None
+    nonexistence: bool = False
     audit: str | None = None  # set by verify.combine when it demotes a piece
 
     def __post_init__(self) -> None:
@@ -132,11 +147,15 @@ class Evidence:
         generality: str | None = None,
         prefix: str | None = None,
         scope: Scope | None = None,
+        witness: dict[str, Any] | None = None,
+        nonexistence: bool | None = None,
     ) -> Evidence:
         """Attach an engine's evidence to a claim's structure, in place, and return it:
         which ``part`` and ``reading`` it is about, the ``generality`` covered, and a
         ``prefix`` for the summary (``"field identity: exact zero after expand"``), and the
-        ``scope`` a proof reaches (see :class:`Evidence`)."""
+        ``scope`` a proof reaches (see :class:`Evidence`); for an existential statement, the
+        ``witness`` a positive piece exhibits, or ``nonexistence=True`` on a REFUTED piece
+        that proves no witness exists."""
         if part is not None:
             self.part = str(part)
         if reading is not None:
@@ -147,6 +166,10 @@ class Evidence:
             if scope not in SCOPES:
                 raise ValueError(f"scope must be one of {SCOPES}, got {scope!r}")
             self.scope = scope
+        if witness is not None:
+            self.witness = witness
+        if nonexistence is not None:
+            self.nonexistence = bool(nonexistence)
         if prefix is not None:
             self.summary = f"{prefix}: {self.summary}"
         return self

@@ -1,19 +1,22 @@
 """How a claim's verdict reads wherever it is shown: with its strength, and every reading.
 
-A verdict column alone misleads in two ways: a proof at the listed sizes reads like a proof
-in the statement's own generality, and a refutation by a typo reads like a false theorem.
-So the headline carries the qualifier that the evidence computed (:mod:`verify.combine`,
-rules 5 and 6):
+A verdict column alone misleads in three ways: a proof at the listed sizes reads like a proof
+in the statement's own generality, a refutation by a typo reads like a false theorem, and a
+pedantic reading of a display reads like a finding. So the headline is the verdict of the
+reading that heads (:mod:`verify.combine`, rule 8: the statement the paper means) and carries
+the qualifier that the evidence computed (rules 5, 6 and 8):
 
 - a PROVED claim reads ``PROVED`` when its scope is ``general`` and ``PROVED (bounded)``
   when it is exact at listed instances only;
-- a REFUTED claim reads ``REFUTED (erratum)``, ``REFUTED (overstated)`` or
-  ``REFUTED (false)``;
+- a claim whose printed text has a defect a referee fixes with a remark reads with the
+  repaired statement's verdict: ``PROVED (with erratum: sign of β⁴)``;
+- a REFUTED claim reads ``REFUTED (overstated)`` or ``REFUTED (false)``;
 
-and the readings line puts every reading's verdict beside the printed one
-(``A REFUTED (erratum) · B PROVED · C SUPPORTED``), so the finding that sits in reading B is
-seen without opening the claim. The run table, ``verify show``, the summary counts and the
-report all use these functions.
+and the readings line puts every reading's verdict beside the heading one, the heading one
+first (``B PROVED (with erratum: ...) · A REFUTED · C SUPPORTED``), so the literal reading's
+refutation is seen without opening the claim. The run table, ``verify show``, the summary
+counts (errata apart from refutations, UNDECIDED by reason) and the report all use these
+functions.
 """
 
 from __future__ import annotations
@@ -32,24 +35,47 @@ class _Result(Protocol):
     readings: dict[str, dict[str, Any]]
 
 
-def qualifier(verdict: Verdict, scope: str | None, severity: str | None) -> str:
-    """``"bounded"``, ``"erratum"``... : the word that says a verdict's strength, or ``""``."""
-    if verdict is Verdict.PROVED:
-        return "bounded" if scope != "general" else ""
-    if verdict is Verdict.REFUTED:
-        return severity or ""
-    return ""
+def _errata(r: Any) -> list[dict[str, str]]:
+    return list(getattr(r, "errata", None) or [])
 
 
-def label(verdict: Verdict, scope: str | None = None, severity: str | None = None) -> str:
-    """The verdict with its qualifier: ``PROVED``, ``PROVED (bounded)``, ``REFUTED (erratum)``."""
-    q = qualifier(verdict, scope, severity)
+def qualifier(verdict: Verdict, scope: str | None, severity: str | None,
+              errata: list[dict[str, str]] | None = None, *, what: bool = True) -> str:
+    """``"bounded"``, ``"false"``, ``"with erratum: sign of β⁴"``... : the words that say a
+    verdict's strength, or ``""``; ``what=False`` leaves out what the errata fix."""
+    words = []
+    if verdict is Verdict.PROVED and scope != "general":
+        words.append("bounded")
+    if verdict is Verdict.REFUTED and severity:
+        words.append(severity)
+    if errata:
+        fixes = "; ".join(e.get("what", "") for e in errata if e.get("what"))
+        words.append(f"with erratum: {fixes}" if what and fixes else "with erratum")
+    return ", ".join(words)
+
+
+def label(verdict: Verdict, scope: str | None = None, severity: str | None = None,
+          errata: list[dict[str, str]] | None = None, *, what: bool = True) -> str:
+    """The verdict with its qualifier: ``PROVED``, ``PROVED (bounded)``, ``REFUTED (false)``,
+    ``PROVED (with erratum: sign of β⁴)`` (``what=False``: ``PROVED (with erratum)``)."""
+    q = qualifier(verdict, scope, severity, errata, what=what)
     return f"{verdict.value} ({q})" if q else verdict.value
 
 
 def headline(r: _Result) -> str:
     """The claim's headline verdict with its qualifier."""
-    return label(r.verdict, r.scope, r.severity)
+    return label(r.verdict, r.scope, r.severity, _errata(r))
+
+
+def category(r: _Result) -> str:
+    """The headline without what the errata fix, and an UNDECIDED with its reason category:
+    what the summary counts (``PROVED (with erratum)``, ``UNDECIDED (needs_compute)``)."""
+    errata = _errata(r) if r.verdict is not Verdict.REFUTED else []  # a refutation is one
+    q = qualifier(r.verdict, r.scope, r.severity, errata, what=False)
+    reason = getattr(r, "undecided_reason", None)
+    if r.verdict is Verdict.UNDECIDED and reason:
+        q = reason
+    return f"{r.verdict.value} ({q})" if q else r.verdict.value
 
 
 def reading_label(info: Mapping[str, Any]) -> str:
@@ -62,17 +88,22 @@ def reading_label(info: Mapping[str, Any]) -> str:
 
 
 def readings_line(r: _Result, sep: str = " · ") -> str:
-    """``A REFUTED (erratum) · B PROVED · C SUPPORTED``; just ``A ...`` with no other reading."""
-    parts = [f"A {headline(r)}"]
-    for name in sorted(r.readings):
-        parts.append(f"{name} {reading_label(r.readings[name])}")
+    """The heading reading first with the headline, then every other reading:
+    ``A REFUTED (false) · B PROVED · C SUPPORTED``, or, where the repaired reading B heads,
+    ``B PROVED (with erratum) · A REFUTED`` (what the erratum fixes is in the headline)."""
+    first = getattr(r, "headline_reading", "A") or "A"
+    parts = [f"{first} {label(r.verdict, r.scope, r.severity, _errata(r), what=False)}"]
+    for name in sorted(r.readings, key=lambda n: (n != "A", n)):
+        if name != first:
+            parts.append(f"{name} {reading_label(r.readings[name])}")
     return sep.join(parts)
 
 
 def counts(results: Iterable[_Result]) -> list[tuple[str, int]]:
-    """Headline counts in verdict order, a bounded proof and each severity counted apart:
-    ``[("PROVED", 40), ("PROVED (bounded)", 12), ("REFUTED (false)", 9), ...]``."""
-    tally = Counter(headline(r) for r in results)
+    """Headline counts in verdict order by :func:`category`: a bounded proof, errata, each
+    severity and each reason of an UNDECIDED counted apart: ``[("PROVED", 40),
+    ("PROVED (with erratum)", 3), ("REFUTED (false)", 9), ("UNDECIDED (informal)", 4)]``."""
+    tally = Counter(category(r) for r in results)
     order = {v: i for i, v in enumerate(Verdict)}
 
     def key(text: str) -> tuple[int, str]:

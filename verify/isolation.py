@@ -31,6 +31,27 @@ Nothing a claim starts may outlive it:
 The child's stdout and stderr (fds 1 and 2) go to unlinked temporary files, of which the
 record keeps the last :data:`OUTPUT_TAIL_BYTES` bytes each in ``output``: a claim that prints
 megabytes cannot flood the run's table or die of a closed pipe.
+
+A claim may start processes of its own (``multiprocessing``, a torch ``DataLoader`` with
+workers): the claim child is not a daemon, as multiprocessing would otherwise refuse it
+children. They stay within the claim's bounds:
+
+- time: they are in the claim's process group, which the parent kills at the deadline;
+- memory: with a limit (``mem_gib``, ``verify run --memory-gib``), each process has it as
+  its address-space limit (``RLIMIT_AS``: a runaway allocation is a ``MemoryError`` in the
+  claim), and the template watches the claim's whole process tree every
+  :data:`WATCH_S` seconds: when the proportional set sizes (PSS, shared pages divided
+  between their sharers) of the claim child and all its descendants add up to more than the
+  limit, or the tree holds more than :func:`max_processes` processes, it kills them all and
+  the claim is UNDECIDED with the reason;
+- disk: no file a claim process writes (its stdout and stderr included) may grow past
+  :func:`max_file_bytes` (``RLIMIT_FSIZE``: the write fails with ``EFBIG``, which
+  :mod:`verify.execute` counts as a limit, UNDECIDED);
+- every one of them is killed when the claim ends (its group, then the subreaper's sweep).
+
+Every template starts with ``PYTHONHASHSEED`` = :data:`HASH_SEED` (:mod:`verify.pool`; it
+cannot change once Python runs): a check that iterates a set of strings sees the same order
+in every run, so the same seed gives the same evidence.
 """
 
 from __future__ import annotations
@@ -39,6 +60,7 @@ import contextlib
 import ctypes
 import gc
 import os
+import select
 import signal
 import sys
 import tempfile
@@ -60,6 +82,34 @@ _TOOK, _WRITING, _SENT, _STOP, _BROKEN = b"T", b"W", b"R", b"S", b"E"
 MAX_FAILED_STARTS = 3
 #: Template exit status when a child died half-way through sending its record.
 EXIT_TORN_PIPE = 3
+#: Seconds between two looks at a running claim's process tree (its memory, its size).
+WATCH_S = 0.25
+#: Most processes a claim's tree may hold at once (a fork bomb is killed at this size);
+#: ``VERIFY_MAX_PROCESSES`` (``verify run --max-processes``) overrides it.
+MAX_PROCESSES = 512
+#: Largest file a claim process may write (``RLIMIT_FSIZE``): 4 GiB;
+#: ``VERIFY_MAX_FILE_GIB`` (``verify run --max-file-gib``) overrides it.
+MAX_FILE_BYTES = 4 * 2**30
+
+
+def max_processes() -> int:
+    """:data:`MAX_PROCESSES`, or ``VERIFY_MAX_PROCESSES`` when it is a positive integer."""
+    try:
+        value = int(os.environ.get("VERIFY_MAX_PROCESSES", ""))
+    except ValueError:
+        return MAX_PROCESSES
+    return value if value > 0 else MAX_PROCESSES
+
+
+def max_file_bytes() -> int:
+    """:data:`MAX_FILE_BYTES`, or ``VERIFY_MAX_FILE_GIB`` GiB when it is a positive number."""
+    try:
+        value = float(os.environ.get("VERIFY_MAX_FILE_GIB", ""))
+    except ValueError:
+        return MAX_FILE_BYTES
+    return int(value * 2**30) if 0 < value < float("inf") else MAX_FILE_BYTES
+#: ``PYTHONHASHSEED`` of every template, and so of every claim (string hashing, set order).
+HASH_SEED = "0"
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _LINUX = sys.platform.startswith("linux")
@@ -218,7 +268,7 @@ def serve(conn: Connection, limits: tuple[float | None, int]) -> None:
         if first == _TOOK:
             failed_starts = 0
             running, waiting = waiting, _fork_child(conn, limits, (waiting,))
-            _see_out(conn, running, keep=waiting.pid)
+            _see_out(conn, running, keep=waiting.pid, mem_gib=limits[0])
             continue
         status = _wait_exit(waiting.pid)
         kill_group(waiting.pid)
@@ -265,11 +315,12 @@ def _read_first(fd: int) -> bytes:
             continue
 
 
-def _see_out(conn: Connection, child: _Child, keep: int) -> None:
-    """Wait for a child that took a task to exit; kill its process group and every other
-    child of the template but ``keep``; report it to the parent if it died during its
-    claim, and exit if it died while sending its record (the parent's pipe may be torn)."""
-    status = _wait_exit(child.pid)
+def _see_out(conn: Connection, child: _Child, keep: int, mem_gib: float | None = None) -> None:
+    """Wait for a child that took a task to exit, killing its processes if their tree passes
+    the memory limit (:func:`_watch`); kill its process group and every other child of the
+    template but ``keep``; report it to the parent if it died during its claim, and exit if
+    it died while sending its record (the parent's pipe may be torn)."""
+    status, over = _watch(child.pid, keep, mem_gib)
     kill_group(child.pid)
     sweep_children(keep=(keep,))  # now no process holds its status pipe: reading cannot block
     flags = _read_available(child.status)
@@ -279,9 +330,85 @@ def _see_out(conn: Connection, child: _Child, keep: int) -> None:
         if _WRITING in flags:
             os._exit(EXIT_TORN_PIPE)
         output = {name: text for name, f in child.outputs.items() if (text := read_tail(f))}
-        conn.send(("died", {"status": status, "output": output}))
+        conn.send(("died", {"status": status, "output": output, "why": over}))
     finally:
         child.close()
+
+
+def _watch(pid: int, keep: int, mem_gib: float | None) -> tuple[int | None, str | None]:
+    """Reap the claim child ``pid``; meanwhile, every :data:`WATCH_S` seconds, measure the
+    process tree it runs in (every descendant of this template but the waiting child
+    ``keep``) and kill it all when its memory passes ``mem_gib`` or it holds more than
+    :func:`max_processes` processes. Returns the exit code and why it was killed (or None)."""
+    over: str | None = None
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    try:
+        while True:
+            try:
+                done, raw = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                return None, over
+            if done:
+                return os.waitstatus_to_exitcode(raw), over
+            if over is None:
+                over = _over_limits(keep, mem_gib)
+                if over is not None:
+                    kill_group(pid)
+                    sweep_children(keep=(keep,))
+            if pidfd is not None:
+                select.select([pidfd], [], [], WATCH_S)
+            else:
+                time.sleep(WATCH_S)
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def _over_limits(keep: int, mem_gib: float | None) -> str | None:
+    """Why the running claim's process tree must be killed now, or None."""
+    limit = max_processes()
+    tree = _descendants(os.getpid(), skip=keep, limit=limit)
+    if len(tree) > limit:
+        return (f"the claim's tree held more than {limit} processes at once (a fork bomb?), "
+                "over its limit (verify run --max-processes); killed")
+    if not mem_gib:
+        return None
+    used = sum(_memory_of(p) for p in tree)
+    if used <= mem_gib * 2**30:
+        return None
+    return (f"out of memory: the claim's {len(tree)} process(es) held {used / 2**30:.2f} GiB "
+            f"together, over its limit of {mem_gib:g} GiB (verify run --memory-gib); killed")
+
+
+def _descendants(root: int, skip: int, limit: int = MAX_PROCESSES) -> list[int]:
+    """Every live descendant of ``root`` but ``skip`` (and what is below it), from ``/proc``;
+    the search stops once it found more than ``limit``."""
+    found: list[int] = []
+    frontier = [k for k in children(root) if k != skip]
+    while frontier and len(found) <= limit:
+        found.extend(frontier)
+        frontier = [k for p in frontier for k in children(p)]
+    return found
+
+
+def _memory_of(pid: int) -> int:
+    """Bytes process ``pid`` holds: its proportional set size (a page shared by n processes,
+    such as the template's imports in every fork, counts 1/n), else its resident size."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            for line in f:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _read_available(fd: int) -> bytes:
@@ -374,14 +501,29 @@ def _prepare_child(outputs: dict[str, IO[bytes]], limits: tuple[float | None, in
         signal.signal(sig, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     _redirect(outputs)
+    import multiprocessing
+    import resource
+
+    multiprocessing.current_process().daemon = False  # a claim may start processes
     mem_gib, threads = limits
     if mem_gib:
-        import resource
-
         limit = int(mem_gib * 2**30)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    _lower_limit(resource.RLIMIT_FSIZE, max_file_bytes())
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(threads)
+
+
+def _lower_limit(which: int, value: int) -> None:
+    """Set resource limit ``which`` to ``value`` unless it is already lower."""
+    import resource
+
+    soft, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    if soft == resource.RLIM_INFINITY or soft > value:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(which, (value, hard))
 
 
 def _execute(task: Any, outputs: dict[str, IO[bytes]]) -> dict[str, Any]:

@@ -10,12 +10,28 @@ on disk instead, keyed by everything its result depends on:
 * the source of the package that defines it (every ``.py`` file of e.g. ``numerics/gda``), so
   an edit to the model or the training loop never returns a stale result;
 * the versions of Python, torch and numpy, and torch's thread count (float reductions may
-  order differently with another count).
+  order differently with another count);
+* the process state the result depends on (:func:`process_state`): torch's default dtype and
+  device, its deterministic-algorithms, cuDNN and TF32 flags, and mpmath's precision. A claim
+  may change them; a value computed after such a change is then stored under another key and
+  never served to a process in the clean state (nor the clean value to the changed one).
+
+Patched callables are the one piece of state a key cannot name: a claims module that
+monkeypatches a helper at import changes what every memoised computation calling it returns,
+in the template and so in every claim of the run. So a memoised function runs *without* the
+disk (neither read nor written, and no in-process memo) while :func:`patched` finds a
+callable changed: a function or class of the computation's own package (the modules the key's
+source digest covers) bound to something other than its definition in the source, or a
+Python function of torch, ``torch.nn.functional``, ``torch.linalg``, numpy, ``numpy.linalg``
+or ``math`` that those libraries did not define. The patched process computes its own value,
+and a clean process never reads it. (Decision, issue 25 item 4: key on the state that can be
+named, refuse the disk when callables are patched; the alternative, comparing with the
+template's state, would miss patches made while the template imported the claims.)
 
 Only deterministic functions may be memoised: then a hit returns exactly what recomputing
-would, and a verdict still depends only on its own claim and seed, never on which claim ran
-first. Two claims that miss the same key at once (``--jobs 2``) do not both compute it: the
-second waits on a file lock and then reads the first one's result.
+would in a clean process, and a verdict still depends only on its own claim and seed, never
+on which claim ran first. Two claims that miss the same key at once (``--jobs 2``) do not
+both compute it: the second waits on a file lock and then reads the first one's result.
 
 :func:`checkpoint` gives the computation running under :func:`persistent` a place to save its
 state as it goes (every ``VERIFY_CHECKPOINT_S`` seconds, default 60): a run interrupted by a
@@ -36,6 +52,7 @@ import fcntl
 import functools
 import hashlib
 import importlib.util
+import inspect
 import logging
 import os
 import pickle
@@ -104,14 +121,12 @@ def _source_file(module: str) -> Path | None:
 
 
 @functools.lru_cache(maxsize=64)
-def source_digest(module: str) -> str:
-    """sha256 over the source of ``module`` and of every module of its package (its top two
-    dotted segments, e.g. ``numerics.gda``) that it imports, directly or through another one:
-    the code a memoised result can depend on. An edit elsewhere in the package (a decision
-    rule, a report string) keeps the trained models."""
+def _package_sources(module: str) -> tuple[tuple[str, Path], ...]:
+    """``module`` and every module of its package (its top two dotted segments, e.g.
+    ``numerics.gda``) that it imports, directly or through another one, with their files."""
     parts = module.split(".")
     package = ".".join(parts[:2])
-    h = hashlib.sha256(module.encode())
+    out: list[tuple[str, Path]] = []
     seen: set[str] = set()
     todo = [module]
     while todo:
@@ -122,10 +137,121 @@ def source_digest(module: str) -> str:
         path = _source_file(name)
         if path is None:  # a name imported from a module, not a module: nothing to read
             continue
-        h.update(name.encode() + b"\0" + path.read_bytes())
+        out.append((name, path))
         if len(parts) > 1:
             todo.extend(sorted(_imported(name, path, package) - seen))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=64)
+def source_digest(module: str) -> str:
+    """sha256 over the source of ``module`` and of every module of its package that it
+    imports (:func:`_package_sources`): the code a memoised result can depend on. An edit
+    elsewhere in the package (a decision rule, a report string) keeps the trained models."""
+    h = hashlib.sha256(module.encode())
+    for name, path in _package_sources(module):
+        h.update(name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()
+
+
+def process_state() -> str:
+    """The process state a memoised value may depend on, as text for its key (the module
+    docstring says why each is there)."""
+    parts: list[str] = []
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        parts.append(f"dtype {torch.get_default_dtype()}")
+        get_device = getattr(torch, "get_default_device", None)
+        if get_device is not None:
+            parts.append(f"device {get_device()}")
+        parts.append(f"deterministic {torch.are_deterministic_algorithms_enabled()}")
+        backends = torch.backends
+        parts.append(f"cudnn {backends.cudnn.deterministic} {backends.cudnn.benchmark} "
+                     f"{backends.cudnn.allow_tf32}")
+        parts.append(f"tf32 {backends.cuda.matmul.allow_tf32} "
+                     f"{torch.get_float32_matmul_precision()}")
+    mpmath = sys.modules.get("mpmath")
+    if mpmath is not None:
+        parts.append(f"mp.prec {mpmath.mp.prec}")
+    return "; ".join(parts)
+
+
+#: Library modules whose Python functions :func:`patched` checks (when they are imported).
+LIBRARIES = ("torch", "torch.nn.functional", "torch.linalg", "numpy", "numpy.linalg", "math")
+
+
+@functools.lru_cache(maxsize=256)
+def _definitions(path: Path, mtime: float) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The top-level functions and classes the source at ``path`` defines, each class with
+    the methods its body defines."""
+    tree = ast.parse(path.read_bytes())
+    out = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.append((node.name, ()))
+        elif isinstance(node, ast.ClassDef):
+            methods = tuple(n.name for n in node.body
+                            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+            out.append((node.name, methods))
+    return tuple(out)
+
+
+def _rebound(value: Any, module: str, qualname: str) -> bool:
+    """True when ``value`` is a function or class that is not the one defined as
+    ``module.qualname`` (objects that do not say where they come from are not judged)."""
+    where = getattr(value, "__module__", None)
+    name = getattr(value, "__qualname__", None)
+    if not isinstance(where, str) or not isinstance(name, str):
+        return False
+    return where != module or name != qualname
+
+
+def _patched_in_package(module: str) -> list[str]:
+    found: list[str] = []
+    for name, path in _package_sources(module):
+        mod = sys.modules.get(name)
+        if mod is None:
+            continue
+        try:
+            defs = _definitions(path, path.stat().st_mtime)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        namespace = vars(mod)
+        for top, methods in defs:
+            value = namespace.get(top)
+            if value is None:
+                continue
+            if _rebound(value, name, top):
+                found.append(f"{name}.{top}")
+                continue
+            if isinstance(value, type):
+                for meth in methods:
+                    fn = value.__dict__.get(meth)
+                    if inspect.isfunction(fn) and _rebound(fn, name, f"{top}.{meth}"):
+                        found.append(f"{name}.{top}.{meth}")
+    return found
+
+
+def _patched_in_libraries() -> list[str]:
+    found: list[str] = []
+    for lib in LIBRARIES:
+        mod = sys.modules.get(lib)
+        if mod is None:
+            continue
+        top = lib.split(".", 1)[0]
+        for attr, value in list(vars(mod).items()):
+            if inspect.isfunction(value) and not attr.startswith("_"):  # public API only
+                where = getattr(value, "__module__", None) or ""
+                if where != top and not where.startswith(top + "."):
+                    found.append(f"{lib}.{attr}")
+    return found
+
+
+def patched(fn: Callable[..., Any]) -> list[str]:
+    """The callables a memoised ``fn`` may call that are bound to something else than their
+    definition in this process (see the module docstring), as dotted names; empty in a
+    clean process."""
+    return sorted(set(_patched_in_package(fn.__module__) + _patched_in_libraries()))
 
 
 def _environment() -> str:
@@ -161,7 +287,7 @@ def key_of(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> str:
     """The cache key of ``fn(*args, **kwargs)``: see the module docstring for what it holds."""
     call = fingerprint(args) + fingerprint(kwargs)
     text = "\n".join((fn.__module__, fn.__qualname__, call, source_digest(fn.__module__),
-                      _environment()))
+                      _environment(), process_state()))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -264,6 +390,10 @@ def persistent(fn: F | None = None, *, memo: int = 8) -> Any:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        changed = patched(fn)
+        if changed:  # its value may not be the clean one: neither read nor written
+            _warn_patched(fn, changed)
+            return fn(*args, **kwargs)
         key = key_of(fn, args, kwargs)
         if key in recent:
             recent.move_to_end(key)
@@ -280,6 +410,19 @@ def persistent(fn: F | None = None, *, memo: int = 8) -> Any:
 
     wrapper.uncached = fn  # type: ignore[attr-defined]
     return wrapper
+
+
+_WARNED: set[tuple[str, tuple[str, ...]]] = set()
+
+
+def _warn_patched(fn: Callable[..., Any], changed: list[str]) -> None:
+    """Say once per function and set of patches that it runs without the disk."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+    if (name, tuple(changed)) in _WARNED or len(_WARNED) > 256:
+        return
+    _WARNED.add((name, tuple(changed)))
+    log.warning("%s not memoised: %s patched in this process (verify.memo)", name,
+                ", ".join(changed[:5]) + (" ..." if len(changed) > 5 else ""))
 
 
 def _cached_call(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any], folder: Path,

@@ -39,7 +39,7 @@ from typing import Any
 
 from .context import Context
 from .errors import DiscoveryError
-from .isolation import kill_group, template_main
+from .isolation import HASH_SEED, kill_group, template_main
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +82,8 @@ def death_reason(status: int | None) -> str:
         why = f"claim process killed by {_signal_name(status)}"
         if status == -signal.SIGKILL:
             why += " (out of memory?)"
+        elif status == -signal.SIGXFSZ:
+            why += " (it wrote a file over its size limit, verify run --max-file-gib)"
         return why
     return f"claim process exited with status {status}"
 
@@ -94,13 +96,14 @@ class _Slot:
     """
 
     def __init__(self, ctx: Any, modules: Sequence[str] | None, threads: int,
-                 mem_gib: float | None) -> None:
+                 mem_gib: float | None, env: dict[str, str] | None = None) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
         self.proc = ctx.Process(
             target=template_main, args=(child, modules, threads, mem_gib, os.getpid()),
             daemon=True,
         )
-        self.proc.start()
+        with _spawn_environment({"PYTHONHASHSEED": HASH_SEED, **(env or {})}):
+            self.proc.start()
         child.close()
         self.state = "loading"
         self.task: Task | None = None
@@ -138,6 +141,28 @@ class _Slot:
             self.conn.send(None)
         self.proc.join(timeout=2)
         self.kill()
+
+
+_ENV_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _spawn_environment(extra: dict[str, str]) -> Iterator[None]:
+    """``extra`` in the environment a template is spawned with, this process's own left as
+    it was: ``PYTHONHASHSEED`` = :data:`~verify.isolation.HASH_SEED` (it cannot change once
+    Python runs), so that every claim iterates a set of strings in the same order in every
+    run; and on a Dask worker the client's cache setting (:mod:`verify.dask_runner`)."""
+    with _ENV_LOCK:
+        before = {name: os.environ.get(name) for name in extra}
+        os.environ.update(extra)
+        try:
+            yield
+        finally:
+            for name, value in before.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
 
 
 @contextlib.contextmanager
@@ -263,7 +288,8 @@ class _Pool:
             s.state, s.claim_pid = "idle", None
         else:
             if kind == "died":
-                failure, output = death_reason(payload["status"]), payload["output"]
+                failure = payload.get("why") or death_reason(payload["status"])
+                output = payload["output"]
             else:
                 failure, output = payload, None
             self._finish(s, None, f"{failure} while running the claim", output)
@@ -300,3 +326,33 @@ class _Pool:
         self.slots.remove(s)
         if self.queue:
             self.spawn()
+
+
+class Resident:
+    """One template kept for many claims, run one at a time, each in a fresh fork of it and
+    within its budget, as :func:`run_tasks` runs them: the pool of a Dask worker
+    (:mod:`verify.dask_runner`) and of a pytest session (:mod:`verify.pytest_plugin`)."""
+
+    def __init__(self, modules: Sequence[str] | None, threads: int,
+                 mem_gib: float | None, env: dict[str, str] | None = None) -> None:
+        spawn = mp.get_context("spawn")
+        self.pool = _Pool(deque(), lambda o: None,
+                          lambda: _Slot(spawn, modules, threads, mem_gib, env))
+        self.pool.spawn()
+
+    def run(self, task: Task) -> Outcome:
+        """Run ``task`` and return its outcome (a crash, hang or out-of-memory is the
+        outcome's failure; a template that dies is replaced)."""
+        got: list[Outcome] = []
+        self.pool.on_outcome = got.append
+        self.pool.queue.append(task)
+        if not self.pool.slots:
+            self.pool.spawn()
+        while not got:
+            self.pool.step()
+        return got[0]
+
+    def close(self) -> None:
+        for s in self.pool.slots:
+            s.stop()
+        self.pool.slots.clear()

@@ -10,6 +10,7 @@ of an interrupted run; the report also checks its seed and profile against the r
 from __future__ import annotations
 
 import json
+import os
 import platform
 import subprocess
 import time
@@ -160,13 +161,15 @@ def read(results_path: str | Path) -> dict[str, Any]:
     Raises :class:`~verify.errors.ResultsFileError` when the sidecar is not a JSON object.
     """
     from .errors import ResultsFileError
+    from .results import read_regular
 
     path = meta_path(results_path)
-    if not path.exists():
+    if not os.path.lexists(path):
         return {}
+    data = read_regular(path, "provenance file", 16 * 2**20)  # never a FIFO or /dev/zero
     try:
-        info = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
+        info = json.loads(data.decode("utf-8"))
+    except ValueError as e:
         raise ResultsFileError(f"provenance file {str(path)!r} cannot be read: {e}") from None
     if not isinstance(info, dict):
         raise ResultsFileError(f"provenance file {str(path)!r} is not a JSON object")

@@ -20,19 +20,23 @@ key and the kind (``-k "gda and identity"``); ``-m claim`` selects the claims.
 
 How an item runs, ``--claims-isolation``:
 
-``inline`` (default)
-    ``verify.run([id], jobs=0)`` in the pytest process, as any test runs. Measured on a
-    loaded two-core machine: about 0.15 s per claim on top of the claim's own time. The
-    random generators are seeded from the claim's seed (as in a run) and restored after it;
-    the claim's time budget is not enforced (``pytest-timeout`` is).
-``process``
-    ``verify.run([id], jobs=1)``: the claim in its own process, with its time budget
-    (``--claims-timeout`` overrides it), exactly as ``verify run`` isolates it; a fresh
-    worker per item costs about 5-7 s there (it imports torch, SymPy and the claims), so it
-    is for claims that may hang or crash the interpreter.
+``process`` (default)
+    as ``verify run`` runs it: in a fresh fork of a clean template process that imported
+    the claims and ran nothing (:mod:`verify.isolation`), within its time budget
+    (``--claims-timeout`` overrides it) and the memory limit, with ``PYTHONHASHSEED`` fixed;
+    nothing one claim changes in its process reaches the next one or the pytest process. The
+    template is started once per session (per pytest-xdist worker) when the first claim
+    runs (a few seconds: it imports torch, SymPy and the claims); each claim then costs a
+    fork, about 15 ms.
+``inline`` (on request only: debugging)
+    ``verify.run([id], jobs=0)`` in the pytest process, as any test runs: one claim's
+    changes to the process (environment, monkeypatches, torch defaults) reach the claims
+    and tests after it, so a verdict may differ from ``verify run``'s; no time budget
+    (``pytest-timeout`` is one). The random generators are seeded from the claim's seed and
+    restored after it.
 
-Either way the verdict is the one ``verify run --claim ID --seed S`` gives. With
-pytest-xdist (``-n``) each worker collects the same items and runs its share.
+By default the verdict is the one ``verify run --claim ID --seed S`` gives. With pytest-xdist
+(``-n``) each worker collects the same items and runs its share.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ import pytest
 
 #: Each item's place in the tree: ``claims/<paper>::<claim id>``.
 ROOT = "claims"
-ISOLATION = ("inline", "process")
+ISOLATION = ("process", "inline")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -76,11 +80,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="the run's seed (default 0): every random choice derives from it")
     group.addoption("--claims-device", default=None, choices=("cpu", "cuda"),
                     help="default: cuda when present, else cpu")
-    group.addoption("--claims-isolation", default="inline", choices=ISOLATION,
-                    help="inline: in the pytest process (default); process: each claim in its "
-                         "own process with its time budget, as verify run does")
+    group.addoption("--claims-isolation", default="process", choices=ISOLATION,
+                    help="process (default): each claim in a fresh fork of a clean template "
+                         "process, with its time budget, as verify run does; inline: in the "
+                         "pytest process, without isolation (one claim's state can reach the "
+                         "next; for debugging)")
     group.addoption("--claims-timeout", type=float, default=None, metavar="SECONDS",
-                    help="seconds per claim, with --claims-isolation=process")
+                    help="seconds per claim (--claims-isolation=process)")
     parser.addini("claims_from", type="linelist", default=[],
                   help="modules, packages or claims files --claims takes the claims from")
 
@@ -137,9 +143,10 @@ def _patterns(config: pytest.Config) -> list[str] | None:
 
 def _collect(session: pytest.Session, config: pytest.Config) -> list[pytest.Item]:
     from .errors import VerifyError
-    from .registry import KINDS, REGISTRY, discover
+    from .registry import KINDS, REGISTRY, discover, discover_selected
 
     modules = sources(config)
+    config._verify_template_modules = modules  # type: ignore[attr-defined]
     kinds = list(config.getoption("claims_kind") or [])
     for k in kinds:
         if k not in KINDS:
@@ -152,6 +159,8 @@ def _collect(session: pytest.Session, config: pytest.Config) -> list[pytest.Item
                                                  config.getoption("claims_paper"))
                       if c.id in named]
         else:
+            config._verify_template_modules = discover_selected(  # type: ignore[attr-defined]
+                _patterns(config), config.getoption("claims_paper"))
             chosen = REGISTRY.select(_patterns(config), config.getoption("claims_paper"))
     except VerifyError as e:
         raise pytest.UsageError(f"--claims: {e}") from None
@@ -247,6 +256,8 @@ def failure(r: Any) -> str | None:
     its ``expect``; without one, REFUTED, or a crash or timeout."""
     from .verdict import Verdict
 
+    if r.verdict is Verdict.ERROR:
+        return f"{r.id}: ERROR: the claim's code crashed: {r.error}"
     head = f"{r.id}: verdict {r.verdict.value}"
     if r.expect is not None:
         return None if r.verdict is r.expect else f"{head}, expected {r.expect.value}"
@@ -259,17 +270,80 @@ def failure(r: Any) -> str | None:
 
 def run_claim(config: pytest.Config, claim_id: str) -> Any:
     """The claim's result, run as ``--claims-isolation`` says (see the module docstring)."""
+    if config.getoption("claims_isolation") == "inline":
+        return _run_inline(config, claim_id)
+    return _run_isolated(config, claim_id)
+
+
+def _run_inline(config: pytest.Config, claim_id: str) -> Any:
     from .runner import run
 
-    inline = config.getoption("claims_isolation") == "inline"
-    with tempfile.TemporaryDirectory(prefix="verify-pytest-") as tmp, _kept_random_state(inline):
+    with tempfile.TemporaryDirectory(prefix="verify-pytest-") as tmp, _kept_random_state(True):
         results = run(
             [claim_id], profile=config.getoption("claims_profile"),
             device=config.getoption("claims_device"), seed=config.getoption("claims_seed"),
-            jobs=0 if inline else 1, timeout=config.getoption("claims_timeout"),
+            jobs=0, timeout=config.getoption("claims_timeout"),
             results_path=Path(tmp) / "results.jsonl", modules=sources(config),
         )
     return results[claim_id]
+
+
+def _run_isolated(config: pytest.Config, claim_id: str) -> Any:
+    """Run the claim in a fresh fork of the session's template, as ``verify run`` does."""
+    from .context import PROFILES, Context
+    from .devices import resolve_device
+    from .errors import ResultsFileError, UsageError
+    from .execute import failed
+    from .pool import Task
+    from .registry import REGISTRY
+    from .results import ClaimResult, storable
+    from .runner import _check_timeout
+
+    profile = config.getoption("claims_profile")
+    device = resolve_device(config.getoption("claims_device"))
+    try:
+        timeout = _check_timeout(config.getoption("claims_timeout"))
+    except UsageError as e:
+        raise pytest.UsageError(f"--claims-timeout: {e}") from None
+    c = REGISTRY[claim_id]
+    budget = timeout or c.timeout_for(profile) or PROFILES[profile]["timeout"]
+    ctx = Context(claim_id=c.id, run_seed=config.getoption("claims_seed"), profile=profile,
+                  device=device, budget_s=budget, source=REGISTRY.origin(c))
+    outcome = _resident(config, device).run(Task(c.id, ctx))
+    if outcome.record is not None:
+        try:
+            return storable(ClaimResult.from_dict(outcome.record))
+        except ResultsFileError as e:
+            return failed(c, ctx, f"result could not be saved: {e}", outcome.elapsed_s)
+    return storable(failed(c, ctx, outcome.failure or "unknown failure", outcome.elapsed_s,
+                           outcome.output))
+
+
+def _resident(config: pytest.Config, device: str) -> Any:
+    """The session's template (started by the first claim): as a ``verify run --jobs 1``
+    slot, with this worker's share of the cores under pytest-xdist."""
+    resident = getattr(config, "_verify_resident", None)
+    if resident is None:
+        from .pool import Resident
+        from .registry import REGISTRY
+        from .runner import default_memory_gib
+
+        workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1))
+        threads = max(1, (os.cpu_count() or 1) // workers)
+        modules = getattr(config, "_verify_template_modules", None)
+        if modules is not None:
+            modules = [m for m in modules if m not in REGISTRY.broken]
+        mem = default_memory_gib(workers) if device == "cpu" else None
+        resident = config._verify_resident = Resident(modules, threads, mem)  # type: ignore[attr-defined]
+    return resident
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the session's template (and with it any claim still running)."""
+    resident = getattr(config, "_verify_resident", None)
+    if resident is not None:
+        resident.close()
+        config._verify_resident = None  # type: ignore[attr-defined]
 
 
 @contextmanager

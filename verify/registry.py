@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import discovery
+from .combine import QUANTIFIERS, REPAIRS, UNDECIDED_REASONS  # combine, rules 6, 7 and 9
 from .context import PROFILES
 from .errors import ClaimDefinitionError, DiscoveryError, DuplicateClaimError, UnknownClaimError
 from .verdict import Verdict
@@ -32,8 +33,9 @@ log = logging.getLogger(__name__)
 #: The kinds of claims (docs/api.md), plus ``informal`` for interpretive statements.
 KINDS: tuple[str, ...] = ("identity", "property", "rate", "existence", "experiment", "informal")
 
-#: How a reading can repair a refuted printed statement (see :func:`claim`, ``repairs``).
-REPAIRS: tuple[str, ...] = ("erratum", "overstated")
+#: The longest time budget a claim (``timeout=``) or a run (``--timeout``) may set: 7 days.
+#: Longer ones overflow the operating system's timers.
+MAX_TIMEOUT_S = 7 * 24 * 3600.0
 
 #: Packages searched for claims by default.
 DEFAULT_PACKAGES: tuple[str, ...] = ("proofs", "numerics")
@@ -61,6 +63,25 @@ class Claim:
     repairs: dict[str, str] = field(default_factory=dict)
     resources: dict[str, float] | dict[str, dict[str, float]] | None = None
     expect_by_profile: dict[str, Verdict] = field(default_factory=dict)
+    #: ``"forall"`` / ``"exists"`` for every reading, or ``{reading: quantifier}`` (others
+    #: ``"forall"``); see :func:`claim`.
+    quantifier: str | dict[str, str] = "forall"
+    #: The reading the paper means, and why (combine rule 8): ``("A", "")`` by default.
+    headline: tuple[str, str] = ("A", "")
+    #: What each repairing reading fixes (``repairs={"B": ("erratum", "sign of beta^4")}``).
+    repair_notes: dict[str, str] = field(default_factory=dict)
+    #: Why the printed reading is vacuous as printed, if it is (combine rule 8).
+    vacuous: str | None = None
+    #: Readings that state a step of the paper's proof, with what it asserts (combine rule 8).
+    proof: dict[str, str] = field(default_factory=dict)
+    #: The reason category of an UNDECIDED the evidence cannot name itself (combine rule 9).
+    undecided: tuple[str, str] | None = None
+
+    def quantifier_of(self, reading: str = "A") -> str:
+        """What reading ``reading`` quantifies: ``"forall"`` or ``"exists"``."""
+        if isinstance(self.quantifier, dict):
+            return self.quantifier.get(reading, "forall")
+        return self.quantifier
 
     def expect_for(self, profile: str) -> Verdict | None:
         """The verdict this claim's evidence gave in ``profile`` (its own entry, else the
@@ -92,6 +113,7 @@ class Claim:
             "where": self.where,
             "kind": self.kind,
             "expect": self.expect.value if self.expect else None,
+            "quantifier": self.quantifier_of("A"),
             "code": self.code,
         }
 
@@ -311,6 +333,11 @@ def claim(
     readings: dict[str, str] | None = None,
     repairs: dict[str, str] | None = None,
     resources: dict[str, float] | dict[str, dict[str, float]] | None = None,
+    quantifier: str | dict[str, str] = "forall",
+    headline: str | tuple[str, str] | None = None,
+    vacuous: str | None = None,
+    proof: dict[str, str] | None = None,
+    undecided: tuple[str, str] | None = None,
     registry: Registry | None = None,
 ) -> Callable[[Check], Check]:
     """Register the decorated function as the check of claim ``id``.
@@ -329,15 +356,42 @@ def claim(
         timeout: this claim's time budget in seconds, or ``{"quick": s, "deep": s}``.
         readings: other readings of the statement, ``{"B": "...", ...}``; evidence with
             ``reading="B"`` is reported against them.
-        repairs: the readings that repair the printed statement, ``{"B": "erratum"}`` (a
-            nearby corrected formula) or ``{"C": "overstated"}`` (the statement under a
-            hypothesis the paper does not state). When reading A is REFUTED, the claim's
-            ``severity`` follows from their verdicts (:func:`verify.combine.severity_of`).
+        repairs: the readings that repair the intended statement, by the nature of the
+            repair (:mod:`verify.combine`, rule 6): ``{"B": "erratum"}`` (a defect a referee
+            fixes with a remark: a typo, a sign, a degenerate case, a nearby hypothesis not
+            restated), ``{"C": "overstated"}`` (the statement under a material hypothesis the
+            paper does not have) or ``{"D": "other_object"}`` (a repair that changes the
+            mathematical object). A role may carry what it fixes, ``{"B": ("erratum", "sign
+            of the beta^4 term")}``. When the intended reading fails and an erratum repair
+            holds, the repaired verdict heads "with erratum"; when it is REFUTED otherwise,
+            the ``severity`` follows from the repairs' verdicts.
+        headline: the reading that states what the paper means, read in its context, and
+            why, citing the paper's lines: ``("B", "centring is the standing condition of
+            Sec. 3, L448")``. Its verdict is the claim's (rule 8); default ``"A"``.
+        vacuous: why the printed reading A is vacuous as printed (a display that reduces to
+            ``err >= 0``); it then never heads (``headline`` must name the substantive
+            reading) and "vacuous as printed" is recorded as an erratum when A holds.
+        proof: the readings that state a step of the paper's proof (its intuition, its choice
+            of parameters), ``{"C": "membership iff a w_k in span{w_l} (L148)"}``: such a
+            reading never heads; when its evidence refutes it, the flaw is recorded as an
+            erratum of the proof beside the headline.
+        undecided: the reason category of an UNDECIDED that the evidence cannot name itself
+            (rule 9), with its detail: ``("open_setting", "the paper leaves the width open:
+            holds for ..., fails for ...")`` or ``("needs_compute", "about 2 h on 16
+            cores")``; one of ``informal``, ``open_setting``, ``needs_compute``, ``timeout``,
+            ``inconclusive``.
         resources: what a worker must have to run the claim on a Dask cluster
             (``verify run --scheduler``): ``{"GPU": 1}`` in every profile, or per profile,
             ``{"deep": {"GPU": 1}}``. The claim then runs only on workers started with them
             (``dask worker ... --resources GPU=1``); ignored with ``--device cpu`` and by
             the local runner.
+        quantifier: what the statement quantifies: ``"forall"`` (the default: every instance
+            must hold, one failing instance refutes) or ``"exists"`` ("there exist parameters
+            such that ...", also "for every x there exists y"): it holds by a witness, a
+            piece of evidence with ``witness={...}``, and is refuted only by a proof that no
+            witness exists (``nonexistence=True``); a failing instance refutes nothing
+            (:mod:`verify.combine`, rule 7). Where readings quantify differently,
+            ``{"A": "exists", "D": "exists"}``: a reading not named is ``"forall"``.
 
     The check is called as ``check(ctx)`` with a :class:`verify.Context` and returns one
     :class:`verify.Evidence` or an iterable of them.
@@ -374,7 +428,8 @@ def claim(
                 f"{where_}: expect names profile {unknown[0]!r}, not one of {', '.join(PROFILES)}")
         if not callable(fn):
             raise ClaimDefinitionError(f"{where_}: @claim must decorate a function")
-        for label, role in (repairs or {}).items():
+        roles, notes = _split_repairs(repairs or {}, where_)
+        for label, role in roles.items():
             if label not in (readings or {}):
                 raise ClaimDefinitionError(
                     f"{where_}: repairs names reading {label!r}, which is not in readings"
@@ -384,6 +439,17 @@ def claim(
                     f"{where_}: repairs[{label!r}] is {role!r}, not one of {', '.join(REPAIRS)}"
                 )
         _check_resources(resources, where_)
+        _check_quantifier(quantifier, readings or {}, where_)
+        heads = _check_headline(headline, vacuous, readings or {}, where_)
+        _check_undecided(undecided, where_)
+        for label, what in (proof or {}).items():
+            if label not in (readings or {}) or label == heads[0]:
+                raise ClaimDefinitionError(
+                    f"{where_}: proof names reading {label!r}, which is not a declared reading "
+                    f"other than the headline")
+            if not isinstance(what, str) or not what.strip():
+                raise ClaimDefinitionError(f"{where_}: proof[{label!r}] must say what it asserts")
+        _check_timeout(timeout, where_)
         reg.add(
             Claim(
                 id=id,
@@ -398,13 +464,114 @@ def claim(
                 timeout=timeout,
                 readings=dict(readings or {}),
                 doc=inspect.getdoc(fn) or "",
-                repairs=dict(repairs or {}),
+                repairs=roles,
+                repair_notes=notes,
+                headline=heads,
+                vacuous=vacuous,
+                proof=dict(proof or {}),
+                undecided=tuple(undecided) if undecided is not None else None,
                 resources=resources,
+                quantifier=dict(quantifier) if isinstance(quantifier, dict) else quantifier,
             )
         )
         return fn
 
     return decorate
+
+
+def _check_quantifier(quantifier: Any, readings: dict[str, str], where: str) -> None:
+    """Raise unless ``quantifier`` is one of :data:`QUANTIFIERS`, or a dict that maps ``"A"``
+    or declared readings to them."""
+    allowed = " or ".join(repr(q) for q in QUANTIFIERS)
+    if isinstance(quantifier, dict):
+        for label, q in quantifier.items():
+            if label != "A" and label not in readings:
+                raise ClaimDefinitionError(
+                    f"{where}: quantifier names reading {label!r}, which is not in readings")
+            if q not in QUANTIFIERS:
+                raise ClaimDefinitionError(
+                    f"{where}: quantifier[{label!r}] is {q!r}, not {allowed}")
+        return
+    if not isinstance(quantifier, str) or quantifier not in QUANTIFIERS:
+        raise ClaimDefinitionError(
+            f"{where}: quantifier {quantifier!r} is not {allowed} "
+            f"(or a dict {{reading: quantifier}})")
+
+
+def _split_repairs(repairs: Any, where: str) -> tuple[dict[str, str], dict[str, str]]:
+    """``({reading: role}, {reading: what it fixes})`` from ``repairs``, whose values are a
+    role or a ``(role, what)`` pair."""
+    if not isinstance(repairs, dict):
+        raise ClaimDefinitionError(f"{where}: repairs must be a dict, got {repairs!r}")
+    roles, notes = {}, {}
+    for label, value in repairs.items():
+        if isinstance(value, (tuple, list)):
+            if len(value) != 2 or not all(isinstance(v, str) and v.strip() for v in value):
+                raise ClaimDefinitionError(
+                    f"{where}: repairs[{label!r}] must be a role or (role, what it fixes), "
+                    f"got {value!r}")
+            roles[label], notes[label] = value[0], " ".join(value[1].split())
+        else:
+            roles[label] = value
+    return roles, notes
+
+
+def _check_headline(
+    headline: Any, vacuous: Any, readings: dict[str, str], where: str
+) -> tuple[str, str]:
+    """``(reading, why)`` from ``headline``; raise unless it names ``"A"`` or a declared
+    reading with a reason, and a vacuous printed reading is not the one that heads."""
+    label, why = (headline, "") if isinstance(headline, str) else (headline or ("A", ""))
+    if not isinstance(label, str) or (label != "A" and label not in readings):
+        raise ClaimDefinitionError(
+            f"{where}: headline names reading {label!r}, which is not in readings")
+    if not isinstance(why, str) or (label != "A" and not why.strip()):
+        raise ClaimDefinitionError(
+            f"{where}: headline ({label!r}, why) needs the reason, citing the paper's lines")
+    if vacuous is not None:
+        if not isinstance(vacuous, str) or not vacuous.strip():
+            raise ClaimDefinitionError(f"{where}: vacuous must say why, got {vacuous!r}")
+        if label == "A":
+            raise ClaimDefinitionError(
+                f"{where}: a reading vacuous as printed never heads: declare the substantive "
+                f"reading with headline=(label, why)")
+    return label, " ".join(why.split())
+
+
+def _check_undecided(undecided: Any, where: str) -> None:
+    """Raise unless ``undecided`` is ``None`` or ``(category, detail)`` of a known category."""
+    if undecided is None:
+        return
+    ok = (isinstance(undecided, (tuple, list)) and len(undecided) == 2
+          and undecided[0] in UNDECIDED_REASONS and isinstance(undecided[1], str)
+          and undecided[1].strip())
+    if not ok:
+        raise ClaimDefinitionError(
+            f"{where}: undecided must be (category, detail) with category one of "
+            f"{', '.join(UNDECIDED_REASONS)}, got {undecided!r}")
+def _check_timeout(timeout: Any, where: str) -> None:
+    """Raise unless ``timeout`` is ``None``, a number of seconds in (0, :data:`MAX_TIMEOUT_S`],
+    or ``{profile: seconds}``: a NaN budget never expires, ``0`` would silently mean the
+    profile's, and a string or an infinity would crash the run after it started."""
+    if timeout is None:
+        return
+
+    def seconds(v: Any) -> bool:
+        return (isinstance(v, (int, float)) and not isinstance(v, bool)
+                and 0 < v <= MAX_TIMEOUT_S)  # False for NaN
+
+    if isinstance(timeout, dict):
+        bad = next((k for k, v in timeout.items() if k not in PROFILES or not seconds(v)), None)
+        if bad is not None and bad not in PROFILES:
+            raise ClaimDefinitionError(f"{where}: timeout {timeout!r} names profile {bad!r}, "
+                                       f"not one of {', '.join(PROFILES)}")
+        if bad is None and timeout:
+            return
+    elif seconds(timeout):
+        return
+    raise ClaimDefinitionError(
+        f"{where}: timeout must be a number of seconds in (0, {MAX_TIMEOUT_S:g}] or "
+        f"{{profile: seconds}}, got {timeout!r}")
 
 
 def _check_resources(resources: Any, where: str) -> None:
@@ -639,9 +806,9 @@ def _load(name: str, reg: Registry, advertised: dict[str, discovery.Advertised])
             mod = discovery.import_file(path)
         except (ClaimDefinitionError, DiscoveryError):
             raise
-        except Exception as e:  # noqa: BLE001 - name the file and line, then stop
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - name the file and line, then stop
             raise DiscoveryError(
-                f"cannot import claims file {path!r}{_failure_site(e)}: {type(e).__name__}: {e}"
+                f"cannot import claims file {path!r}{_failure_site(e)}: {_failure(e)}"
             ) from e
         reg.origins[mod.__name__] = shlex.quote(path)
         return f"file {path}"
@@ -652,9 +819,9 @@ def _load(name: str, reg: Registry, advertised: dict[str, discovery.Advertised])
             importlib.import_module(mod)
         except (ClaimDefinitionError, DiscoveryError):
             raise
-        except Exception as e:  # noqa: BLE001 - report which file failed, then stop
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - report which file failed, then stop
             raise DiscoveryError(
-                f"cannot import claims module {mod!r}{_failure_site(e)}: {type(e).__name__}: {e}"
+                f"cannot import claims module {mod!r}{_failure_site(e)}: {_failure(e)}"
             ) from e
         _imported.add(mod)
     top = name.split(".", 1)[0]  # a built-in paper or claims module: its package's phrase
@@ -666,6 +833,13 @@ def _load(name: str, reg: Registry, advertised: dict[str, discovery.Advertised])
     if name not in DEFAULT_PACKAGES:
         reg.origins[name] = f"--module {name}"
     return f"module {name}"
+
+
+def _failure(e: BaseException) -> str:
+    """What went wrong in an import, as a user would say it."""
+    if isinstance(e, SystemExit):
+        return f"it called sys.exit({e.code!r})"
+    return f"{type(e).__name__}: {e}"
 
 
 def _failure_site(e: BaseException) -> str:
@@ -733,9 +907,9 @@ def _import(name: str) -> Any:
         raise DiscoveryError(f"cannot import claims module {name!r}: {e}") from e
     except (ClaimDefinitionError, DiscoveryError):
         raise
-    except Exception as e:  # noqa: BLE001
+    except (Exception, SystemExit) as e:  # noqa: BLE001
         raise DiscoveryError(
-            f"cannot import claims module {name!r}{_failure_site(e)}: {type(e).__name__}: {e}"
+            f"cannot import claims module {name!r}{_failure_site(e)}: {_failure(e)}"
         ) from e
 
 

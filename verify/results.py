@@ -20,6 +20,7 @@ import fcntl
 import json
 import logging
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -30,6 +31,7 @@ from typing import Any
 from .errors import ResultsFileError, ResultsFileInUseError, UnknownClaimError
 from .evidence import Evidence
 from .jsonable import to_jsonable
+from .printable import printable
 from .verdict import Verdict
 
 log = logging.getLogger(__name__)
@@ -67,6 +69,16 @@ class ClaimResult:
     scope: str | None = None  # for PROVED: "general" or "bounded" (verify.combine rule 5)
     severity: str | None = None  # for REFUTED: "erratum", "overstated", "false" (rule 6)
     repaired_by: str | None = None  # the reading whose verdict made the severity
+    quantifier: str = "forall"  # what reading A quantifies: "forall" / "exists" (combine rule 7)
+    #: The reading that heads and why (verify.combine rule 8); the verdict above is its verdict.
+    headline_reading: str = "A"
+    headline_reason: str = ""
+    #: Defects of the text a referee fixes with a remark, ``[{"reading", "what"}]`` (rule 8).
+    errata: list[dict[str, str]] = field(default_factory=list)
+    severity_clause: str | None = None  # which clause of the severity rule applies (rule 6)
+    #: For UNDECIDED: informal, open_setting, needs_compute, timeout, inconclusive (rule 9).
+    undecided_reason: str | None = None
+    undecided_detail: str | None = None
     code: list[str] = field(default_factory=list)  # file:line of each check
     paper_title: str = ""
     #: The tail of what the claim printed, ``{"stdout": ..., "stderr": ...}`` (empty ones left
@@ -94,6 +106,13 @@ class ClaimResult:
                 "scope": self.scope,
                 "severity": self.severity,
                 "repaired_by": self.repaired_by,
+                "quantifier": self.quantifier,
+                "headline_reading": self.headline_reading,
+                "headline_reason": self.headline_reason,
+                "errata": self.errata,
+                "severity_clause": self.severity_clause,
+                "undecided_reason": self.undecided_reason,
+                "undecided_detail": self.undecided_detail,
                 "summary": self.summary,
                 "expect": self.expect.value if self.expect else None,
                 "drift": self.drift,
@@ -143,6 +162,13 @@ class ClaimResult:
                 scope=d.get("scope"),
                 severity=d.get("severity"),
                 repaired_by=d.get("repaired_by"),
+                quantifier=d.get("quantifier") or "forall",
+                headline_reading=d.get("headline_reading") or "A",
+                headline_reason=d.get("headline_reason") or "",
+                errata=[dict(e) for e in d.get("errata") or []],
+                severity_clause=d.get("severity_clause"),
+                undecided_reason=d.get("undecided_reason"),
+                undecided_detail=d.get("undecided_detail"),
                 code=list(d.get("code") or []),
                 paper_title=d.get("paper_title") or "",
                 output=dict(d.get("output") or {}),
@@ -164,7 +190,8 @@ class Results:
         "nfa.eq.iff" in results, len(results)
         results.get(id), results.ids(), results.items()
         results.drifted                               # verdicts that differ from expect=
-        results.exit_code                             # 0, or 1 when some verdict drifted
+        results.exit_code                             # 0; 1 when some verdict drifted; 3 ERROR
+        results.errored                               # claims whose code crashed (ERROR)
         results.crashed, results.strict_exit_code     # ... or some claim crashed (--strict)
         results.counts(), results.verdicts()
 
@@ -217,9 +244,16 @@ class Results:
         return [r for r in self._items if r.drift]
 
     @property
+    def errored(self) -> list[ClaimResult]:
+        """Results of claims whose code crashed (status ERROR, :mod:`verify.execute`)."""
+        return [r for r in self._items if r.verdict is Verdict.ERROR]
+
+    @property
     def exit_code(self) -> int:
-        """0 when every verdict matches its ``expect`` (or none has one), else 1 (what
-        ``verify run`` exits with)."""
+        """What ``verify run`` exits with: 3 when some claim's code crashed (ERROR), else 1
+        when some verdict differs from its ``expect``, else 0."""
+        if self.errored:
+            return 3
         return 1 if self.drifted else 0
 
     @property
@@ -230,8 +264,11 @@ class Results:
 
     @property
     def strict_exit_code(self) -> int:
-        """What ``verify run --strict`` exits with: 1 when some verdict drifted or some claim
-        crashed or timed out (even without an ``expect``), else 0."""
+        """What ``verify run --strict`` exits with: 3 when some claim's code crashed (ERROR),
+        else 1 when some verdict drifted or some claim timed out or was killed (even without
+        an ``expect``), else 0."""
+        if self.errored:
+            return 3
         return 1 if self.drifted or self.crashed else 0
 
     def counts(self) -> dict[Verdict, int]:
@@ -247,8 +284,10 @@ class Results:
 
 
 # -- what a record must hold ------------------------------------------------------------------
-_TEXT = ("summary", "where", "kind", "statement", "profile", "device", "rerun", "paper_title")
-_TEXT_OR_NULL = ("expect", "error", "scope", "severity", "repaired_by")
+_TEXT = ("summary", "where", "kind", "statement", "profile", "device", "rerun", "paper_title",
+         "quantifier", "headline_reading", "headline_reason")
+_TEXT_OR_NULL = ("expect", "error", "scope", "severity", "repaired_by", "severity_clause",
+                 "undecided_reason", "undecided_detail")
 _EVIDENCE_TEXT = ("reading", "part")
 _EVIDENCE_TEXT_OR_NULL = ("generality", "dtype", "device", "rerun", "audit", "scope")
 
@@ -272,10 +311,11 @@ def _bad(what: str, value: Any) -> ResultsFileError:
 
 
 def _check_verdict(value: Any, where: str = "") -> None:
-    try:
-        Verdict.parse(value)
-    except ValueError as e:
-        raise ResultsFileError(f"{where}{e}") from None
+    """A verdict as verify writes it: one of the names, in capitals (``"supported"`` is not
+    what verify writes, so a record holding it was made or edited by hand)."""
+    if not isinstance(value, str) or value not in Verdict.__members__:
+        names = ", ".join(v.value for v in Verdict)
+        raise ResultsFileError(f"{where}unknown verdict {_show(value)}; expected one of {names}")
 
 
 def _check_evidence(k: int, e: Any) -> None:
@@ -358,12 +398,22 @@ def check_record(d: Any) -> None:
     for label, info in readings.items():
         if not isinstance(info, dict):
             raise _bad(f"readings[{label!r}] must be an object", info)
+        if "verdict" not in info:
+            raise ResultsFileError(f"readings[{label!r}]: verdict is missing")
+        _check_verdict(info["verdict"], f"readings[{label!r}]: ")
+        for key in ("summary", "scope", "repairs"):
+            if info.get(key) is not None and not isinstance(info[key], str):
+                raise _bad(f"readings[{label!r}]: {key} must be a string", info[key])
     statements = d.get("reading_statements", {})
     if not isinstance(statements, dict) or not all(isinstance(v, str) for v in statements.values()):
         raise _bad("reading_statements must be an object of strings", statements)
     output = d.get("output") or {}
     if not isinstance(output, dict) or not all(isinstance(v, str) for v in output.values()):
         raise _bad("output must be an object of strings", output)
+    errata = d.get("errata") or []
+    if not isinstance(errata, list) or not all(
+            isinstance(e, dict) and all(isinstance(v, str) for v in e.values()) for e in errata):
+        raise _bad("errata must be a list of objects of strings", errata)
     code = d.get("code") or []
     if not isinstance(code, list) or not all(isinstance(x, str) for x in code):
         raise _bad("code must be a list of strings", code)
@@ -406,9 +456,11 @@ def storable(result: ClaimResult) -> ClaimResult:
     ev = Evidence.undecided(reason)
     fixed = replace(result, verdict=Verdict.UNDECIDED, summary=reason, evidence=[ev],
                     readings={}, error=reason)
-    for name in ("scope", "severity", "repaired_by"):  # they qualify a PROVED or a REFUTED
+    for name in ("scope", "severity", "repaired_by", "severity_clause"):  # qualify a verdict
         if hasattr(fixed, name):
             setattr(fixed, name, None)
+    fixed.headline_reading, fixed.errata = "A", []
+    fixed.undecided_reason, fixed.undecided_detail = "inconclusive", reason
     for f in fields(fixed):
         if f.name not in ("verdict", "expect", "evidence"):
             setattr(fixed, f.name, _scrub(getattr(fixed, f.name)))
@@ -451,7 +503,10 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Replace ``path`` with a new file holding ``text``: written to a fresh temporary file
     in the same folder, synced, then renamed over ``path``. A reader sees the old file or
     the new one, never half of one, and a symbolic link at ``path`` is replaced by the new
-    file instead of being followed (the file it pointed to is left as it was)."""
+    file instead of being followed (the file it pointed to is left as it was).
+
+    A failure (a full disk, a read-only folder) is a :class:`ResultsFileError` naming
+    ``path``, with the file as it was and no temporary file left behind."""
     path = Path(path)
     mode = 0o644
     try:
@@ -460,7 +515,12 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
             mode = stat.S_IMODE(st.st_mode)
     except FileNotFoundError:
         pass
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as e:
+        raise _write_error(path, e) from None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as e:
+        raise _write_error(path, e) from None
     try:
         with open(fd, "w", encoding="utf-8") as f:
             f.write(text)
@@ -468,10 +528,16 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
             os.fchmod(f.fileno(), mode)
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise _write_error(path, e) from None
         raise
+
+
+def _write_error(path: Path, e: OSError) -> ResultsFileError:
+    return ResultsFileError(f"cannot write {str(path)!r}: {e.strerror or e}")
 
 
 def write_all(path: Path, results: Iterable[ClaimResult]) -> None:
@@ -533,23 +599,86 @@ def _decode(raw: bytes) -> Any:
     return d
 
 
+#: The largest results file :func:`load` reads (a run of every built-in claim writes a few
+#: MiB); anything larger is refused rather than read into memory.
+MAX_RESULTS_BYTES = 256 * 2**20
+
+
+def _kind_of(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def read_regular(path: str | os.PathLike[str], what: str, limit: int) -> bytes:
+    """The bytes of ``path``, which must be a regular file (a symbolic link to one is
+    followed) of at most ``limit`` bytes; else :class:`ResultsFileError` naming ``what`` and
+    the path. A FIFO or a device is refused before it is read (and opened without blocking),
+    so that it can neither hang the command nor feed it endless bytes."""
+    p = Path(path)
+
+    def refuse(why: str) -> ResultsFileError:
+        return ResultsFileError(f"{what} {str(p)!r} {why}")
+
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        raise refuse("does not exist") from None
+    except OSError as e:
+        raise refuse(f"cannot be read: {e.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise refuse("is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise refuse(f"is not a regular file ({_kind_of(st.st_mode)})")
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as e:
+        raise refuse(f"cannot be read: {e.strerror}") from None
+    with open(fd, "rb") as f:
+        st = os.fstat(fd)  # what was opened, should the path have changed since
+        if not stat.S_ISREG(st.st_mode):
+            raise refuse(f"is not a regular file ({_kind_of(st.st_mode)})")
+        if st.st_size > limit:
+            raise refuse(f"is larger than the {limit / 2**20:g} MiB limit "
+                         f"({st.st_size / 2**20:.1f} MiB)")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise refuse(f"is larger than the {limit / 2**20:g} MiB limit")
+    return data
+
+
+def looks_like_results(path: str | os.PathLike[str]) -> bool:
+    """Whether the regular file ``path`` is empty or starts with a claim's record (what a
+    run may replace); a claims source, notes or any other JSON is not."""
+    with open(path, "rb") as f:
+        head = f.read(64 * 1024)
+    if not head.strip():
+        return True
+    first = head.split(b"\n", 1)[0]
+    try:
+        d = json.loads(first.decode("utf-8"))
+    except ValueError:  # a first line longer than the head, or cut by a killed run:
+        return re.match(rb'\s*\{\s*"(schema_version|id)"\s*:', first) is not None  # its opening
+    return isinstance(d, dict) and "id" in d and "verdict" in d
+
+
 def load(path: str | os.PathLike[str], *, strict: bool = False) -> Results:
     """Read a results file; every malformed line is an error naming the file and the line.
 
+    Only a regular file of at most :data:`MAX_RESULTS_BYTES` is read (:func:`read_regular`).
     The one exception, unless ``strict``: an incomplete last line (a ``{`` with no closing
     newline, as a run killed while writing it leaves) is skipped with a warning, so that
     ``--resume`` runs that claim again. Garbage anywhere else, or a last line that ends
     cleanly, is an error: a file of garbage is never read as an empty file.
+
+    Each record is then re-checked against the combining rule (:func:`recheck`): one whose
+    verdict its own evidence does not give is demoted to UNDECIDED, with one warning naming
+    the file, the line and the claim (``--resume`` runs it again).
     """
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise ResultsFileError(f"results file {str(p)!r} does not exist") from None
-    except IsADirectoryError:
-        raise ResultsFileError(f"results file {str(p)!r} is a folder, not a file") from None
-    except OSError as e:
-        raise ResultsFileError(f"results file {str(p)!r} cannot be read: {e.strerror}") from None
+    data = read_regular(p, "results file", MAX_RESULTS_BYTES)
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
@@ -563,7 +692,7 @@ def load(path: str | os.PathLike[str], *, strict: bool = False) -> Results:
             cut = n == len(lines) and not data.endswith(b"\n")
             if cut and raw.lstrip().startswith(b"{") and not strict:
                 log.warning("%s:%d: skipped an incomplete last line (a run interrupted while "
-                            "writing it; --resume runs that claim again)", p, n)
+                            "writing it; --resume runs that claim again)", printable(p), n)
                 continue
             why = f"{type(e).__name__}: {e}" if isinstance(e, RecursionError) else str(e)
             raise ResultsFileError(f"{p}:{n}: not a JSON line ({why})") from None
@@ -571,5 +700,69 @@ def load(path: str | os.PathLike[str], *, strict: bool = False) -> Results:
             r = ClaimResult.from_dict(d)
         except ResultsFileError as e:
             raise ResultsFileError(f"{p}:{n}: {e}") from None
+        r, why = recheck(r)
+        if why:
+            log.warning("%s:%d: claim %s demoted to UNDECIDED: %s", printable(p), n,
+                        printable(r.id, one_line=True), printable(why))
         items[r.id] = r  # a later line for the same id supersedes an earlier one
     return Results(items.values(), path=p)
+
+
+# -- a loaded record re-checked against the combining rule --------------------------------------
+def _follows(record: Verdict, combined: Verdict) -> bool:
+    """Whether a stored verdict is one its evidence gives. UNDECIDED (and any status the
+    combining rule does not produce) claims nothing, so it always stands."""
+    from .combine import STRENGTH
+
+    decides = record in STRENGTH or record in (Verdict.REFUTED, Verdict.NOT_REPRODUCED)
+    return record is combined or record is Verdict.UNDECIDED or not decides
+
+
+def _demotions(evidence: list[Evidence], reading: str) -> str:
+    """Why the audit demotes some of this reading's stored pieces, if it does."""
+    from .combine import audit
+
+    notes = [audit(e).audit for e in evidence
+             if e.reading == reading and audit(e).verdict is not e.verdict]
+    return f" ({'; '.join(dict.fromkeys(n for n in notes if n))})" if notes else ""
+
+
+def recheck(r: ClaimResult) -> tuple[ClaimResult, str | None]:
+    """``(r, None)`` when the stored verdicts of ``r`` are what verify/combine.py's rule gives
+    from its stored evidence (the printed reading, every other reading, and the scope of a
+    PROVED); else ``(demoted, why)``: the claim UNDECIDED,
+    marked as an error so that ``--resume`` runs it again and ``--strict`` counts it."""
+    from .combine import AS_PRINTED, audit, combine, scope_of
+
+    evidence = [audit(e) for e in r.evidence]
+    problems = []
+    main = combine(evidence, AS_PRINTED).verdict
+    if not _follows(r.verdict, main):
+        problems.append(f"its verdict {r.verdict.value} does not follow from its evidence, "
+                        f"which gives {main.value}{_demotions(r.evidence, AS_PRINTED)}")
+    readings = {}
+    for label, info in r.readings.items():
+        stored = Verdict(info["verdict"])
+        got = combine(evidence, label).verdict
+        readings[label] = got
+        if not _follows(stored, got):
+            problems.append(f"reading {label}: its verdict {stored.value} does not follow from "
+                            f"its evidence, which gives {got.value}"
+                            f"{_demotions(r.evidence, label)}")
+    if not problems and r.verdict is Verdict.PROVED and r.scope == "general" \
+            and scope_of(evidence) != "general":
+        problems.append("its PROVED is general, but its evidence proves it only at instances")
+    if not problems:
+        return r, None
+    why = "; ".join(problems)
+    note = f"record rejected on loading: {why}"
+    demoted_readings = {
+        label: dict(info, verdict=Verdict.UNDECIDED.value)
+        if not _follows(Verdict(info["verdict"]), readings[label]) else info
+        for label, info in r.readings.items()
+    }
+    demoted = replace(r, verdict=Verdict.UNDECIDED, scope=None, severity=None,
+                      repaired_by=None, summary=f"[{r.verdict.value} rejected: {why}] {r.summary}",
+                      evidence=evidence, readings=demoted_readings,
+                      error=note if r.error is None else f"{r.error}; {note}")
+    return demoted, why

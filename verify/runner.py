@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import numbers
 import os
+import re
+import signal
+import socket
+import stat
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -14,8 +21,24 @@ from .context import PROFILES, Context
 from .errors import ResultsFileError, UsageError
 from .execute import execute, failed
 from .pool import Outcome, Task, run_tasks
-from .registry import REGISTRY, Claim, default_modules, discover, discover_selected
-from .results import ClaimResult, Results, append, load, lock, storable, write_all
+from .registry import (
+    MAX_TIMEOUT_S,
+    REGISTRY,
+    Claim,
+    default_modules,
+    discover,
+    discover_selected,
+)
+from .results import (
+    ClaimResult,
+    Results,
+    append,
+    load,
+    lock,
+    looks_like_results,
+    storable,
+    write_all,
+)
 from .shards import merge as merge_shards
 from .shards import shard_contexts
 
@@ -26,6 +49,28 @@ DEFAULT_RESULTS = Path("results.jsonl")
 
 def default_jobs() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
+
+
+#: Memory one worker needs: its template process (the claims and their libraries imported,
+#: about 250 MB for the built-in papers) and the claim it forks at work.
+WORKER_GIB = 0.5
+
+
+def _physical_memory() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def max_jobs() -> int:
+    """The most worker processes this machine holds: one per :data:`WORKER_GIB` of physical
+    memory, and at most four per core (more only wait for a core, each holding its memory).
+    A larger ``jobs`` is capped to it (``verify run --jobs`` says so)."""
+    cores = os.cpu_count() or 1
+    total = _physical_memory()
+    by_memory = int(total / (WORKER_GIB * 2**30)) if total else 4 * cores
+    return max(1, min(4 * cores, by_memory))
 
 
 def default_memory_gib(jobs: int) -> float | None:
@@ -64,8 +109,12 @@ def run(
         select: glob(s) over claim ids (``"nfa.ag.*"``); ``None`` runs every claim.
         profile: ``"quick"`` (CI), ``"deep"`` (full sweeps, reproductions) or ``"fuzz"``.
         device: ``"cpu"``, ``"cuda"``, or ``None`` for CUDA when present.
-        jobs: worker processes; ``None`` = the number of cores (at most 8). ``jobs=0``
-            runs claims in this process, without isolation (for debugging only).
+        jobs: worker processes; ``None`` = the number of cores (at most 8); more than
+            :func:`max_jobs` are capped to it. ``jobs=0`` runs the claims one by one in this
+            process, for debugging (a ``breakpoint()`` in a check works): no isolation from
+            each other and no memory limit, but the same time budget as in a worker (the
+            check is interrupted when it runs past it, from the main thread only) and the
+            child processes a claim started are killed when it ends.
         seed: the run's seed; every random choice of every claim derives from it.
         paper: restrict to these paper keys.
         timeout: seconds per claim, overriding the profile's and the claims' budgets.
@@ -81,8 +130,9 @@ def run(
             a claims file. A module advertised by an entry point that fails to import is
             skipped with a warning (``verify.REGISTRY.broken``), not fatal to the run.
         on_start, on_result: progress callbacks.
-        memory_gib: address-space limit of each worker, so a runaway claim fails alone
-            (default on CPU: :func:`default_memory_gib`).
+        memory_gib: memory limit of each claim, so a runaway claim fails alone: of its
+            whole process tree (PSS, watched by its template) and of each process's address
+            space (:mod:`verify.isolation`; default on CPU: :func:`default_memory_gib`).
         scheduler: run the claims on a Dask cluster (:mod:`verify.dask_runner`): a scheduler
             address (``"tcp://host:8786"``), or ``"local"`` for a ``LocalCluster`` of
             ``jobs`` workers started for the run. Each claim keeps its budget and its
@@ -93,6 +143,8 @@ def run(
         examples: every falsifier search of a claim runs this many examples in all, over
             its shards (``verify fuzz --examples``).
     """
+    # Every argument, the claims and the scheduler are checked before the results file is
+    # touched: a usage error found late must not have emptied the file first.
     if profile not in PROFILES:
         raise UsageError(f"profile {profile!r}: expected one of {', '.join(PROFILES)}")
     if jobs is not None and (not _is_int(jobs) or jobs < 0):
@@ -107,7 +159,12 @@ def run(
         raise UsageError("jobs=0 runs in this process: it cannot be given with a scheduler")
     seed = int(seed)
     timeout = _check_timeout(timeout)
-    path = _check_results_path(results_path)
+    path = _check_results_path(results_path, resume)
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    if jobs and jobs > max_jobs() and scheduler in (None, "local"):
+        log.warning("jobs=%d is more than this machine holds: capped to %d", jobs, max_jobs())
+        jobs = max_jobs()
     from .devices import resolve_device
 
     # On a cluster, each worker resolves an unspecified device itself (CUDA where it has it).
@@ -124,8 +181,6 @@ def run(
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise UsageError(f"cannot create the folder of results file {str(path)!r}: {e}") from None
-
-    import time
 
     from . import provenance
 
@@ -191,7 +246,7 @@ def run(
         if jobs == 0:
             for t in tasks:
                 c = REGISTRY[t.claim_id]
-                finish(c, t.ctx, execute(c, t.ctx))
+                finish(c, t.ctx, run_inline(c, t.ctx))
         else:
 
             def on_outcome(o: Outcome) -> None:
@@ -239,8 +294,9 @@ def _is_int(value: object) -> bool:
 
 
 def _check_timeout(timeout: object) -> float | None:
-    """The per-claim budget as a float; NaN, infinities and non-positive values are usage
-    errors (a NaN budget would never expire, so a looping claim would never be killed)."""
+    """The per-claim budget as a float; NaN, infinities, non-positive values and values
+    above :data:`~verify.registry.MAX_TIMEOUT_S` are usage errors (a NaN budget would never
+    expire, so a looping claim would never be killed; a huge one overflows the OS timers)."""
     if timeout is None:
         return None
     if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
@@ -248,21 +304,135 @@ def _check_timeout(timeout: object) -> float | None:
     t = float(timeout)
     if not (math.isfinite(t) and t > 0):
         raise UsageError(f"timeout must be a positive, finite number of seconds, got {t:g}")
+    if t > MAX_TIMEOUT_S:
+        raise UsageError(f"timeout must be at most {MAX_TIMEOUT_S:g} s (7 days), got {t:g}")
     return t
 
 
-def _check_results_path(results_path: str | os.PathLike[str] | None) -> Path:
-    """The results file to write, refused when it cannot be one (before anything is written)."""
-    if results_path is None:
-        return DEFAULT_RESULTS
-    if not isinstance(results_path, (str, os.PathLike)):
-        raise UsageError(f"results_path must be a path, got {results_path!r}")
-    if os.fspath(results_path) == "":
+def _check_results_path(results_path: str | os.PathLike[str] | None, resume: bool) -> Path:
+    """The results file to write, refused when it cannot be one (before anything is written):
+    a folder, a FIFO or a device, an existing file that is not a results file (``verify run
+    --json mypaper.py`` must not replace the user's claims), a read-only file, or a sidecar
+    (``<name>.meta.json``) that is not one. A symbolic link is replaced by the run's file (what
+    it points to is left alone), so only ``resume``, which reads it, checks its target."""
+    from . import provenance
+    from .errors import ResultsFileError
+
+    path = DEFAULT_RESULTS if results_path is None else results_path
+    if not isinstance(path, (str, os.PathLike)):
+        raise UsageError(f"results_path must be a path, got {path!r}")
+    if os.fspath(path) == "":
         raise UsageError("results file name is empty (--json '')")
-    path = Path(results_path)
+    path = Path(path)
     if path.is_dir():
         raise UsageError(
             f"results file {str(path)!r} is a folder; give a file name, e.g. "
             f"{str(path / 'results.jsonl')!r}"
         )
+    if os.path.islink(path):  # replaced by the run's own file, never written through;
+        try:                  # what it points to is read only by --resume
+            st = os.stat(path)
+        except FileNotFoundError:
+            st = None
+        if resume and st is not None and not stat.S_ISREG(st.st_mode):
+            raise UsageError(f"results file {str(path)!r} is not a regular file; choose "
+                             "another --json file")
+    elif os.path.lexists(path):
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise UsageError(f"results file {str(path)!r} is not a regular file; choose "
+                             "another --json file")
+        if not looks_like_results(path):
+            raise UsageError(
+                f"{str(path)!r} exists and is not a results file (its first line is not a "
+                "claim's record); not replacing it: choose another --json file"
+            )
+        if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
+            raise UsageError(f"results file {str(path)!r} is read-only; not replacing it "
+                             "(make it writable or choose another --json file)")
+    try:
+        provenance.read(path)
+    except ResultsFileError as e:
+        raise UsageError(f"{e}; not replacing it: remove it or choose another --json file") \
+            from None
     return path
+
+
+#: The address forms a Dask scheduler is reached at.
+_SCHEDULER_ADDRESS = re.compile(
+    r"(?:(?P<scheme>tcp|tls|ws|wss|ucx)://)?(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.\-]+)"
+    r":(?P<port>[0-9]{1,5})/?"
+)
+
+
+def check_scheduler(address: object, connect_s: float = 5.0) -> None:
+    """Raise :class:`UsageError` unless ``address`` is ``"local"`` or the address of a Dask
+    scheduler (``tcp://host:8786``) that answers a connection within ``connect_s`` seconds,
+    and Dask is installed: a run on a cluster fails before it writes anything."""
+    if not isinstance(address, str) or not address.strip():
+        raise UsageError(f"--scheduler must be 'local' or an address such as "
+                         f"tcp://host:8786, got {address!r}")
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise UsageError(f"--scheduler {address!r} needs Dask: pip install 'verify[dask]'") \
+            from None
+    if address == "local":
+        return
+    m = _SCHEDULER_ADDRESS.fullmatch(address)
+    if m is None or not 0 < int(m["port"]) < 65536:
+        raise UsageError(f"--scheduler {address!r}: expected 'local' or a scheduler address "
+                         "such as tcp://host:8786")
+    host, port = m["host"].strip("[]"), int(m["port"])
+    try:
+        with socket.create_connection((host, port), timeout=connect_s):
+            pass
+    except OSError as e:
+        raise UsageError(f"--scheduler {address!r}: cannot reach {host}:{port} "
+                         f"({e.strerror or e}); is the scheduler running?") from None
+
+
+# -- jobs=0: a claim in this process ------------------------------------------------------------
+class _OutOfTime(BaseException):
+    """Raised in a claim run in this process when its budget is spent (a BaseException, so
+    that a check's ``except Exception`` does not swallow it)."""
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float):
+    """Raise :class:`_OutOfTime` in the main thread after ``seconds`` (no limit elsewhere:
+    a signal reaches only the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def spent(signum: int, frame: object) -> None:
+        raise _OutOfTime
+
+    old = signal.signal(signal.SIGALRM, spent)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def run_inline(c: Claim, ctx: Context) -> ClaimResult:
+    """Run claim ``c`` in this process (``jobs=0``, for debugging): stopped as a worker
+    would stop it, at its budget plus the pool's grace, and every child process it started
+    killed when it ends."""
+    from .isolation import children, sweep_children
+    from .pool import GRACE_S
+
+    keep = set(children(os.getpid()))
+    t0 = time.monotonic()
+    try:
+        with _alarm(ctx.budget_s + GRACE_S):
+            return execute(c, ctx)
+    except _OutOfTime:
+        why = (f"timeout: still running after its budget of {ctx.budget_s:g} s; stopped "
+               "(jobs=0: in this process)")
+        return failed(c, ctx, why, time.monotonic() - t0)
+    finally:
+        sweep_children(keep)

@@ -58,7 +58,10 @@ def merge(claim: Claim, ctx: Context, results: list[ClaimResult]) -> ClaimResult
         evidence = [merge_pieces(list(ps)) for ps in zip(*(r.evidence for r in results),
                                                           strict=True)]
         error = next((r.error for r in results if r.error), None)
-    out = build_result(claim, ctx, evidence, elapsed=elapsed, error=error)
+    errored = any(r.verdict is Verdict.ERROR for r in results)  # a shard's code crashed
+    if errored:
+        error = next(r.error for r in results if r.verdict is Verdict.ERROR)
+    out = build_result(claim, ctx, evidence, elapsed=elapsed, error=error, errored=errored)
     out.output = next((r.output for r in results if r.output), {})
     return out
 

@@ -367,7 +367,7 @@ def _weights_with(mech, ps, x):
         "B": "score form: sum_ij w_ij (b_ij - E[b]) ds_ij/dtheta (as derived in Sec. 4 for softmax)"
     },
     repairs={"B": "erratum"},
-    expect="REFUTED",
+    expect="SUPPORTED",
 )
 def crr_conj_advantage(ctx):
     """Conjecture: the verdict is REFUTED only because L545 says it is *proved* for softmax: as

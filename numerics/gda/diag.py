@@ -55,7 +55,7 @@ def spearman(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         **P_READINGS,
     },
     repairs={"C": "erratum"},
-    expect="REFUTED",
+    expect="PROVED",
 )
 def advantage_predicts_attention(ctx):
     """Reading A (attention = weights alpha, view F; sign read deterministically:

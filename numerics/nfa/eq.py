@@ -263,6 +263,7 @@ def _contfreq_prop(
     },
     repairs={"C": "overstated"},
     expect="REFUTED",
+    quantifier={"B": "exists"},
 )
 def thm1_contfreq(ctx: verify.Context) -> list[Evidence]:
     """Reading A REFUTED: a relative-PE Transformer on raw coordinates (A1, A2) that outputs
@@ -276,7 +277,8 @@ def thm1_contfreq(ctx: verify.Context) -> list[Evidence]:
     an inner map on normalised coordinates) passes for every random inner map tried; its
     "anchors" are the sample statistics mu(S), s(S), i.e. it borrows A3a's normalisation.
     B needs one such operator; C is the universal statement under that hypothesis, so A is
-    overstated: true once the anchors are assumed.
+    overstated: true once the anchors are assumed. B is existential ("can"): the anchored
+    operator is its witness.
     """
     params = dict(_CLOUD, **_GROUP)
     raw, anchored = (
@@ -295,10 +297,15 @@ def thm1_contfreq(ctx: verify.Context) -> list[Evidence]:
         reading="B",
         prefix="anchored frequency-output operator (w = w~/s, phase = phase~ - w.mu)",
     )
+    universal = replace(anchored, reading="C")
+    if anchored.verdict is Verdict.SUPPORTED:
+        anchored.witness = {"operator": "relative-PE Transformer with an inner map on normalised "
+                            "coordinates, emitting w = w~/s(S), phase = phase~ - w^T mu(S)",
+                            "inner maps": "random, as drawn by the search"}
     return [
         raw.relabel(prefix="unanchored frequency-output relative-PE operator"),
         anchored,
-        replace(anchored, reading="C"),
+        universal,
     ]
 
 

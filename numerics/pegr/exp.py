@@ -132,6 +132,8 @@ def reported_numbers(tasks: list[str], table: dict | None = None, best: dict | N
     statement=r"256\times256\text{ grid, 5\% train / 40\% val / rest test, MLP }3\times128\text{ "
               r"ReLU, 500 full-batch Adam steps, PE dim 32, 10 runs}",
     kind="experiment", expect="UNDECIDED",
+    undecided=("informal",
+               "a training protocol: a specification has no truth value"),
 )
 def exp_protocol(ctx):
     """The reproduction specification of D.1-D.2, implemented in ``numerics/pegr/inr.py`` with

@@ -99,13 +99,17 @@ def irreducibility_table(ctx) -> dict[str, dict]:
     where="abstract L7; L13; L47; §2.2 title L45; A.2 L162; conclusion L118",
     statement=r"\text{the PEs of Table 1 are (or transform under) irreducible representations: }"
               r"\gamma(gx)=\pi(g)\gamma(x),\ \pi\text{ irreducible}",
-    kind="property", expect="REFUTED",
+    kind="property", expect="SUPPORTED",
     readings={"B": "hedged (L47, L162): each PE is vec(rho) or equivariant into the space of "
                    "some rep rho, 'often' irreducible",
               "C": "restricted to one block of each popular PE (one sinusoid frequency, RoPE d = "
                    "2, one spherical-harmonic degree, in the equivariant-vector form of Table 1): "
                    "that block transforms under an irreducible representation over R"},
-    repairs={"C": "overstated"},
+    headline=("C", "the paper hedges the strong reading itself: PEs are vec(rho) 'for some "
+              "(often irreducible)' rho (L47, L162), it 'focuses on PEs as irreps for ease of "
+              "exposition' (L47), Table 1 writes each PE as a family {rho_lambda}_lambda of "
+              "irreps, and L118 calls irreps 'a particularly useful building block': the claim "
+              "is that each PE is built from irreducible blocks, not that the whole PE is one"),
 )
 def framework_irreducibility(ctx):
     """Symmetric (real) and complex commutant dimensions of the transformation matrices of each
@@ -118,8 +122,9 @@ def framework_irreducibility(ctx):
     L162): not checkable as a frequency claim; the table is reported (UNDECIDED). Reading C (one
     block of each popular PE; Table 1 writes each PE as a family ``{.}_alpha`` /
     ``{rho_lambda}_lambda`` of irreps): SUPPORTED when the one-frequency sinusoid, RoPE d = 2 and
-    one SH degree are irreducible over R. Reading C is the printed
-    statement under a hypothesis the paper does not state (one block per PE)."""
+    one SH degree are irreducible over R. Reading C heads (issue 24, 1): the paper's own hedges
+    (L47, L162) and Table 1's families of irreps exclude reading A, kept beside it REFUTED.
+    expect SUPPORTED."""
     tab = irreducibility_table(ctx)
     irreducible = [k for k, v in tab.items() if v["irreducible_over_R"]]
     reducible = [k for k, v in tab.items()

@@ -14,7 +14,7 @@ import verify
 from proofs.pegr.model import COUNTEREXAMPLE_ERROR, PAPER, vec_col
 from verify import Evidence
 from verify.numeric import falsify, judge_error
-from verify.symbolic import refute_exactly
+from verify.symbolic import prove_equal, refute_exactly
 
 from .encodings import sphere_points, wigner_real
 from .groups import haar_so3, rot_z
@@ -27,8 +27,10 @@ from .groups import haar_so3, rot_z
               r"(x^G)),\ x^G=\{g:gx_0=x\}",
     kind="property", expect="REFUTED",
     readings={"B": "fixed vector: gamma(x) = rho_lambda(g_x) v with v fixed by rho_lambda(H)",
-              "C": "set-valued: gamma(x) = {vec rho_lambda(g) : g in x^G}"},
-    repairs={"B": "erratum"},
+              "C": "set-valued: gamma(x) = {vec rho_lambda(g) : g in x^G}",
+              "D": "vec(rho_lambda(x^G)) on homogeneous spaces whose stabiliser H acts "
+                   "trivially (then x^G is one element under rho_lambda: T on T, SO(2) on S^1)"},
+    repairs={"D": "overstated"},
 )
 def homogeneous_lift_pe(ctx):
     """Reading A (L77, "we define positional encodings by vec(rho_lambda(x^G))", with any
@@ -38,8 +40,13 @@ def homogeneous_lift_pe(ctx):
     representation; l = 2 Wigner D^2 numerically): REFUTED, not well defined. Reading B (v =
     e_z for l = 1, the m = 0 column for l = 2): lift-independent and equivariant, ``gamma(g x) =
     rho(g) gamma(x)`` (float64 fuzz). For T acting on itself and SO(2) on a circle H is trivial
-    and reading A is well defined. Reading C is well defined by construction (informal). Reading B
-    (an H-fixed vector) is the corrected definition."""
+    and reading A is well defined: reading D, PROVED for SO(2) on S^1 (the lift is unique and
+    vec(rho(R(phi) g_x)) = (I kron rho(R(phi))) vec(rho(g_x)) exactly). Severity: overstated,
+    not an erratum (rule 6): the definition holds only under a material hypothesis the paper
+    does not state (a stabiliser acting trivially; on S^2 two lifts of one point differ by up
+    to 1.48 in vec(D^2)), and reading B is no nearby corrected formula but another encoding
+    (an H-fixed column instead of the whole matrix). Reading C is well defined by construction
+    (informal)."""
     g = torch.Generator().manual_seed(ctx.subseed("lift"))
     Rs = haar_so3(8, g).numpy()
     pts = sphere_points(60, np.random.default_rng(ctx.subseed("liftpts")))
@@ -86,6 +93,7 @@ def homogeneous_lift_pe(ctx):
                            seed=ctx.subseed("liftB"))
     return [
         representative,
+        trivial_stabiliser_evidence(),
         judge_error(errB, "B: the m = 0 column of D^2 is the same for two lifts", tol=1e-11,
                     fail=COUNTEREXAMPLE_ERROR, counterexample=caseB, reading="B",
                     part="well defined"),
@@ -96,3 +104,24 @@ def homogeneous_lift_pe(ctx):
             reading="C", numbers={"stabilisers": {"T on T": "trivial", "SO(2) on a circle":
                                                   "trivial", "SO(3) on S^2": "SO(2) = {R_z}"}}),
     ]
+
+
+def trivial_stabiliser_evidence() -> Evidence:
+    """Reading D at SO(2) acting on the circle S^1 (x0 = e_1): the stabiliser is trivial
+    (R(theta) e_1 = e_1 forces cos theta = 1, sin theta = 0), so x = (cos a, sin a) has the one
+    lift R(a), vec(rho(x^G)) = vec(R(a)) is well defined, and it is equivariant:
+    vec(R(phi) R(a)) = (I kron R(phi)) vec(R(a)), proved exactly for symbolic a, phi."""
+    a, phi = sp.symbols("a phi", real=True)
+
+    def R(t: sp.Expr) -> sp.Matrix:
+        return sp.Matrix([[sp.cos(t), -sp.sin(t)], [sp.sin(t), sp.cos(t)]])
+
+    def vec(M: sp.Matrix) -> sp.Matrix:
+        return sp.Matrix([M[i, j] for j in range(M.cols) for i in range(M.rows)])
+
+    ev = prove_equal(vec(R(phi + a)), sp.kronecker_product(sp.eye(2), R(phi)) * vec(R(a)),
+                     assumptions="real", reading="D", part="equivariance (H trivial)")
+    return ev.relabel(prefix="D: SO(2) on S^1, trivial stabiliser: the unique lift R(a) gives "
+                      "vec(R(phi + a)) = (I kron R(phi)) vec(R(a))",
+                      generality="symbolic a, phi (SO(2) on the circle; T on itself is the "
+                                 "same with H = {e})")

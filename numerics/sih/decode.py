@@ -106,21 +106,31 @@ def suppression_evidence(v: list[Fraction], z: Fraction) -> Evidence:
 
 @verify.claim(
     "sih.decode.lemma_e4", paper=PAPER,
-    where="Def E.3 L1415-1428; Lemma E.4 L1434-1454; width L1456-1459", kind="property",
-    expect="REFUTED",
-    statement=r"\phi=(b_j)_j,\ b_j(z)=\tfrac1\eta[\sigma(z-v_j+2\eta)-\sigma(z-v_j+\eta)"
-              r"-\sigma(z-v_j-\eta)+\sigma(z-v_j-2\eta)],\ \eta=\delta/4:\ |z-v_j|\le"
+    where="Def E.3 L1415-1428; Lemma E.4 L1434-1454; width L1456-1459", kind="existence",
+    expect="SUPPORTED", quantifier={"A": "exists"},
+    statement=r"v_0<\dots<v_{n-1},\ \delta=\min_j(v_{j+1}-v_j)>0,\ \varepsilon<\delta/4:\ "
+              r"\exists\text{ 2-layer ReLU MLP, hidden dimension }4n,\ \phi:\ |z-v_j|\le"
               r"\varepsilon\Rightarrow\phi(z)=e_j;\ |z-v_j|>\delta/4\ \forall j\Rightarrow"
-              r"\phi(z)=0",
-    readings={"B": r"suppression threshold $2\eta=\delta/2$ (as concluded in the proof)"},
-    repairs={"B": "erratum"},
+              r"\phi(z)=0\ \text{(Def. E.3)}",
+    readings={"P": r"erratum of the proof (L953-961): $\phi=(b_j)_j$, $b_j(z)=\tfrac1\eta"
+                   r"[\sigma(z-v_j+2\eta)-\sigma(z-v_j+\eta)-\sigma(z-v_j-\eta)+\sigma(z-v_j"
+                   r"-2\eta)]$, $\eta=\delta/4$, meets Def. E.3",
+              "B": r"the proof's $\phi$ with the suppression threshold $2\eta=\delta/2$ (as "
+                   r"concluded in the proof)"},
 )
 def lemma_e4(ctx):
-    """Reading A (Def E.3 (2) at delta/4) REFUTED exactly: v = (0, 1), delta = 1, z = 3/8
-    (|z - v_j| > 1/4 for both j) gives b_0(z) = 1/2. Reading B (threshold delta/2) and the
+    """Reading A is Lemma E.4 as stated: an existential ("there exists a 2-layer ReLU MLP with
+    hidden dimension 4n" realising Def E.3), decided by a witness (verify.combine, rule 7):
+    trapezoids that are 1 on |z - v_j| <= eps and 0 beyond delta/4 (:func:`trapezoid`), 4 ReLU
+    units each, meet Def E.3 on every instance tried, in exact rationals (SUPPORTED). Reading P
+    is the proof's construction (eta = delta/4, zero only beyond 2 eta = delta/2), REFUTED
+    exactly: v = (0, 1), delta = 1, z = 3/8 (|z - v_j| > 1/4 for both j) gives b_0(z) = 1/2:
+    an erratum of the proof, whose suppression threshold misses Def E.3's delta/4 (it is no
+    refutation of the lemma). Reading B (the proof's phi with threshold delta/2) and its
     activation region (eps < delta/4) SUPPORTED by falsify. Width: 4n hidden units; the output
     layer is the n x 4n matrix of +-1/eta, not an identity."""
-    ev_a = suppression_evidence([Fraction(0), Fraction(1)], Fraction(3, 8))
+    ev_a = suppression_evidence([Fraction(0), Fraction(1)], Fraction(3, 8)).relabel(reading="P")
+    ev_witness = witness_decoder_evidence(ctx.numpy_rng("e4-witness"), ctx.pick(40, 400))
     dec = BumpDecoder(torch.tensor([0.0, 1.0]))
     ev_width = prove_cases(
         [("hidden width 4n", dec.width, 8), ("output layer columns (4n, not n)",
@@ -150,7 +160,64 @@ def lemma_e4(ctx):
 
     ev_b = falsify(prop, {"n": st.integers(2, 6), "region": st.integers(0, 1)},
                    budget=ctx.pick(quick=10, deep=200), batch=256, seed=ctx.seed)
-    return [ev_a, ev_b.relabel(reading="B"), ev_width]
+    return [ev_witness, ev_a, ev_b.relabel(reading="B"), ev_width]
+
+
+def trapezoid(z: Fraction, v: Fraction, inner: Fraction, outer: Fraction) -> Fraction:
+    """Four ReLU units: 1 on ``|z - v| <= inner``, 0 on ``|z - v| >= outer``, linear between
+    (``0 < inner < outer``); the division by ``outer - inner`` is the output layer's weight."""
+    def relu(x: Fraction) -> Fraction:
+        return max(x, Fraction(0))
+
+    return (relu(z - v + outer) - relu(z - v + inner) - relu(z - v - inner)
+            + relu(z - v - outer)) / (outer - inner)
+
+
+def witness_decoder_evidence(rng, trials: int) -> Evidence:
+    """Lemma E.4's existence, by a witness checked in exact rationals: for ``trials`` random
+    instances (n in 2..6 values with random rational gaps, eps in (0, delta/4) up to
+    0.999 delta/4), phi = (trapezoid(z, v_j, eps, delta/4))_j is checked at the activation
+    points v_j, v_j +- eps and between, and at suppression points just beyond delta/4 of a
+    value, between values and outside them. SUPPORTED when every point meets Def E.3 (the
+    witness), REFUTED with the first failure (a failing candidate: in the existential reading
+    it decides nothing)."""
+    checked, bad = 0, None
+    for _ in range(trials):
+        n = int(rng.integers(2, 7))
+        gaps = [Fraction(int(rng.integers(1, 40)), int(rng.integers(1, 9))) for _ in range(n - 1)]
+        v = [Fraction(int(rng.integers(-20, 21)), 4)]
+        for g in gaps:
+            v.append(v[-1] + g)
+        delta = min(gaps)
+        outer = delta / 4
+        eps = outer * Fraction(int(rng.integers(1, 1000)), 1000)
+        tiny = outer / 10**6
+        points = [(z, e) for j, vj in enumerate(v)
+                  for z, e in ((vj, j), (vj - eps, j), (vj + eps, j), (vj + eps / 3, j))]
+        points += [(z, None) for vj in v for z in (vj - outer - tiny, vj + outer + tiny)]
+        points += [(z, None) for z in ((a + b) / 2 for a, b in itertools.pairwise(v))]
+        points += [(v[0] - 5 * delta, None), (v[-1] + 5 * delta, None)]
+        for z, j in points:
+            if j is None and any(abs(z - vj) <= outer for vj in v):
+                continue  # not a suppression point (Def E.3 (2) asks nothing there)
+            phi = [trapezoid(z, vj, eps, outer) for vj in v]
+            want = [Fraction(int(k == j)) for k in range(n)]
+            checked += 1
+            if phi != want and bad is None:
+                bad = {"v": [str(x) for x in v], "eps": str(eps), "z": str(z),
+                       "phi(z)": [str(x) for x in phi], "required": [str(x) for x in want]}
+    witness = {"phi_j(z)": "[relu(z - v_j + delta/4) - relu(z - v_j + eps) - relu(z - v_j - "
+               "eps) + relu(z - v_j - delta/4)] / (delta/4 - eps)",
+               "hidden units": "4n (4 per value)",
+               "output layer": "n x 4n, entries +-1/(delta/4 - eps)"}
+    summary = (f"witness decoder (trapezoids 1 within eps, 0 beyond delta/4, 4n ReLU units): "
+               f"{checked} points of {trials} random instances, exact rationals")
+    if bad is None:
+        return Evidence(Verdict.SUPPORTED, f"{summary}: Def E.3 met at every one",
+                        method="numeric", witness=witness, numbers={"points": checked},
+                        generality=f"{trials} random instances, n in 2..6, exact rationals")
+    return Evidence(Verdict.REFUTED, f"{summary}: fails at z = {bad['z']}", method="numeric",
+                    counterexample=bad, numbers={"points": checked})
 
 
 def feature_rank(values: list[Fraction], layer: list[tuple[Fraction, Fraction]]) -> int:

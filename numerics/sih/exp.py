@@ -10,6 +10,7 @@ data-pipeline counts and the compute arithmetic.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import verify
@@ -131,6 +132,9 @@ def learning_curve(name: str, curve: list[tuple[int, float, float]]) -> Evidence
               r"99.5/70.5/1.0}",
     readings={"B": "the citation at L439 refers to the 2-layer existence result (Theorem 4.3), "
                    "not Theorem 4.2"},
+    undecided=("needs_compute",
+               "GPU training of rows (c)-(g): < 20 GPU-h for (c), (d), 165-225 GPU-h for (e)-(g)"
+               " (G.5); run: none here, no training path for them"),
 )
 def table1(ctx):
     """Reading A per row (each row and metric its own part). The ECA rows (a), (b) are trained
@@ -296,6 +300,9 @@ def relation_evidence(n_seq_correct: int, broken: list[int], numbers: dict, wher
               r"97.6, 90.8",
     readings={"B": "'heads match the neighborhood size' means h = |U| (= 4), the MLP-free regime "
                    "of Thm F.1"},
+    undecided=("needs_compute",
+               "GPU training of 8 ECA models, < 80 GPU-h (G.5); run: none here, no training path"
+               " for them"),
 )
 def table2_mlp_ablation(ctx):
     """UNDECIDED (not trained). Reading B note: for ECA |U| = 4, so the theory's MLP-free
@@ -314,6 +321,9 @@ def table2_mlp_ablation(ctx):
     kind="experiment", timeout={"deep": 3600.0},
     statement=r"\text{ECA 1+1: Layer 1 puts 68.4\% on the neighbourhood cells of the preceding "
               r"row, Layer 2 97.1\% on matching contexts;\ Rule 97: }f(1,0,1)=1",
+    undecided=("needs_compute",
+               "GPU training of Table 6's model (a), < 10 GPU-h (G.5); the deep profile measures"
+               " a reduced-scale model"),
 )
 def attention_concentration(ctx):
     """Rule-97 arithmetic checked (Wolfram index 4a + 2b + c = 5, bit 5 of 97 is 1). The
@@ -355,6 +365,9 @@ def attention_concentration(ctx):
     kind="experiment",
     statement=r"\text{t-SNE: intermixed before the L1 MLP, clustered by configuration after, 16 "
               r"clusters after L2 attention; L2 MLP not necessary}",
+    undecided=("needs_compute",
+               "GPU training of Table 6's model (a), < 10 GPU-h (G.5), and a t-SNE of its "
+               "embeddings; run: none here, no training or t-SNE path"),
 )
 def tsne_clusters(ctx):
     """UNDECIDED: a qualitative figure of a trained model (not trained here)."""
@@ -368,6 +381,9 @@ def tsne_clusters(ctx):
     "sih.exp.width_independence", paper=PAPER, where="L478-482", kind="experiment",
     statement=r"\text{ECA 1+1 and 3+1 models trained at }L\in\{10,16,32\}\text{ all reach sequence "
               r"accuracy}>0.99",
+    undecided=("needs_compute",
+               "GPU training of 6 ECA models, < 60 GPU-h (G.5); run: none here, no training path"
+               " (T and M at L = 10, 32 are not stated)"),
 )
 def width_independence(ctx):
     """UNDECIDED (not trained); the constructed-weight version is sih.main.grid_independence.
@@ -394,6 +410,9 @@ def width_independence(ctx):
     "sih.exp.2d_dynamics", paper=PAPER, where="L436-444", kind="experiment",
     statement=r"\text{2D: 4L reach 85.7\% (grokking-like transition, epochs 200-260); 2L + 2D RPE "
               r"70.5\%; bottleneck is addressing, not capacity}",
+    undecided=("needs_compute",
+               "GPU training of the 2D models (e)-(g), 165-225 GPU-h (G.5); run: none here, no "
+               "2D pipeline"),
 )
 def dynamics_2d(ctx):
     """UNDECIDED: 2D training (55-75 GPU-h per model) not run; the capacity sentence is
@@ -407,16 +426,18 @@ def dynamics_2d(ctx):
 
 @verify.claim(
     "sih.exp.data", paper=PAPER, where="G.3.1-G.3.4 L1878-1913; Sec. 5.1 L394-403",
-    kind="property", expect="REFUTED",
+    kind="property", expect="PROVED",
     statement=r"\text{ECA classes under reflection and complement, 80/20 split; }3^{27}\approx7.6"
               r"\times10^{12};\ \text{2D VN rule space }2^{25}=2^{32};\ \text{sequence length 503}",
-    readings={"B": r"2D VN rule space $2^{2^5}=2^{32}$"},
-    repairs={"B": "erratum"},
+    readings={"B": r"as A, with the 2D VN rule space $2^{2^5}=2^{32}$"},
+    repairs={"B": ("erratum", "2^{2^5} flattened to 2^25 by extraction")},
 )
 def data(ctx):
     """Counts: 88 ECA classes (80/20 -> 70.4: 70/18 or 71/17, the rounding is not stated);
     3^27 = 7625597484987 ~ 7.6e12; lengths (T1) ECA 169, V = 3 395, (T2) 2D 503 (matches).
-    '2^25 = 2^32' as printed (A) is false arithmetic (REFUTED); 2^(2^5) = 2^32 (B) holds."""
+    '2^25 = 2^32' as printed (A) is false arithmetic (REFUTED); 2^(2^5) = 2^32 (B) holds: the
+    nested superscript flattened by the text extraction, an erratum (issue 24, 1), so the
+    whole statement with it (B: the counts and 2^(2^5)) heads, PROVED (with erratum)."""
     n_classes = len(eca_rule_classes())
     ev = prove_cases(
         [("ECA classes", n_classes, 88), ("3^27", 3 ** 27, 7625597484987),
@@ -434,7 +455,7 @@ def data(ctx):
     ev_b = prove_cases([("2^(2^5)", 2 ** (2 ** 5), 2 ** 32)], generality="exact",
                        scope="general", reading="B",
                        part="rule_space", summary="2^(2^5) = 2^32")
-    return [ev, ev_a, ev_b]
+    return [ev, ev_a, ev_b, dataclasses.replace(ev, reading="B")]
 
 
 @verify.claim(

@@ -142,7 +142,7 @@ def scaling_evidence(rows: list[dict], **kw) -> Evidence:
 
 @verify.claim(
     "sih.naive.rpe_construction", paper=PAPER, where="App. C L753-826; eqs. (5)-(7)",
-    kind="property", expect="REFUTED",
+    kind="property", expect="SUPPORTED",
     statement=r"D=(2k+2)V;\ 2k\text{ RPE heads};\ \langle\tilde{\mathcal N},\tilde{\mathcal N}'"
               r"\rangle=k\iff\text{agree, else}\le k-1;\ \text{bias table }O(T\cdot L);"
               r"\ \text{scales poorly in }k,V",

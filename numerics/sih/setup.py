@@ -170,7 +170,7 @@ def partition_counts(settings: list[tuple[str, list]], hs: dict | None = None):
 
 @verify.claim(
     "sih.setup.partition", paper=PAPER, where="Def 4.1, L235-238; L240-242", kind="property",
-    expect="SUPPORTED",
+    expect="SUPPORTED", quantifier="exists",
     statement=r"\forall h\in\{1..|\mathcal U|\}\ \exists S_1..S_h\text{ partition of }"
               r"\mathcal U,\ |S_\gamma|\le m=\lceil|\mathcal U|/h\rceil;"
               r"\ h=|\mathcal U|\Rightarrow m=1,\ h=1\Rightarrow m=|\mathcal U|",
@@ -178,7 +178,9 @@ def partition_counts(settings: list[tuple[str, list]], hs: dict | None = None):
 def partition(ctx):
     """Endpoints ``ceil(n/n) = 1``, ``ceil(n/1) = n``: PROVED (symbolic n). Existence: every
     partition enumerated for ECA / 1D V=3 (|U| = 4) and VN (|U| = 8) at every h; for Moore-9
-    (|U| = 12) a balanced one is constructed: SUPPORTED (finite cases)."""
+    (|U| = 12) a balanced one is constructed: SUPPORTED (finite cases). Existential for each h
+    ("there exist S_1..S_h"): the partitions found are the witness; a construction that misses
+    would refute nothing."""
     n = sp.Symbol("n", positive=True, integer=True)
     ev_end = prove_cases([("h=|U|", sp.ceiling(n / n), 1), ("h=1", sp.ceiling(n / 1), n)],
                          generality="symbolic |U| = n >= 1", scope="general",
@@ -189,5 +191,7 @@ def partition(ctx):
     ev_exist = judge_check(
         missing is None,
         "a partition with |S|<=m exists for every h (ECA, VN enumerated; Moore-9 constructed)",
-        counterexample=missing, part="existence", numbers={"valid_partitions": counts})
+        counterexample=missing, part="existence", numbers={"valid_partitions": counts},
+        **({"witness": {"S_1..S_h": "for each h, the partitions enumerated (ECA, VN) or the "
+                        "round-robin U[i::h] (Moore-9)"}} if missing is None else {}))
     return [ev_end, ev_exist]

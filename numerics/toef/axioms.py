@@ -59,7 +59,7 @@ def algebra_span(gens: list[np.ndarray]) -> np.ndarray:
     statement=r"\text{A3: }\exists W_i:\ V(XR^*)=V(X)\ \forall R\in\bigcap_iC_{U(C)}(W_i);\ "
               r"\text{Intuitions: isotropic except along the directions of the }W_i\ "
               r"(R^*WR=W\text{ for all }R\in U(C))",
-    kind="property", expect="REFUTED",
+    kind="property", expect="SUPPORTED",
     readings={"B": r"the parenthesis for all $R$ in the centralizer $\bigcap_iC_{U(C)}(W_i)$"},
     repairs={"B": "erratum"},
 )

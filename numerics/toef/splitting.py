@@ -64,7 +64,7 @@ def _smallest_ill_typed(ctx) -> dict | None:
               r"\mathrm{Softmax}(C_A^{-1/2}XQ_iK_i^\top X^\top)XV_iO_i^\top=\lambda(XW_{\rm all})"
               r"W'_{\rm all},\ W_{\rm gate},W_{\rm in},W_{\rm out}\in"
               r"\mathbb R^{C\times C_{\rm MLP}}",
-    kind="property", expect="REFUTED",
+    kind="property", expect="SUPPORTED",
     readings={"B": r"the same with $W_{\rm out}^\top$ (and every output block of $W'_{\rm all}$ "
                    r"transposed)"},
     repairs={"B": "erratum"},
@@ -394,7 +394,7 @@ def lemma1_bch_numeric(ctx):
     statement=r"\lim_{T\to\infty}\prod_{t=0}^{T-1}(1+\lambda_{\rm MLP}^{W(t/T)})(1+\lambda_A^"
               r"{W(t/T)})=\lim_{T\to\infty}\prod_{t=0}^{T-1}(1+\lambda_{\rm MLP}^{W(t/T)}+"
               r"\lambda_A^{W(t/T)})",
-    kind="rate", expect="REFUTED",
+    kind="rate", expect="SUPPORTED",
     readings={"B": r"every $\lambda$ replaced by $\lambda/T$ (step $1/T$, as in the proof, "
                    r"l. 186-190); both schemes converge to the time-ordered flow with error "
                    r"$O(1/T)$"},

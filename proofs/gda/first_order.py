@@ -9,10 +9,12 @@ float64 instances.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy as sp
 
-from verify import Evidence
-from verify.symbolic import prove_cases
+from verify import Evidence, Verdict
+from verify.symbolic import prove_cases, prove_equal
 
 from .model import sym_head
 
@@ -20,6 +22,8 @@ __all__ = [
     "alpha_first_order_proof",
     "exact_alpha_counterexample",
     "feedback_link_proof",
+    "link2_weight_proof",
+    "link3_conditional_proof",
     "score_magnitude_counterexample",
 ]
 
@@ -114,6 +118,49 @@ def feedback_link_proof() -> Evidence:
         reading="B",
         summary="Delta A_ij = eta (1 - alpha_ij) u_i ubar_j: its sign is that of u_i.ubar_j",
     )
+
+
+def link3_conditional_proof() -> Evidence:
+    """Link (3) of Sec. 4.4 as the conditional it states, "as v_j moves away from u_i, b_ij
+    decreases further, increasing A_ij", with only v_j moved (alpha, u fixed): b_ij changes by
+    ``Delta b`` and no other b_ik of row i changes, so with ``R = sum_{k != j} alpha_ik b_ik``
+    the advantage A_ij = -(b_ij - alpha_ij b_ij - R) changes by exactly
+    ``Delta A_ij = -(1 - alpha_ij) Delta b_ij``: Delta b_ij < 0 gives Delta A_ij > 0 whenever
+    alpha_ij < 1. Symbolic in every quantity (any T, any d_v: Delta b is the scalar
+    u_i^T Delta v_j)."""
+    b, a, R, db = sp.symbols("b_ij alpha_ij R Delta_b", real=True)
+
+    def adv(bij: sp.Expr) -> sp.Expr:
+        return -(bij - (a * bij + R))
+
+    ev = prove_equal(adv(b + db) - adv(b), -(1 - a) * db, assumptions="real", reading="B",
+                     part="link (3)")
+    scope = "general" if ev.verdict is Verdict.PROVED else ev.scope  # a scalar identity
+    return replace(ev, scope=scope, summary="link (3) as a conditional: Delta A_ij = -(1 - "
+                   "alpha_ij) Delta b_ij exactly (only v_j moved), so b_ij falling raises A_ij "
+                   "whenever alpha_ij < 1; " + ev.summary)
+
+
+def link2_weight_proof() -> Evidence:
+    """Link (2), "larger alpha_ij gives u_i more weight in ubar_j, so v_j moves further away
+    from u_i (Delta v_j = -eta ubar_j)": with ubar_j = alpha_ij u_i + w (w the other rows'
+    weighted signals), raising alpha_ij by delta changes Delta b_ij = u_i^T Delta v_j by
+    exactly -eta delta |u_i|^2 <= 0 (u_i, w symbolic d x 1 vectors). In absolute terms v_j
+    moves away from u_i iff u_i^T ubar_j > 0, i.e. when u_i's weighted term dominates ubar_j's
+    projection on u_i: the premise "u_i [has] more weight in ubar_j"."""
+    d = sp.Symbol("d", integer=True, positive=True)
+    k = sp.Idx("k", d)
+    u, w = sp.IndexedBase("u_i", real=True), sp.IndexedBase("w", real=True)
+    a, dl, eta = sp.symbols("alpha_ij delta eta", real=True)
+
+    def db(al: sp.Expr) -> sp.Expr:  # u_i^T Delta v_j, Delta v_j = -eta (al u_i + w)
+        return sp.Sum(u[k] * (-eta * (al * u[k] + w[k])), (k, 0, d - 1))
+
+    ev = prove_equal(db(a + dl) - db(a), -eta * dl * sp.Sum(u[k] ** 2, (k, 0, d - 1)),
+                     assumptions="real", reading="B", part="link (2)")
+    return replace(ev, summary="link (2), more weight: raising alpha_ij by delta moves "
+                   "Delta b_ij = u_i^T Delta v_j by exactly -eta delta |u_i|^2 <= 0 (v_j moves "
+                   "further from u_i, comparatively); " + ev.summary)
 
 
 def score_magnitude_counterexample(

@@ -147,16 +147,17 @@ def linear_identity(ctx: verify.Context) -> list[Evidence]:
         "C": r"as printed, with \mathcal L=\sum_i(y_i-f(x_i))^2 (no 1/2)",
     },
     repairs={"B": "erratum"},
-    expect="REFUTED",
+    expect="PROVED",
 )
 def intuition_gradient_sign(ctx: verify.Context) -> list[Evidence]:
     """The printed expression is the *negative* gradient of 1/2 sum (y - f)^2.
 
-    expect REFUTED: sign error; exact witness N = 1, f = theta x, x = 1, y = 1, theta = 0
-    gives dL/dtheta = -1 but the displayed sum = +1. Reading B (the sign corrected: the
-    erratum) is PROVED in general: symbolic N, an undefined differentiable f(x, theta),
-    any component theta of the parameters. Reading C (no 1/2) is off by a factor -2: REFUTED
-    for a linear and a nonlinear f (N = 2).
+    expect PROVED (with erratum; the printed reading stays REFUTED beside it): sign error;
+    exact witness N = 1, f = theta x, x = 1, y = 1, theta = 0 gives dL/dtheta = -1 but the
+    displayed sum = +1. Reading B (the sign corrected: the erratum) is PROVED in general:
+    symbolic N, an undefined differentiable f(x, theta), any component theta of the
+    parameters. Reading C (no 1/2) is off by a factor -2: REFUTED for a linear and a
+    nonlinear f (N = 2).
     """
     N = sp.Symbol("N", integer=True, positive=True)
     i = sp.Symbol("i", integer=True)

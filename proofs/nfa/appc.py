@@ -60,7 +60,7 @@ def _instance(N: int, m: int, sign: int):
         r"or a fixed multiple (m = 1)",
     },
     repairs={"B": "erratum"},
-    expect="REFUTED",
+    expect="PROVED",
 )
 def thm12_linear(ctx: verify.Context) -> list[Evidence]:
     """Reading A REFUTED (sign: the definition gives +sum, the statement prints -sum); exact

@@ -111,15 +111,16 @@ def _left_inverse_instances(ctx: verify.Context) -> Evidence:
         "D": "reconstruction (Remark 15, L744): H >= K and Q full row rank => R O~ = g for all g",
     },
     repairs={"B": "erratum"},
-    expect="REFUTED",
+    expect="PROVED",
 )
 def thm14_multihead_identity(ctx: verify.Context) -> list[Evidence]:
     """Reading A, as printed: O~ = Q^T Phi^T r = Q^T q. The first equality is PROVED in
     general (symbolic N, K, H). The second compares with ``Q^T q`` for a symbol q that the
     setup (L686-718) never defines; taken literally as a free vector it is REFUTED by
-    N = K = H = 1, Phi = Q = r = 1, q = 0 (1 != 0). expect REFUTED: the printed chain holds
-    only with q read as g := Phi^T r, defined on the next line (L728) -- reading B, PROVED in
-    general, the erratum.
+    N = K = H = 1, Phi = Q = r = 1, q = 0 (1 != 0). expect PROVED (with erratum; the
+    printed reading stays REFUTED beside it): the printed chain holds only with q read as
+    g := Phi^T r, defined on the next line (L728) -- reading B, PROVED in general, the
+    erratum.
 
     Reconstruction: C (full column rank Q in R^{K x H} needs H <= K and rank H; then
     R Q^T = I only if H = K): REFUTED by K=2, H=1, Q = (1, 0)^T: R Q^T = diag(1, 0), so

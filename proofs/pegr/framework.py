@@ -7,6 +7,8 @@ abelian groups T and T x T, and representations as equivariant maps.
 
 from __future__ import annotations
 
+import dataclasses
+
 import sympy as sp
 
 import verify
@@ -19,9 +21,13 @@ from .model import PAPER, R
     "pegr.abelian_irreps_1d", paper=PAPER, where="L49; A.2 L162",
     statement=r"\text{(a) complex irreps of abelian }T, T\times T\text{ are one-dimensional; "
               r"(b) the group irreps are }e^{i\alpha x}\text{ and }e^{i(\alpha_1x+\alpha_2y)}",
-    kind="identity", expect="REFUTED",
+    kind="identity", expect="PROVED",
     readings={"B": "(b) restricted to unitary irreps"},
-    repairs={"B": "overstated"},
+    headline=("B", "the paper works under the unitary convention of harmonic analysis: its "
+              "irreps are the Peter-Weyl basis of square-integrable functions on the group "
+              "(L69), property (1) is stated for unitary representations (L176), and the "
+              "frequencies alpha of L49 are the real frequencies of sinusoidal PEs (Table 1, "
+              "D.2); a non-unitary character e^{x} is not a frequency it could mean"),
 )
 def abelian_irreps_1d(ctx):
     """(a) The 2-dim real representation ``R(alpha t)`` of T splits over C: ``(1, -i)`` and
@@ -33,8 +39,10 @@ def abelian_irreps_1d(ctx):
     ``|chi_z| = 1`` forces ``Re z = 0`` and the unitary ``chi_z`` are exactly the ``e^{i alpha
     x}`` (PROVED within the family chi_z; that every continuous character is some chi_z is the
     classical Cauchy-equation result, not re-proved here). With complex alpha allowed,
-    ``e^{zx} = e^{i(-iz)x}`` and (b) would hold within the family. Reading B is the
-    printed (b) under the unstated hypothesis 'unitary'."""
+    ``e^{zx} = e^{i(-iz)x}`` and (b) would hold within the family. Reading B heads (issue 24,
+    1): 'unitary' is the field's convention the paper works under (Peter-Weyl, L69; unitary
+    reps, L176); reading A stays beside it REFUTED. expect PROVED (B's (b) form is bounded:
+    within the family chi_z)."""
     a, b, t, x, y = sp.symbols("alpha beta t x y", real=True)
     z = sp.Symbol("z")
     split = prove_cases(
@@ -64,7 +72,9 @@ def abelian_irreps_1d(ctx):
                    "continuous character of (R,+) is some chi_z (Cauchy's equation) is "
                    "classical and not re-proved", scope="bounded",
         prefix="(b) B: |e^{z}|^2 = e^{2 Re z}, = 1 iff Re z = 0 (unitary chi_z = e^{i alpha x})")
-    return [split, family, not_unit, unitary]
+    # the headline reading B is the whole statement: (a) and (b) with its unitary form
+    same = [dataclasses.replace(e, reading="B") for e in (split, family)]
+    return [split, family, not_unit, unitary, *same]
 
 
 @verify.claim(
@@ -72,7 +82,7 @@ def abelian_irreps_1d(ctx):
     statement=r"\text{group representations are a special case of equivariant maps, because the "
               r"image of }\rho\text{ itself is a vector space; maps equivariant w.r.t. a unitary "
               r"rep. keep property (1)}",
-    kind="identity", expect="REFUTED",
+    kind="identity", expect="PROVED",
     readings={"B": "rho takes values in the vector space End(V) (not: rho(G) is a vector space)"},
     repairs={"B": "erratum"},
 )

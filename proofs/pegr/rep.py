@@ -32,7 +32,7 @@ def unipotent(u: sp.Expr) -> sp.Matrix:
     readings={"B": "compact (or finite) G, finite-dim. continuous rho: rho = (+) irreps "
                    "(Maschke / Peter-Weyl), L69",
               "C": "connective 'direct product' read as a tensor product of irreps"},
-    repairs={"B": "overstated"},
+    repairs={"B": "overstated"}, quantifier="exists",
 )
 def complete_reducibility(ctx):
     """Reading A (L23 + L41, every group of the paper, T included): REFUTED exactly by the unipotent
@@ -44,7 +44,10 @@ def complete_reducibility(ctx):
     onto (1,1,1) commutes with all six permutation matrices). Reading C (tensor product): the 3-dim
     permutation representation of S_3 is no tensor product of S_3 irreps, whose dimensions 1, 1, 2
     multiply to powers of 2. Reading B is the printed statement under the hypothesis the paper
-    states only at L69 (compact G)."""
+    states only at L69 (compact G). Every reading is existential for each rho ("can be written":
+    there exists a decomposition): A and C are refuted by proofs that none exists for the rho
+    named (no invariant complement; no product of irrep dimensions is 3), B holds on its
+    instances by the decompositions exhibited (its witnesses)."""
     t, s, th = sp.symbols("t s theta", real=True)
     e1 = sp.Matrix([1, 0])
     is_rep = prove_cases(
@@ -64,7 +67,7 @@ def complete_reducibility(ctx):
             {"group": "(R,+) (also (Z,+) with M=[[1,1],[0,1]])", "rho(t)": "[[1,t],[0,1]]",
              "invariant subspace": "span(e1)", "eigen-solutions of rho(1)": str(sols)},
             lhs=unipotent(1) * sp.Matrix([0, 1]), rhs=sp.Matrix([0, 1]),
-            generality="exact (SymPy solve)")
+            generality="exact (SymPy solve)", nonexistence=True)
     else:
         no_complement = Evidence.undecided(
             f"rho(1) has an eigen-solution off span(e1): {sols}; the witness does not apply",
@@ -85,6 +88,9 @@ def complete_reducibility(ctx):
                    "averaging an inner product over the Haar measure) is not formalised",
         reading="B",
         summary="compact instances split into irreps")
+    if compact.verdict is Verdict.PROVED:
+        compact.witness = {"SO(2)": "R(theta) (+) R(2 theta), blocks span(e1,e2), span(e3,e4)",
+                           "S_3 on R^3": "span(1,1,1) (+) its orthogonal complement"}
 
     irrep_dims = [1, 1, 2]
     products = sorted({math.prod(c) for k in (1, 2, 3)
@@ -93,7 +99,7 @@ def complete_reducibility(ctx):
         tensor = Evidence(
             Verdict.REFUTED, "reading C (tensor product): dim 3 of the S_3 permutation rep is no "
             f"product of irrep dimensions {irrep_dims} (products: {products})",
-            method="symbolic", reading="C",
+            method="symbolic", reading="C", nonexistence=True,
             counterexample={"group": "S_3", "rep": "permutation rep on R^3",
                             "irrep dims": irrep_dims, "products": products})
     else:

@@ -113,7 +113,7 @@ def printed_alpha(i: sp.Expr, d: sp.Expr) -> sp.Expr:
 @verify.claim(
     "pegr.rope.frequency_formula", paper=PAPER, where="A.2 L170",
     statement=r"\alpha_i=10000^{\frac{2(i-1)}{d}}\ \text{(RoPE, Su et al. 2021)}",
-    kind="identity", expect="REFUTED",
+    kind="identity", expect="PROVED",
     readings={"B": "the frequencies of the cited RoPE (Su et al. 2021, eq. (15)): alpha_i = "
                    "10000^{-2(i-1)/d}, the printed formula with the sign of the exponent fixed",
               "C": "only 'the frequencies ... exponentially vary' (L170): alpha_{i+1}/alpha_i "

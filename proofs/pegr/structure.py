@@ -36,7 +36,7 @@ def s3_irreps() -> tuple[list[tuple[int, int]], list[sp.Matrix]]:
     "pegr.peter_weyl", paper=PAPER, where="L69",
     statement=r"\text{the matrix entries of irreducible representations form an orthonormal "
               r"basis for }L^2(G)",
-    kind="identity", expect="REFUTED",
+    kind="identity", expect="SUPPORTED",
     readings={"B": "the scaled entries sqrt(d_lambda) rho_ij form an orthonormal basis "
                    "(Peter-Weyl, compact G)"},
     repairs={"B": "erratum"},

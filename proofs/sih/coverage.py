@@ -67,7 +67,7 @@ def mmin_evidence(settings: list[tuple[int, int, int]], Ps, formula=mmin_formula
 
 @verify.claim(
     "sih.coverage.mmin", paper=PAPER, where="Proposition B.2, L728-751", kind="property",
-    expect="REFUTED",
+    expect="PROVED",
     statement=r"M_{\min}=\Big\lceil\frac{\ln((1-P)/V^k)}{L\ln(1-V^{-k})}\Big\rceil\ \text{is the "
               r"minimum }M\text{ with }\Pr[\text{all covered}]\ge P",
     readings={"B": "(4) is a sufficient M (union bound)"},

@@ -70,7 +70,7 @@ def mlp_width_evidence(U: list, V: int,
 @verify.claim(
     "sih.main.dim_formula", paper=PAPER,
     where="eq. (3) L351-353; (54) L1614; L359-366; L378-385; Step 2 L1743-1768",
-    kind="identity", expect="REFUTED",
+    kind="identity", expect="PROVED",
     statement=r"D=V+d_p+2hV^m+V\le2(h+1)V+2d+2\ (m=1),\ \le2hV^m+2(m+V+d)+2\ (m>1);"
               r"\ \text{Layer-1 MLP hidden width exactly }4hV^m",
     readings={"B": r"MLP width exactly $4V^{|S_\gamma|}$ per head, total bounded by $4hV^m$"},
@@ -132,7 +132,7 @@ def alignment_evidence(offsets, shift=None) -> Evidence:
 @verify.claim(
     "sih.main.marginalisation_alignment", paper=PAPER,
     where="B_3 L1674-1680; Step 2 L1753-1758; Step 3 L1779-1780; L315-317", kind="property",
-    expect="REFUTED",
+    expect="PROVED",
     statement=r"B_{3,K}[\gamma]=e_{\gamma,K}\in\mathbb R^{V^{|S_\gamma\cap\mathcal N_K|}},"
               r"\ B_{3,Q}[\gamma]=e_{\gamma,Q}\in\mathbb R^{V^{|S_\gamma\cap\mathcal N_Q|}};"
               r"\ c\langle q^{(Q)},q^{(K)}\rangle=ch\iff\text{all blocks agree},"

@@ -61,7 +61,7 @@ def non_centre_evidence(rule, name: str) -> Evidence:
 
 @verify.claim(
     "sih.setup.rule_space", paper=PAPER, where="Sec. 3.1, L145-152", kind="identity",
-    expect="REFUTED",
+    expect="PROVED",
     statement=r"|\mathcal S^k|=V^k,\ |\mathcal F|=V^{(V^k)};\ \text{ECA: }d=1,V=2,k=3"
               r"\text{ (256 rules)};\ \text{Game of Life: }d=2,V=2,k=8",
     readings={"B": r"Game of Life with the Moore neighbourhood including the centre, $k=9$"},
@@ -154,7 +154,7 @@ def flatten_meanings(W: sp.Symbol, dims: tuple[int, ...] = (1, 2, 3)) -> dict[st
 
 @verify.claim(
     "sih.setup.flatten_distance", paper=PAPER, where="L163-166; cf. L191-192", kind="identity",
-    expect="REFUTED",
+    expect="PROVED",
     statement=r"\text{row-major flattening separates adjacent physical neighbours by distances "
               r"of }\mathcal O(W^{m-1})",
     readings={"B": r"$\mathcal O(W^{d-1})$ (as printed at L192)"},

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import sympy as sp
 
 import verify
+from verify import Verdict
 from verify.symbolic import prove_equal, refute_exactly, wirtinger_conj
 
 from .anysize import (
@@ -74,7 +75,7 @@ def un_equivariant_flow_form(ctx):
     where="Lemma 4, L106; appendix L212; sketch L108; proof L218, L232-240",
     statement=r"\text{Under Axioms 1-3, }V(X)=\mathrm{Tr}f(XW_1X^*,\dots,XW_nX^*)\text{ for some "
               r"analytic spectral }f\text{ and some }W_1,\dots,W_n\in\mathbb C^{C\times C}",
-    kind="identity", expect="PROVED",
+    kind="identity", expect="PROVED", quantifier="exists",
     readings={"B": r"(f1) with the $W_i$ of Axiom 3 for the given V (w2): e.g. $W\propto I$",
               "C": r"(f2) with the $W$ of Axiom 3 for the given V (w2): $f$ a spectral "
                    r"function of the one matrix argument $XWX^*$"},
@@ -89,8 +90,13 @@ def lemma4_canonical_form(ctx):
     the entries of K is Axiom 2's Gram dependence (toef.axiom2_gram_dependence), taken from
     there. B/C: with W = I (G = U(C)), Tr f(XX^*) = sum_k f(mu_k) is additively separable in
     the eigenvalues of XX^*, but (Tr K)^2 = (mu_1 + mu_2)^2 has mixed partial 2: not
-    representable (REFUTED, N = C = 2)."""
+    representable (REFUTED, N = C = 2). Every reading is existential ("for some f and some
+    W_i", for each V): A holds by its witness, the matrix units W_i = E_ab with f the trace
+    word; B and C are refuted by the proof that no f exists for (Tr K)^2 at W = I."""
     units = unit_trace_induction()
+    if units.verdict is Verdict.PROVED:
+        units.witness = {"W_i": "the matrix units E_ab", "f": "the trace word Tr prod_i X E_{a_i "
+                         "b_i} X^* = prod_i K_{b_i a_{i+1}} of each monomial in K = X^*X"}
     out = [units, trace_square_any_size(units), quartic_invariant_any_size(units)]
     X = token_matrix(2, 2)
     K = X.H * X
@@ -118,5 +124,5 @@ def lemma4_canonical_form(ctx):
         out.append(refute_exactly(
             "W = I: Tr f(XX^*) = f(mu1) + f(mu2) has zero mixed partial, (Tr K)^2 = "
             "(mu1+mu2)^2 has mixed partial 2", {"N": 2, "C": 2, "W": "I", "V": "(Tr X^*X)^2"},
-            lhs=mixed, rhs=0, reading=reading))
+            lhs=mixed, rhs=0, reading=reading, nonexistence=True))
     return out

@@ -291,28 +291,37 @@ def relu_axioms_characterization(ctx):
     statement=r"n\text{ even}\Rightarrow\exists\text{ parameters: }\dot X=\sum_{i=1}^n"
               r"\mathrm{Softmax}(C_A^{-1/2}XQ_iK_i^*X^*)XV_iO_i^*=\frac{\partial V}{\partial X^*},"
               r"\ V=\sqrt{C_A}\sum_i\sum_j\log\sum_k\exp([\tfrac1{\sqrt{C_A}}XW_{Ai}X^*]_{jk})",
-    kind="identity", expect="REFUTED",
-    readings={"B": r"(S3) the row-wise softmax matrix transposed: $\dot X=\sum_i"
+    kind="existence", expect="REFUTED", quantifier={"A": "exists", "C": "exists", "D": "exists"},
+    readings={"P": r"the proof's witness (L264, note L130): with the tying $W_{Ai}=Q_iK_i^*="
+                   r"V_iO_i^*$ and the pairing, the ODE is $\partial V/\partial X^*$",
+              "B": r"(S3) the row-wise softmax matrix transposed: $\dot X=\sum_i"
                    r"\mathrm{Softmax}(S_i)^\top XW_{Ai}$",
               "C": r"literal existential over all parameters, the all-zero weights allowed",
-              "D": r"existential over parameters with at least one nonzero head",
-              "E": r"existential over parameters whose field is not identically zero"},
-    repairs={"B": "erratum"},
+              "D": r"existential over parameters with at least one nonzero head"},
 )
 def lemma7_softmax_free_energy(ctx):
-    """Reading A: the existential "there exist parameters" as the paper witnesses it -- the
-    tying W_Ai = Q_iK_i^* = V_iO_i^* of the proof (l. 264) together with the pairing of the
-    note (l. 130). dV/dX^* = sum_i Softmax(S_i)^T X W_i (row-wise softmax, transposed):
-    PROVED at N = 2, C = 1 (reading B). The printed field Softmax(S) X W (S1) differs: N = 2,
-    C = 1, C_A = 1, n = 2, all weights 1 (which satisfies both the tying and the pairing
-    W_1 = W_2^* of l. 130), X = (1, 0)^T gives second entries 2 * 1/(e+1) vs 2 * 1/2 (REFUTED,
-    exact; N = 1 cannot fail since a 1 x 1 softmax is 1). The softmax-attention field is not
-    closed for tied, paired or Hermitian weights (numeric closedness test). Reading C (literal
-    existential): all-zero weights give a constant V and a zero field, trivially (PROVED,
-    exact, vacuous). Reading D (some nonzero head) is vacuous too: the heads (Q, K, V, O) =
-    (1, 1, 1, 1) and (1, 1, 1, -1) are nonzero, their outputs cancel exactly, and W_A = 0 gives
-    the zero field (PROVED, exact, vacuous). Reading E (a field that is not identically zero):
-    not decided -- it needs every such parameter set excluded or one found (UNDECIDED)."""
+    """Reading A is Lemma 7's existential, "there exist parameters" such that the softmax ODE
+    is dV/dX^* of the free energy, read substantively: a field that is not identically zero
+    (the literal existential is vacuous, reading C, and a vacuous reading never heads). It is
+    decided as an existential (verify.combine, rule 7): REFUTED by a proof that no witness
+    exists, at n = 2, N = 2, C = 1, C_A = 1 (:func:`no_nonvacuous_witness`): at X = (x, 0)^T
+    the second entries force sum_i b_i / 2 = sum_i w_i / (e^{w_i |x|^2} + 1) for all x, so the
+    odd Taylor coefficients -(w_1^2 + w_2^2)/4 and (w_1^4 + w_2^4)/48 vanish, whose Groebner
+    basis holds w_2^4 and reduces w_1^4 to 0: w = 0, V is constant and the field must be
+    identically zero. Reading P, the proof's witness -- the tying W_Ai = Q_iK_i^* = V_iO_i^*
+    (l. 264) with the pairing of the note (l. 130) -- fails: N = 2, C = 1, C_A = 1, n = 2, all
+    weights 1, X = (1, 0)^T gives second entries 2 * 1/(e+1) vs 2 * 1/2 (REFUTED, exact;
+    N = 1 cannot fail since a 1 x 1 softmax is 1), and the softmax-attention field is not
+    closed for tied, paired or Hermitian weights (numeric closedness test). Reading B:
+    dV/dX^* = sum_i Softmax(S_i)^T X W_i (row-wise softmax, transposed), PROVED at N = 2,
+    C = 1. Reading C (literal existential): all-zero weights give a constant V and a zero
+    field, trivially (PROVED, exact, vacuous witness). Reading D (some nonzero head) is vacuous
+    too: the heads (Q, K, V, O) = (1, 1, 1, 1) and (1, 1, 1, -1) are nonzero, their outputs
+    cancel exactly, and W_A = 0 gives the zero field (PROVED, exact, vacuous witness).
+    Severity: false (rule 6). Reading B is not a repair of the lemma: Softmax(S)^T X W is
+    another operator, not softmax attention, and the softmax-attention field itself has no
+    potential, so no reasonable reading of the lemma holds; B is reported beside it without a
+    repair role."""
     N = 2
     X = token_matrix(N, 1)
     w = sp.Symbol("w")
@@ -331,25 +340,76 @@ def lemma7_softmax_free_energy(ctx):
         "N=2, C=1, C_A=1, n=2, Q=K=V=O=1, X=(1,0)^T: dV/dX^* = (2e/(e+1), 2/(e+1)) but the "
         "printed field is (2e/(e+1), 1)",
         {"N": 2, "C": 1, "C_A": 1, "n": 2, "weights": "all 1", "X": [[1], [0]]},
-        lhs=(2 * G).subs(pt), rhs=(2 * P * X * w).subs(pt)))
+        lhs=(2 * G).subs(pt), rhs=(2 * P * X * w).subs(pt)).relabel(reading="P"))
     V0 = V.subs(w, 0)
     out.append(prove_equal(wirtinger_conj(V0, X), sp.zeros(N, 1)).relabel(
         reading="C", generality="N=2, C=1 (the argument -- V is the constant "
                                 "sqrt(C_A) N n log N -- holds at any size; this instance is "
                                 "what is checked)",
-        prefix="all-zero weights: V = N log N is constant and the ODE is 0 (vacuous witness)"))
+        prefix="all-zero weights: V = N log N is constant and the ODE is 0 (vacuous witness)",
+        witness={"Q_i, K_i, V_i, O_i, W_Ai": 0}))
     P1 = P.subs(w, 1)  # heads 1 and 2: Q = K = V = 1, O = 1 and O = -1 (both nonzero), C_A = 1
     cancelling = P1 * X * 1 * 1 + P1 * X * 1 * (-1)
     out.append(prove_equal(cancelling, wirtinger_conj(V0, X)).relabel(
         reading="D", generality="N=2, C=1, n=2 (at any N, C the heads (Q, K, V, O) and "
                                 "(Q, K, V, -O) cancel; this instance is what is checked)",
         prefix="nonzero heads (1, 1, 1, 1) and (1, 1, 1, -1) give the zero field, the gradient "
-               "of the constant V at W_A = 0 (vacuous witness)"))
-    out.append(Evidence.undecided(
-        "not checked: a parameter set with a field that is not identically zero needs to be "
-        "found, or every one excluded; the checks here test the paper's tyings only",
-        method="symbolic", reading="E"))
+               "of the constant V at W_A = 0 (vacuous witness)",
+        witness={"heads (Q, K, V, O)": [[1, 1, 1, 1], [1, 1, 1, -1]], "W_A": 0, "C_A": 1}))
+    out.append(no_nonvacuous_witness())
     return out
+
+
+def no_nonvacuous_witness() -> Evidence:
+    """Reading A of Lemma 7 at n = 2, N = 2, C = 1, C_A = 1: no parameters (a_i = Q_iK_i^*,
+    b_i = V_iO_i^*, w_i = W_Ai, all complex) make the softmax ODE dV/dX^* unless the field is
+    identically zero. REFUTED (a proof that no witness exists) when each exact step holds:
+    (1) dV/dX^* at X = (x, 0)^T has second entry sum_i w_i x / (e^{w_i |x|^2} + 1); (2) the
+    ODE's is sum_i b_i x / 2; (3) equal for all x, f(t) = sum_i w_i / (e^{w_i t} + 1) is
+    constant, so its odd Taylor coefficients at t = 0 vanish; (4) these, -(w_1^2 + w_2^2)/4 and
+    (w_1^4 + w_2^4)/48, generate an ideal holding w_1^4 and w_2^4 (Groebner basis), so
+    w_1 = w_2 = 0; (5) then V is constant, and the field must be identically zero. V sums one
+    term per head (two terms; one term is the case w_2 = 0). UNDECIDED when a step fails."""
+    X = token_matrix(2, 1)
+    x1, x2 = X[0, 0], X[1, 0]
+    w, a, b = sp.symbols("w1 w2"), sp.symbols("a1 a2"), sp.symbols("b1 b2")
+    S0 = X * X.H
+    V = sum(sp.log(sum(sp.exp(wi * S0[j, k]) for k in range(2))) for wi in w for j in range(2))
+
+    def softmax(s: sp.Symbol) -> sp.Matrix:
+        S = s * S0
+        return sp.Matrix(2, 2, lambda j, k: sp.exp(S[j, k]) / sum(sp.exp(S[j, m])
+                                                                  for m in range(2)))
+
+    field = sum((softmax(ai) * X * bi for ai, bi in zip(a, b, strict=True)), sp.zeros(2, 1))
+    t = sp.Symbol("t", positive=True)
+    step1 = prove_equal(wirtinger_conj(V, X)[1, 0].subs(x2, 0),
+                        sum(wi * x1 / (sp.exp(wi * x1 * sp.conjugate(x1)) + 1) for wi in w))
+    step2 = prove_equal(field[1, 0].subs(x2, 0), sum(b) * x1 / 2)
+    series = sp.series(sum(wi / (sp.exp(wi * t) + 1) for wi in w), t, 0, 4).removeO()
+    odd = [sp.expand(series.coeff(t, k)) for k in (1, 3)]
+    basis = sp.groebner(odd, *w, order="lex")
+    vanish = all(basis.reduce(wi**4)[1] == 0 for wi in w)
+    constant = prove_equal(wirtinger_conj(V.subs({wi: 0 for wi in w}), X), sp.zeros(2, 1))
+    steps = [f"(1) dV/dX^* second entry at X = (x, 0): {step1.verdict.value}",
+             f"(2) ODE second entry at X = (x, 0) = (b_1 + b_2) x / 2: {step2.verdict.value}",
+             f"(3) odd Taylor coefficients of f(t): {odd}",
+             f"(4) Groebner basis {list(basis.exprs)}: w_1^4, w_2^4 reduce to 0: {vanish}",
+             f"(5) w = 0 gives dV/dX^* = 0: {constant.verdict.value}"]
+    proved = all(e.verdict is Verdict.PROVED for e in (step1, step2, constant))
+    if not (proved and vanish and all(c != 0 for c in odd)):
+        return Evidence.undecided("the non-existence argument did not close: "
+                                  + "; ".join(steps), method="symbolic", steps=steps)
+    return Evidence(
+        Verdict.REFUTED, "no parameters with a field that is not identically zero: at n = 2, "
+        "N = 2, C = 1, C_A = 1 the potential's coefficients w_i must vanish (odd Taylor "
+        "coefficients of sum_i w_i/(e^{w_i t}+1) generate w_1^4, w_2^4), so V is constant and "
+        "the field zero", method="symbolic", steps=steps, nonexistence=True,
+        generality="every complex a_i, b_i, w_i at n = 2, N = 2, C = 1, C_A = 1",
+        counterexample={"setting": {"n": 2, "N": 2, "C": 1, "C_A": 1},
+                        "obstruction": "sum_i b_i/2 = sum_i w_i/(e^{w_i t}+1) for all t > 0 "
+                                       "forces w_1 = w_2 = 0",
+                        "ideal": [str(c) for c in odd]})
 
 
 @verify.claim(
@@ -424,9 +484,9 @@ def lemma8_bch_gate(ctx):
     statement=r"Z=\lambda_{\rm MLP}+\big(1+\tfrac12\beta+\tfrac1{12}\beta^2+\tfrac1{720}\beta^4"
               r"+\dots\big)\lambda_A,\ G(\beta)=\sum_{k\ge0}\frac{B_k^+}{k!}\beta^k="
               r"\frac{\beta}{1-e^{-\beta}}",
-    kind="identity", expect="REFUTED",
+    kind="identity", expect="PROVED",
     readings={"B": r"the $\beta^4$ coefficient is $-\tfrac1{720}$"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "sign of the beta^4 coefficient")},
 )
 def lemma8_series_coefficients(ctx):
     """The Taylor series of G is 1 + b/2 + b^2/12 - b^4/720 + ... (SymPy series, B_k^+/k! with

@@ -107,36 +107,51 @@ def lemma3_wirtinger_linear_ffn(ctx):
     return out
 
 
+#: The witness family the paper's proof intends (W_B^* = V O^*): every paired parameter set.
+WITNESS_PAIRED = {
+    "n": "any even n", "heads": "any paired set: Q_iK_i^* = V_{i+n/2}O_{i+n/2}^*, "
+    "Q_{i+n/2}K_{i+n/2}^* = V_iO_i^*", "W_MLP": "W_in W_out^*", "W_A_i": "Q_i K_i^*",
+    "W_B_i": "O_i V_i^* (W_B_i^* = V_i O_i^*)"}
+#: A witness that keeps the proof's own W_B = V O^*: paired heads with Hermitian V O^*.
+WITNESS_HERMITIAN = {
+    "n": "any even n", "heads": "paired, with V_iO_i^* Hermitian (V_iO_i^* = S + S^*)",
+    "W_MLP": "W_in W_out^*", "W_A_i": "Q_i K_i^*", "W_B_i": "V_i O_i^* (as the proof, L210)"}
+
+
 @verify.claim(
     "toef.lemma3_wirtinger_linear_attention", paper=PAPER,
     where="Lemma 3 and remark, L86-90; appendix L194-210",
     statement=r"n\text{ even}\Rightarrow\exists W_{\rm in},W_{\rm out},Q_i,K_i,V_i:\ "
               r"\text{eq. (4)}=\frac{\partial V}{\partial X^*},\ V(X)=\mathrm{Tr}(XW_{\rm MLP}X^*)"
-              r"+\tfrac1{\sqrt{C_A}}\sum_{i=1}^{n/2}\mathrm{Tr}(XW_{A_i}X^*XW_{B_i}^*X^*),"
-              r"\ W_{A_i}=Q_iK_i^*,\ W_{B_i}=V_iO_i^*",
-    kind="identity", expect="REFUTED",
-    readings={"B": r"$W_{B_i}^*=V_iO_i^*$ ($W_{B_i}=O_iV_i^*$), for every parameter set with "
+              r"+\tfrac1{\sqrt{C_A}}\sum_{i=1}^{n/2}\mathrm{Tr}(XW_{A_i}X^*XW_{B_i}^*X^*)",
+    kind="existence", expect="PROVED", quantifier={"A": "exists", "D": "exists"},
+    readings={"P": r"erratum of the proof (L210): $W_{A_i}=Q_iK_i^*$, $W_{B_i}=V_iO_i^*$ make "
+                   r"$\partial V/\partial X^*$ equal eq. (4) for every parameter set with the "
+                   r"pairing",
+              "B": r"$W_{B_i}^*=V_iO_i^*$ ($W_{B_i}=O_iV_i^*$), for every parameter set with "
                    r"the pairing",
-              "D": r"existential with a witness the paper does not give: paired heads whose "
+              "D": r"existential with the proof's own $W_{B_i}=V_iO_i^*$: paired heads whose "
                    r"$V_iO_i^*$ is Hermitian, so that $W_{B_i}=W_{B_i}^*$"},
-    repairs={"B": "erratum"},
+    proof={"P": "W_B = V O^* at L210 needs the star moved (W_B^* = V O^*)"},
 )
 def lemma3_wirtinger_linear_attention(ctx):
-    """Reading A is the lemma as the paper establishes it: its proof (l. 210) takes
-    W = W_in W_out^*, W_{A_i} = Q_iK_i^*, W_{B_i} = V_iO_i^* for the parameters with the
-    pairing of l. 90 and concludes that dV/dX^* is eq. (4). The key identity it uses holds
-    (d/dX^* Tr(XAX^*XBX^*) = XBX^*XA + XAX^*XB, PROVED in symbolic size), but with the printed
-    W_B the potential's gradient carries W_B^* = O_iV_i^* where eq. (4) has V_iO_i^*: N = C = 1,
-    n = 2, Q K^* = 1, V O^* = i gives dV/dX^* = -2i|x|^2 x against eq. (4) = 2i|x|^2 x
-    (REFUTED, exact). Reading B, W_B^* = V_iO_i^* (the star moved), gives eq. (4) for every
-    paired parameter set (PROVED in symbolic size). Reading D, the existential met by a witness
-    the paper does not give -- Hermitian V_iO_i^* = S + S^*, for which W_B = W_B^* and the two
-    formulas coincide -- is PROVED in symbolic size. Symbolic size: N x C MatrixSymbol X, X^*
-    an independent letter, dV/dX^* by :func:`trace_grad_conj`; the layout is cross-checked
-    entrywise with ``wirtinger_conj`` at N = 2, C = 2 (quick) / N = 2, C = 3 (deep).
-    The Hermitian family would make the bare existential hold, but it is not the paper's
-    choice of parameters, so it is reading D; reading A follows the paper's choice, and the
-    exact witness makes it REFUTED."""
+    """Reading A is Lemma 3 as stated (L86-88, L194-196): an existential, "there exists
+    parameters W_in, W_out, Q_i, K_i, V_i" such that eq. (4) is dV/dX^* of the quadratic-plus-
+    quartic trace potential. It holds by a witness (verify.combine, rule 7): every paired
+    parameter set, with W = W_in W_out^*, W_{A_i} = Q_iK_i^* and W_{B_i}^* = V_iO_i^* (the star
+    of the potential's W_B^* and of eq. (4) matched), gives dV/dX^* = eq. (4), PROVED in
+    symbolic size; so does the proof's own W_{B_i} = V_iO_i^* on paired heads whose V_iO_i^* is
+    Hermitian (V O^* = S + S^*), PROVED in symbolic size. The key identity the proof uses,
+    d/dX^* Tr(XAX^*XBX^*) = XBX^*XA + XAX^*XB, is PROVED in symbolic size and checked entrywise
+    (``wirtinger_conj``) at N = 2, C = 2 (quick) / N = 2, C = 3 (deep). Reading P is the
+    proof's substitution (L210) as it stands, a universal statement: W_{B_i} = V_iO_i^* with the
+    pairing, for every paired set. It fails: N = C = 1, n = 2, Q K^* = 1, V O^* = i gives
+    dV/dX^* = -2i|x|^2 x against eq. (4) = 2i|x|^2 x (REFUTED, exact): an erratum of the
+    proof (its W_B needs the star moved, reading B), not of the lemma, whose existence
+    statement a wrong choice of parameters does not refute. Reading B, W_B^* = V_iO_i^* for
+    every paired set, is PROVED in symbolic size; reading D, the existential with the proof's
+    W_B and Hermitian V_iO_i^*, is PROVED in symbolic size. Symbolic size: N x C MatrixSymbol
+    X, X^* an independent letter, dV/dX^* by :func:`trace_grad_conj`."""
     m = matrix_letters()
     X, Xs, A, B, W, S, Sh = (m[k] for k in ("X", "Xs", "A", "B", "W", "S", "Sh"))
     c = sp.Symbol("c")  # c = C_A^{-1/2}
@@ -147,33 +162,35 @@ def lemma3_wirtinger_linear_attention(ctx):
                  prefix="d/dX^* Tr(XAX^*XBX^*) = XBX^*XA + XAX^*XB"),
         layout_check(KEY_WORD, *ctx.pick((2, 2), (2, 3)), part="key identity"),
     ]
-    # reading A: the printed W_B = V O^* with the pairing: heads (1, i) and (i, 1), N = C = 1
+    # reading P: the proof's W_B = V O^* with the pairing: heads (1, i) and (i, 1), N = C = 1
     x1 = sp.Symbol("x1")
     X1 = sp.Matrix([[x1]])
     a1, b1 = sp.Integer(1), sp.I
     eq4_1 = X1 * a1 * X1.H * X1 * b1 + X1 * b1 * X1.H * X1 * a1
     G1 = wirtinger_conj((X1 * a1 * X1.H * X1 * sp.conjugate(b1) * X1.H).trace(), X1)
     out.append(refute_exactly(
-        "printed W_B = V O^* with V O^* = i (N = C = 1, Q K^* = 1): dV/dX^* = -2i|x|^2 x but "
-        "eq. (4) = 2i|x|^2 x (at x = 1: -2i vs 2i)",
+        "the proof's W_B = V O^* with V O^* = i (N = C = 1, Q K^* = 1): dV/dX^* = -2i|x|^2 x "
+        "but eq. (4) = 2i|x|^2 x (at x = 1: -2i vs 2i)",
         {"N": 1, "C": 1, "n": 2, "QK*": [1, "i"], "VO*": ["i", 1], "x": 1},
-        lhs=G1.subs(x1, 1)[0, 0], rhs=eq4_1.subs(x1, 1)[0, 0]))
-    # reading B: V = Tr(XWX^*) + c Tr(X A X^* X W_B^* X^*) with W_B^* = V O^* = B; heads (A, B),
-    # (B, A)
+        lhs=G1.subs(x1, 1)[0, 0], rhs=eq4_1.subs(x1, 1)[0, 0]).relabel(reading="P"))
+    # V = Tr(XWX^*) + c Tr(X A X^* X W_B^* X^*) with W_B^* = V O^* = B; heads (A, B), (B, A)
     terms_b = [(sp.Integer(1), ["X", "W", "Xs"]), (c, ["X", "A", "Xs", "X", "B", "Xs"])]
     eq4 = X * W + c * (X * A * Xs * X * B + X * B * Xs * X * A)
-    out.append(prove_equal(trace_grad_conj(terms_b, m), eq4).relabel(
-        reading="B", generality=gen, prefix="paired heads, W_B = O V^*: dV/dX^* = eq. (4)"))
+    for reading, witness in (("A", WITNESS_PAIRED), ("B", None)):
+        out.append(prove_equal(trace_grad_conj(terms_b, m), eq4).relabel(
+            reading=reading, generality=gen, witness=witness,
+            prefix="paired heads, W_B = O V^*: dV/dX^* = eq. (4)"))
     if not ctx.quick:
         out.append(layout_check(terms_b, 2, 2, part="main", reading="B"))
-    # reading D: printed W_B = V O^* = S + S^* (Hermitian), so W_B^* = Sh + S
+    # the proof's W_B = V O^* = S + S^* (Hermitian), so W_B^* = Sh + S
     terms_d = [(sp.Integer(1), ["X", "W", "Xs"]), (c, ["X", "A", "Xs", "X", "Sh", "Xs"]),
                (c, ["X", "A", "Xs", "X", "S", "Xs"])]
     Bh = S + Sh
     eq4h = X * W + c * (X * A * Xs * X * Bh + X * Bh * Xs * X * A)
-    out.append(prove_equal(trace_grad_conj(terms_d, m), eq4h).relabel(
-        reading="D", generality=gen + ", V_i O_i^* = S + S^*",
-        prefix="existence: printed W_B = V O^* with Hermitian V O^* = S + S^* gives eq. (4)"))
+    for reading in ("A", "D"):
+        out.append(prove_equal(trace_grad_conj(terms_d, m), eq4h).relabel(
+            reading=reading, generality=gen + ", V_i O_i^* = S + S^*", witness=WITNESS_HERMITIAN,
+            prefix="the proof's W_B = V O^* with Hermitian V O^* = S + S^* gives eq. (4)"))
     return out
 
 

@@ -169,7 +169,7 @@ def def2_dissipative_conservative(ctx):
     statement=r"\alpha:=\tfrac12(dX\,X^*-X\,dX^*)\text{ is canonical, since }d\alpha=dX\wedge X^*"
               r"\text{ is the symplectic form; }X=\tfrac{q+ip}{\sqrt2}:\ \max_{\dot q}"
               r"\tfrac12(\dot XX^*-X\dot X^*)-V(\dot q)=p\dot q-V(\dot q)",
-    kind="identity", expect="REFUTED",
+    kind="identity", expect="PROVED",
     readings={"B": r"$d\alpha=dX\wedge dX^*$ (2-form reading)",
               "C": r"up to a nonzero constant factor and a total time derivative: "
                    r"$d\alpha=-dX\wedge dX^*=i\,dq\wedge dp$, and the kinetic term is "

@@ -9,7 +9,10 @@ Public names (docs/api.md, "Numeric")::
 
 Every function returns a :class:`verify.Evidence` (``fit_rate`` returns a :class:`RateFit`
 whose ``.evidence(claimed_slope)`` does). A float32 finding is a refutation only after a
-float64 re-check confirms it; tolerances are relative and scaled by the dtype's eps.
+float64 re-check confirms it; tolerances are relative and scaled by the dtype's eps. Every
+check has three outcomes, by the one rule of :mod:`verify.numeric.judge`: clear of its
+tolerance (SUPPORTED), inside the band (UNDECIDED), beyond it (REFUTED only when the
+refutation stands: exact, 10x the threshold, or again under a fresh seed).
 See ``docs/engines/numeric.md`` for worked examples.
 """
 

@@ -7,7 +7,9 @@ The violation of one input is the relative gap
 (norms over all non-batch dimensions), dimensionless, so the falsifier's eps-scaled tolerance
 applies. Inputs (and batched group elements) are drawn in float64 and rounded to the searched
 dtype, and a module ``f`` is evaluated through a copy in that dtype, so a float32 finding is
-re-checked in float64 on the same inputs.
+re-checked in float64 on the same inputs. The verdict is the falsifier's, by the rule of
+:mod:`verify.numeric.judge`: SUPPORTED clear of ``tol``, REFUTED beyond it only when the
+float64 violation is 10x ``tol`` or a fresh-seed search re-finds one, UNDECIDED otherwise.
 
 Each drawn parameter goes to the callables whose signature names it (all of them to one that
 takes ``**kwargs``): a sampler from :mod:`verify.numeric.groups` takes only its own size

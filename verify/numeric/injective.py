@@ -13,13 +13,23 @@ float64 outputs are taken as a collision: a map whose float evaluation absorbs i
 Sampled domain (``domain(generator=, batch=, dtype=, device=, **drawn) -> x``): the falsifier
 looks, in every batch, for pairs of inputs that differ (relatively, by more than
 ``sqrt(eps)``) and whose outputs are bitwise equal; the smallest gap ``||f(x)-f(y)||`` and the
-smallest ratio ``||f(x)-f(y)|| / ||x-y||`` seen are reported with their pairs.
+smallest ratio ``||f(x)-f(y)|| / ||x-y||`` seen are reported with their pairs. Two sampled
+inputs almost never collide exactly (``x`` and ``-x`` are never both drawn for ``x**2``), so
+a search without a collision chases its near misses (issue 23, 2.6): the closest pairs are
+refined in float64 towards a collision (:mod:`verify.numeric.collide`), and the rule of
+:func:`_chase` decides: a confirmed collision inside the domain is REFUTED; a collision
+whose domain membership is unknown, or a ratio that refinement drove to at most
+``sqrt(eps64)`` times the typical (median) ratio without a confirmed collision, is UNDECIDED
+with the pair, never SUPPORTED; only a refined ratio clear of that threshold is SUPPORTED.
+(Before this rule no ratio threshold existed: the ratio was reported and the verdict came
+from bitwise-equal sampled outputs alone.)
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import torch
@@ -29,6 +39,7 @@ from ..evidence import Evidence
 from ..jsonable import to_jsonable
 from ..verdict import Verdict
 from .batching import InDtype, cast, flat
+from .collide import Refined, refine_pair
 from .devices import dtype_name, eps, prepare_device
 from .falsify import falsify
 
@@ -79,6 +90,7 @@ def check_injective(
     seed: int = 0,
     max_seconds: float | None = None,
     gap_limit: int = 4096,
+    contains: Callable[[torch.Tensor], Any] | None = None,
 ) -> Evidence:
     """Search for two distinct inputs with the same output.
 
@@ -93,13 +105,17 @@ def check_injective(
             one; ``tol`` is the relative gap below which a finite domain is UNDECIDED,
             default ``64 * eps`` of the outputs' dtype).
         gap_limit: finite domains larger than this skip the O(n^2) smallest-gap search.
+        contains: sampled domains: ``contains(x) -> bool per row``, whether inputs lie in the
+            domain; a collision found by refining a near miss refutes only inside it.
 
     Returns:
         REFUTED with the colliding pair, SUPPORTED with the smallest gap, or UNDECIDED (NaN
-        outputs, or a gap at rounding level).
+        outputs, a gap at rounding level, or on a sampled domain a near-collision that
+        refinement did not turn into a confirmed collision inside the domain).
     """
     if callable(domain) and not isinstance(domain, (torch.Tensor, Sequence)):
-        return _sampled(f, domain, params, budget, batch, dtype, device, tol, seed, max_seconds)
+        return _sampled(f, domain, params, budget, batch, dtype, device, tol, seed, max_seconds,
+                        contains)
     return _finite(f, domain, batched, batch, device, tol, gap_limit)
 
 
@@ -248,9 +264,12 @@ def _smallest_gap(ys: list[Any], limit: int) -> tuple[int, int, float, float] | 
 # -- sampled domains ----------------------------------------------------------------------
 
 
-def _sampled(f, domain, params, budget, batch, dtype, device, tol, seed, max_seconds) -> Evidence:
+def _sampled(
+    f, domain, params, budget, batch, dtype, device, tol, seed, max_seconds, contains
+) -> Evidence:
     in_dtype = InDtype(f)
-    track: dict[str, Any] = {"min_gap": math.inf, "min_ratio": math.inf}
+    track: dict[str, Any] = {"min_gap": math.inf, "min_ratio": math.inf, "candidates": [],
+                             "typical": []}
 
     def collision_violation(generator, batch, dtype, device, **drawn):
         x64 = domain(generator=generator, batch=batch, dtype=torch.float64, device=device, **drawn)
@@ -274,6 +293,8 @@ def _sampled(f, domain, params, budget, batch, dtype, device, tol, seed, max_sec
             ratio = torch.where(off, dy / dx, torch.full_like(dy, math.inf))
             _record(track, "min_gap", gaps, X, drawn)
             _record(track, "min_ratio", ratio, X, drawn)
+            _candidate(track, ratio, x, drawn)
+            track["typical"].append(float(ratio[off].median()))
         return hit.to(torch.float64), {"x": x, "partner": x[partner]}
 
     ev = falsify(
@@ -295,13 +316,102 @@ def _sampled(f, domain, params, budget, batch, dtype, device, tol, seed, max_sec
             f"(equal outputs); "
             f"or re-run check_injective(..., seed={seed}, dtype=torch.float64)"
         )
-    else:
-        gap = (f"; smallest output gap {track['min_gap']:.3g}, "
-               f"smallest ratio {track['min_ratio']:.3g}")
-        ev.summary = f"injectivity ({dtype_name(dtype)}): {ev.summary}" + (
-            gap if math.isfinite(track["min_gap"]) else ""
+        return ev
+    gap = (f"; smallest output gap {track['min_gap']:.3g}, "
+           f"smallest ratio {track['min_ratio']:.3g}")
+    ev.summary = f"injectivity ({dtype_name(dtype)}): {ev.summary}" + (
+        gap if math.isfinite(track["min_gap"]) else ""
+    )
+    if ev.verdict is not Verdict.SUPPORTED or not track["candidates"]:
+        return ev
+    return _chase(ev, in_dtype(torch.float64, prepare_device(device)), track, contains)
+
+
+#: Pairs (the smallest ratio of as many batches) refined after the search.
+CHASED_PAIRS = 4
+#: A refined ratio at most this fraction of the typical (median) ratio is a near-collision:
+#: sqrt(eps64), the relative distance below which two float64 computations cannot be told
+#: apart (the same floor as the falsifier's default tolerance).
+NEAR_COLLISION = math.sqrt(float(torch.finfo(torch.float64).eps))
+
+
+def _candidate(track: dict[str, Any], ratio: torch.Tensor, x: Any, drawn: dict[str, Any]) -> None:
+    """Keep the batch's smallest-ratio pair among the :data:`CHASED_PAIRS` best so far."""
+    v, idx = ratio.reshape(-1).min(0)
+    i, j = divmod(int(idx), ratio.shape[1])
+    hi = torch.complex128 if x.is_complex() else torch.float64
+    cands = track["candidates"]
+    cands.append((float(v), x[i].detach().to(hi).clone(), x[j].detach().to(hi).clone(),
+                  to_jsonable(drawn)))
+    cands.sort(key=lambda c: c[0])
+    del cands[CHASED_PAIRS:]
+
+
+def _chase(ev: Evidence, f64: Callable[..., Any], track: dict[str, Any], contains) -> Evidence:
+    """The rule for a sampled search without a collision (issue 23, 2.6).
+
+    The closest pairs are refined (:func:`~verify.numeric.collide.refine_pair`). A refined
+    pair whose float64 outputs are bitwise equal (inputs apart) is a collision: REFUTED when
+    ``contains`` says both inputs lie in the domain, UNDECIDED with the pair when no
+    ``contains`` was given (the refinement may leave the sampled domain) or it says no.
+    Without a collision, a refined ratio at most ``NEAR_COLLISION`` times the median ratio
+    of the sampled pairs is an unconfirmed near-collision: UNDECIDED with the pair.
+    Otherwise SUPPORTED, reporting the smallest refined ratio.
+    """
+    typical = float(torch.tensor(track["typical"]).median()) if track["typical"] else math.inf
+    refined = [refine_pair(f64, x, y) for _, x, y, _ in track["candidates"]]
+    ev.numbers["typical_ratio"] = typical
+    ev.numbers["near_collision_threshold"] = NEAR_COLLISION
+    ev.numbers["refined_pairs"] = [r.as_dict() for r in refined]
+    ev.steps.append(f"refined the {len(refined)} closest pairs in float64 (L-BFGS on "
+                    "||f(x) - f(y)||^2 with ||x - y|| fixed)")
+    collisions = [r for r in refined if r.collision]
+    for r in collisions:
+        inside = _inside(contains, r)
+        pair = {"x": to_jsonable(r.x), "partner": to_jsonable(r.y)}
+        if inside is True:
+            return replace(
+                ev, verdict=Verdict.REFUTED,
+                summary=(f"not injective: a sampled near-collision (ratio {r.start_ratio:.3g}) "
+                         f"refined to a float64 collision f(x) = f(y) at x = {pair['x']}, "
+                         f"y = {pair['partner']} (both in the domain)"),
+                counterexample={"inputs": pair, "output_gap": r.gap, "refined_from_ratio":
+                                r.start_ratio, "how_to_check": "evaluate f in float64 at x and "
+                                "partner: the outputs are bitwise equal"},
+                generality="a collision found by refinement, confirmed in float64",
+            )
+        if inside is None:
+            return replace(
+                ev, verdict=Verdict.UNDECIDED,
+                summary=(f"near-collision chased to a float64 collision at x = {pair['x']}, "
+                         f"y = {pair['partner']}, but whether both lie in the sampled domain is "
+                         "unknown (pass contains= to check_injective); " + ev.summary),
+                numbers={**ev.numbers, "collision_pair": pair},
+            )
+    best = min(refined, key=lambda r: r.ratio)
+    ev.numbers["min_refined_ratio"] = best.ratio
+    rel = best.ratio / typical if typical > 0 else math.inf
+    if rel <= NEAR_COLLISION:
+        pair = {"x": to_jsonable(best.x), "partner": to_jsonable(best.y)}
+        return replace(
+            ev, verdict=Verdict.UNDECIDED,
+            summary=(f"near-collision not confirmed: refined ratio {best.ratio:.3g} is "
+                     f"{rel:.2g} of the typical ratio {typical:.3g} (<= {NEAR_COLLISION:.2g}) "
+                     f"at x = {pair['x']}, y = {pair['partner']}, but the outputs are not "
+                     "equal in float64; " + ev.summary),
+            numbers={**ev.numbers, "near_collision_pair": pair},
         )
+    ev.summary += f"; smallest refined ratio {best.ratio:.3g} (typical {typical:.3g})"
     return ev
+
+
+def _inside(contains, r: Refined) -> bool | None:
+    """Whether both refined inputs lie in the domain: ``None`` when no test was given."""
+    if contains is None:
+        return None
+    with torch.no_grad():
+        ok = contains(torch.stack([r.x, r.y]))
+    return bool(torch.as_tensor(ok).all())
 
 
 def _record(

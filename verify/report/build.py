@@ -144,6 +144,7 @@ def build(
         recs = list(load(path))
         loaded.append((path, _matching_meta(path, recs, output), recs))
     results, used_sources, origin = results_sources.pick(loaded)
+    results = [view.fit(r) for r in results]  # no claim's text can cost the paper its PDF
     used = [src for src in used_sources if src.used]
     meta = used[0].meta if len(used) == 1 else {}
     names = ", ".join(Path(p).name for p in given)
@@ -366,6 +367,14 @@ def _build_document(
         if not engine_ok:
             break
         res = tex_compile.compile_tex(tex, doc.name, assets)
+        if res.pdf is not None and not tex_compile.pdf_complete(res.pdf):
+            output.errors.append(ReportIssue(
+                f"{doc.name}.tex", "the PDF TeX wrote is incomplete (no trailer or no page); "
+                "not kept", None, res.log[-1500:]))
+            res.pdf.unlink(missing_ok=True)
+            res.pdf = None
+            (out / f"{doc.name}.pdf").unlink(missing_ok=True)  # never an older one beside it
+            break
         if res.ok:
             _keep_pdf(res.pdf, out / f"{doc.name}.pdf", output)
             break

@@ -236,6 +236,33 @@ def compile_tex(
         return CompileResult(kept, errors, log, rc)
 
 
+def pdf_complete(path: Path) -> bool:
+    """True when ``path`` is a whole PDF: it starts with ``%PDF-``, ends with the ``%%EOF``
+    of its trailer, and (where poppler's ``pdfinfo`` is installed) parses with at least one
+    page. A TeX run that died while writing leaves a file that is none of these; it must
+    never be announced as built."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(5)
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 1024))
+            tail = f.read()
+    except OSError:
+        return False
+    if head != b"%PDF-" or b"%%EOF" not in tail:
+        return False
+    if not shutil.which("pdfinfo"):
+        return True
+    try:
+        info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True,
+                              timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    pages = re.search(r"^Pages:\s+(\d+)", info.stdout, re.M)
+    return info.returncode == 0 and pages is not None and int(pages.group(1)) > 0
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8", errors="replace")

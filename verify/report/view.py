@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import headline
@@ -43,16 +43,17 @@ def badge(v: Verdict) -> Tex:
     return Tex(r"\vfbadge{vf%s}{%s}" % (v.value.replace("_", ""), v.value.replace("_", " ")))
 
 
-def qualified_badge(v: Verdict, scope: str | None = None, severity: str | None = None) -> Tex:
+def qualified_badge(v: Verdict, scope: str | None = None, severity: str | None = None,
+                    errata: list[dict[str, str]] | None = None) -> Tex:
     """A verdict badge with the word that says its strength (``PROVED`` *bounded*,
-    ``REFUTED`` *erratum*), as :mod:`verify.headline` words it."""
-    q = headline.qualifier(v, scope, severity)
+    ``REFUTED`` *false*, ``PROVED`` *with erratum*), as :mod:`verify.headline` words it."""
+    q = headline.qualifier(v, scope, severity, errata, what=False)
     return Tex(badge(v) + Tex(r"\,{\scriptsize\sffamily %s}" % escape_text(q) if q else ""))
 
 
 def result_badge(r: ClaimResult) -> Tex:
     """The claim's headline verdict, qualified by its scope or severity."""
-    return qualified_badge(r.verdict, r.scope, r.severity)
+    return qualified_badge(r.verdict, r.scope, r.severity, r.errata)
 
 
 def readings_tex(r: ClaimResult) -> Tex | None:
@@ -182,6 +183,75 @@ class Renderers:
                 prose=lambda s: escape_text(s),
             )
         return cls(statement=latex.statement, step=latex.step, prose=latex.text_with_math)
+
+
+#: Most characters of a statement (each reading's too) that the report typesets.
+MAX_STATEMENT = 4000
+#: Most characters of any other text of a claim (a summary, a step, an error, a number's text).
+MAX_PROSE = 2000
+#: Most steps of one piece of evidence, and most items of one list among its numbers.
+MAX_STEPS = 60
+MAX_ITEMS = 200
+
+
+def cut_text(s: object, limit: int) -> str:
+    """``s`` cut to ``limit`` characters (at a space near the end when there is one), saying
+    how much was cut: no claim's text can overflow TeX's input buffer or memory, whatever a
+    results file holds."""
+    s = "" if s is None else str(s)
+    if len(s) <= limit:
+        return s
+    head = s[:limit]
+    space = head.rfind(" ", limit - 200)
+    if space > 0:
+        head = head[:space]
+    return f"{head} [... {len(s) - len(head):,} characters cut]"
+
+
+def _fit_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return cut_text(value, MAX_PROSE)
+    if isinstance(value, list):
+        items = [_fit_value(v) for v in value[:MAX_ITEMS]]
+        if len(value) > MAX_ITEMS:
+            items.append(f"[... {len(value) - MAX_ITEMS:,} more items cut]")
+        return items
+    if isinstance(value, dict):
+        return {cut_text(k, 200): _fit_value(v) for k, v in list(value.items())[:MAX_ITEMS]}
+    return value
+
+
+def _fit_evidence(e: Evidence) -> Evidence:
+    steps = [cut_text(x, MAX_PROSE) for x in (e.steps or [])[:MAX_STEPS]]
+    if len(e.steps or []) > MAX_STEPS:
+        steps.append(f"[... {len(e.steps) - MAX_STEPS:,} more steps cut]")
+    return replace(
+        e, summary=cut_text(e.summary, MAX_PROSE), steps=steps,
+        generality=cut_text(e.generality, 500) if e.generality else e.generality,
+        numbers=_fit_value(e.numbers) if isinstance(e.numbers, dict) else e.numbers,
+        counterexample=(_fit_value(e.counterexample) if isinstance(e.counterexample, dict)
+                        else e.counterexample),
+    )
+
+
+def fit(r: ClaimResult) -> ClaimResult:
+    """A copy of ``r`` whose text the report can always typeset: each field cut to the
+    limits above, so that one claim's 200,000-character statement or summary costs that
+    claim some text (said where it is cut), never the paper's PDF or another claim's page."""
+    readings = {label: {k: cut_text(v, MAX_PROSE) if isinstance(v, str) else v
+                        for k, v in info.items()} if isinstance(info, dict) else info
+                for label, info in r.readings.items()}
+    return replace(
+        r, statement=cut_text(r.statement, MAX_STATEMENT),
+        reading_statements={k: cut_text(v, MAX_STATEMENT)
+                            for k, v in r.reading_statements.items()},
+        summary=cut_text(r.summary, MAX_PROSE),
+        error=cut_text(r.error, MAX_PROSE) if r.error else r.error,
+        where=cut_text(r.where, 200), kind=cut_text(r.kind, 100),
+        readings=readings, evidence=[_fit_evidence(e) for e in r.evidence],
+        output={k: cut_text(v, MAX_PROSE) for k, v in r.output.items()},
+        code=[cut_text(c, 300) for c in r.code[:MAX_STEPS]],
+    )
 
 
 def one_line(s: str, limit: int = MAX_REASON) -> str:
@@ -387,6 +457,8 @@ def claim_view(
         "where": escape_text(r.where or "--"),
         "kind": escape_text(r.kind or "--"),
         "verdict": result_badge(r),
+        # ERROR is no verdict: the claim's code crashed (verify.execute)
+        "verdict_label": Tex("Status" if r.verdict is Verdict.ERROR else "Verdict"),
         "expect": badge(r.expect) if r.expect else None,
         "code": [code(loc) for loc in r.code],
         "drift": r.drift,
@@ -436,27 +508,35 @@ def sort_for_table(results: list[ClaimResult], papers: list[str]) -> list[int]:
 CATEGORIES: tuple[tuple[Verdict, str], ...] = (
     (Verdict.PROVED, ""),
     (Verdict.PROVED, "bounded"),
+    (Verdict.PROVED, "with erratum"),
     (Verdict.CERTIFIED, ""),
+    (Verdict.CERTIFIED, "with erratum"),
     (Verdict.SUPPORTED, ""),
+    (Verdict.SUPPORTED, "with erratum"),
     (Verdict.REFUTED, "false"),
     (Verdict.REFUTED, "overstated"),
     (Verdict.REFUTED, "erratum"),
     (Verdict.REFUTED, ""),
     (Verdict.REPRODUCED, ""),
+    (Verdict.REPRODUCED, "with erratum"),
     (Verdict.NOT_REPRODUCED, ""),
     (Verdict.UNDECIDED, ""),
+    (Verdict.ERROR, ""),  # the claim's code crashed: no verdict (verify.execute)
 )
 _SHORT = {Verdict.PROVED: "Proved", Verdict.CERTIFIED: "Certif.", Verdict.SUPPORTED: "Suppor.",
           Verdict.REFUTED: "Refuted", Verdict.REPRODUCED: "Repro.",
-          Verdict.NOT_REPRODUCED: "Not rep.", Verdict.UNDECIDED: "Undec."}
+          Verdict.NOT_REPRODUCED: "Not rep.", Verdict.UNDECIDED: "Undec.",
+          Verdict.ERROR: "Error"}
 
 
 def _category(r: ClaimResult) -> tuple[Verdict, str]:
+    if r.errata and r.verdict is not Verdict.REFUTED:  # errata apart from refutations
+        return r.verdict, "with erratum"
     return r.verdict, headline.qualifier(r.verdict, r.scope, r.severity)
 
 
 def _category_badge(v: Verdict, q: str) -> Tex:
-    return qualified_badge(v, "bounded" if q == "bounded" else "general", q or None)
+    return Tex(badge(v) + Tex(r"\,{\scriptsize\sffamily %s}" % escape_text(q) if q else ""))
 
 
 def counts(results: Iterable[ClaimResult]) -> dict[tuple[Verdict, str], int]:
@@ -491,8 +571,20 @@ def counts_view(results: list[ClaimResult], papers: list[str]) -> dict[str, Any]
         "rows": rows,
         "total": [total[k] for k in shown],
         "grand_total": sum(total.values()),
-        "nonzero": [(_category_badge(v, q), total[(v, q)]) for v, q in shown if total[(v, q)]],
+        "nonzero": [(_category_badge(v, q), total[(v, q)]) for v, q in shown
+                    if total[(v, q)] and v is not Verdict.UNDECIDED]
+        + _undecided_by_reason(results),
     }
+
+
+def _undecided_by_reason(results: list[ClaimResult]) -> list[tuple[Tex, int]]:
+    """The UNDECIDED claims counted by reason (verify.combine rule 9), for the summary line."""
+    tally: dict[str, int] = {}
+    for r in results:
+        if r.verdict is Verdict.UNDECIDED:
+            reason = r.undecided_reason or ""
+            tally[reason] = tally.get(reason, 0) + 1
+    return [(_category_badge(Verdict.UNDECIDED, reason), n) for reason, n in sorted(tally.items())]
 
 
 #: Order of the findings: a false theorem first, a typo last (verify.combine rule 6).
@@ -502,14 +594,15 @@ SEVERITY_ORDER = {"false": 0, "overstated": 1, "erratum": 2}
 def findings_view(results: list[ClaimResult], *, only: str | None = None) -> list[dict[str, Any]]:
     """The refutations, most severe first: each with its one-line counterexample and, for an
     erratum or an overstated claim, the repaired statement with its own verdict."""
-    refuted = [r for r in results if r.verdict is Verdict.REFUTED]
+    refuted = [r for r in results if r.verdict is Verdict.REFUTED or r.errata]
     if only is not None:
-        refuted = [r for r in refuted if (r.severity or "false") == only]
-    refuted.sort(key=lambda r: SEVERITY_ORDER.get(r.severity or "false", 0))
+        refuted = [r for r in refuted if _severity(r) == only]
+    refuted.sort(key=lambda r: SEVERITY_ORDER.get(_severity(r), 0))
     out = []
     for r in refuted:
+        failing = r.errata[0].get("reading", "A") if r.errata else r.headline_reading
         witness = next(
-            (e for e in r.evidence if e.reading == "A" and e.verdict is Verdict.REFUTED), None
+            (e for e in r.evidence if e.reading == failing and e.verdict is Verdict.REFUTED), None
         )
         repaired = None
         if r.repaired_by:
@@ -526,7 +619,7 @@ def findings_view(results: list[ClaimResult], *, only: str | None = None) -> lis
             {
                 "id": code(r.id),
                 "paper": escape_text(r.paper),
-                "severity": escape_text(r.severity or "false"),
+                "severity": escape_text(_severity(r)),
                 "summary": escape_text(one_line(r.summary, 200)),
                 "counterexample": (
                     fmt_value(witness.counterexample) if witness is not None else Tex("--")
@@ -535,6 +628,11 @@ def findings_view(results: list[ClaimResult], *, only: str | None = None) -> lis
             }
         )
     return out
+
+
+def _severity(r: ClaimResult) -> str:
+    """``erratum`` for a claim whose headline carries an erratum, else its severity."""
+    return "erratum" if r.errata and r.verdict is not Verdict.REFUTED else (r.severity or "false")
 
 
 def provenance_view(meta: dict[str, Any], results: list[ClaimResult]) -> list[dict[str, Tex]]:

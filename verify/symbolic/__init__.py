@@ -5,6 +5,7 @@ Public names::
 
     prove_equal(lhs, rhs, *, assumptions=None, timeout=None, seed=0) -> Evidence
     prove_for_sizes(builder, sizes, ...) -> Evidence       # identities at concrete N, K
+    prove_by_induction(lhs, rhs, n=None) -> InductionProof # all n >= n0, or NotApplicable
     prove_cases(cases, *, generality, scope="bounded")    # every (label, lhs, rhs) exact zero
     refute_exactly(summary, counterexample, *, lhs, rhs)   # REFUTED after an exact re-check
     wirtinger(expr, z), wirtinger_conj(expr, z), torch_grad(loss, z)
@@ -23,6 +24,7 @@ from __future__ import annotations
 from .bch import X, Y, bch, bch_words, expand_commutator, lyndon_coordinates, to_commutators
 from .cases import prove_cases, refute_exactly
 from .chain import Derivation, Step, prove_steps, proved_in_general, requires
+from .induction import InductionProof, prove_by_induction
 from .prove import prove_equal, prove_for_sizes
 from .sums import bound_variables_renamed
 from .trig import TrigInterpolation, check_trig_interpolation, trig_interpolate
@@ -31,6 +33,8 @@ from .wirtinger import torch_grad, wirtinger, wirtinger_conj
 __all__ = [
     "prove_equal",
     "prove_for_sizes",
+    "prove_by_induction",
+    "InductionProof",
     "prove_cases",
     "refute_exactly",
     "wirtinger",

@@ -37,7 +37,7 @@ from sympy.matrices.expressions import MatrixExpr
 
 from ..evidence import Evidence
 from ..verdict import Verdict
-from . import assume
+from . import assume, induction
 from ._guard import Deadline, RungTimeout, guarded
 from .ladder import (
     MATRIX_RUNGS,
@@ -56,6 +56,8 @@ log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT_S = 60.0
 #: Seconds past ``timeout`` after which the hard limit over a whole call abandons it.
 HARD_SLACK_S = 1.0
+#: Seconds the induction rung may take before concrete sizes are tried.
+INDUCTION_CAP_S = 15.0
 #: Default concrete sizes for dimension symbols.
 DEFAULT_SIZES = (1, 2, 3, 4)
 
@@ -335,6 +337,12 @@ def _prove_equal(lhs: Any, rhs: Any, *, assumptions: assume.Assumptions, total: 
             if found is not None:
                 return _refuted(ev, found)
 
+    if symbolic_size and dims and diff is not None and not ladder.symbolic_matrix:
+        # induction in the one size symbol (issue 23, 2.4), before concrete sizes
+        proof = _induction(L, R, dims, deadline, steps)
+        if proof is not None:
+            return ev(Verdict.PROVED, proof.summary, generality=proof.generality,
+                      scope="general")
     if symbolic_size and dims:
         return _concrete_sizes(L, R, dims, sizes, deadline, seed, points, steps, ev)
     if deadline.expired() or (diff is not None and ladder.timed_out):
@@ -342,6 +350,19 @@ def _prove_equal(lhs: Any, rhs: Any, *, assumptions: assume.Assumptions, total: 
                   "no rung gave an exact zero in time and no witness was found")
     return ev(Verdict.UNDECIDED,
               "no rung of the ladder gave an exact zero and no witness was found")
+
+
+def _induction(L: Any, R: Any, dims: list[sp.Symbol], deadline: Deadline,
+               steps: list[str]) -> induction.InductionProof | None:
+    """The induction rung (:mod:`.induction`) under a time guard; None when it does not apply."""
+    try:
+        proof, notes = guarded(induction.attempt, L, R, dims,
+                               seconds=deadline.budget(INDUCTION_CAP_S))
+    except RungTimeout:
+        steps.append(f"induction: time guard ({INDUCTION_CAP_S:g} s or the deadline) exceeded")
+        return None
+    steps.extend(notes)
+    return proof
 
 
 def _witness(L: Any, R: Any, seed: int, points: int, deadline: Deadline, steps: list[str],
