@@ -41,7 +41,7 @@ def test_run_exit_zero_when_verdicts_match(tmp_path):
 def test_run_exit_one_on_drift(tmp_path):
     p = verify_cli("run", "--claim", "fx.good_*", "--json", str(tmp_path / "r.jsonl"))
     assert p.returncode == 1
-    assert "differ from their expect" in p.stdout
+    assert "1 verdict differs from its expect=: fx.good_last" in p.stdout
 
 
 @pytest.mark.parametrize(
@@ -51,7 +51,7 @@ def test_run_exit_one_on_drift(tmp_path):
         (["run", "--paper", "zz"], "verify: error: no claims for paper 'zz'"),
         (["run", "--jobs", "many"], "verify: error: argument --jobs: invalid int value: 'many'"),
         (["run", "--profile", "slow"], "verify: error: argument --profile: invalid choice"),
-        (["show", "fx.nothing"], "verify: error: --claim 'fx.nothing' matches no claim"),
+        (["show", "fx.nothing"], "verify: error: no claim 'fx.nothing'"),
     ],
 )
 def test_usage_errors_are_one_line_with_status_2(args, message):

@@ -134,7 +134,7 @@ def test_cli_counts_errors_apart_and_exits_3(tmp_path, claims_file):
     assert p.returncode == 3, p.stdout + p.stderr
     text = " ".join(p.stdout.split())
     assert "ERROR" in text
-    assert "1 claim(s) errored" in text and "verify show err.name" in text
+    assert "1 claim errored" in text and "verify show err.name" in text
     shown = _cli("show", "err.name", "--from", str(out), cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
     assert "ERROR" in shown.stdout and "UNDECIDED" not in shown.stdout.split("\n")[1]

@@ -213,7 +213,7 @@ def test_the_tutorials_test_suite_section_followed_literally(pytester, monkeypat
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(pkg.parent),
                                                       os.environ.get("PYTHONPATH", "")]))
     res = pytester.runpytest_subprocess("-p", "no:cacheprovider", "tests")
-    res.assert_outcomes(passed=4)
+    res.assert_outcomes(passed=5)
     # the claims: the false remark has no expect= yet, so its item fails with its evidence
     res = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--claims", "--claims-only")
     res.assert_outcomes(passed=2, failed=1)

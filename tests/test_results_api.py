@@ -132,7 +132,7 @@ def test_diff_command_exit_codes(tmp_path):
                                           _r("p.b", "REFUTED", severity="erratum")])
     p = _cli("diff", str(old), str(old), cwd=tmp_path)
     assert p.returncode == 0, p.stderr
-    assert p.stdout.startswith("0 change(s); 2 claims in both runs")
+    assert p.stdout.startswith("0 changes; 2 claims in both runs")
     p = _cli("diff", str(old), str(new), cwd=tmp_path)
     assert p.returncode == 1, p.stderr
     assert "p.b: SUPPORTED -> REFUTED (erratum)" in p.stdout and "p.a" not in p.stdout

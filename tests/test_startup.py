@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import subprocess
 import sys
 
@@ -47,8 +48,11 @@ def test_selected_modules_by_paper_and_segment():
 
 
 def _fresh(code: str) -> dict:
+    """Run ``code`` in a fresh process without the claim index (tests/test_claim_index.py
+    checks the selection answered from it), so the naming rule narrows the imports."""
+    env = dict(os.environ, VERIFY_INDEX_DIR="off")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300, check=True)
+                         timeout=300, check=True, env=env)
     return json.loads(out.stdout.splitlines()[-1])
 
 

@@ -79,7 +79,7 @@ def test_run_strict_exits_one_on_a_crash_or_timeout_without_expect(tmp_path):
     assert "timeout" in records["fx.hangs"]["error"]
     strict = verify_cli(*args, "--strict", cwd=tmp_path)
     assert strict.returncode == 3, strict.stderr  # ERROR first
-    assert "2 claim(s) crashed or timed out (--strict): fx.raises, fx.hangs" in strict.stdout
+    assert "2 claims crashed or timed out (--strict): fx.raises, fx.hangs" in strict.stdout
     hangs = ("run", "--claim", "fx.hangs", "--timeout", "2", "--json", str(out), "--quiet")
     assert verify_cli(*hangs, cwd=tmp_path).returncode == 0  # a timeout alone: UNDECIDED
     assert verify_cli(*hangs, "--strict", cwd=tmp_path).returncode == 1

@@ -13,6 +13,7 @@ from verify.symbolic import prove_equal
 from verify.testing import (
     EvidenceAssertionError,
     assert_equivariant,
+    assert_not_equivariant,
     assert_proved,
     assert_refuted,
     assert_supported,
@@ -161,6 +162,35 @@ def test_a_broken_equivariance_fails_with_the_input_the_element_and_the_rerun():
     assert "re-run: assert_equivariant(with_positions, group='permutation', shape=(6, 4), " \
            "seed=0, budget=10" in text
     assert info.value.evidence.verdict is Verdict.REFUTED
+
+
+def test_a_positional_encoding_is_asserted_not_equivariant_with_its_counterexample():
+    ev = assert_not_equivariant(with_positions, group="permutation", shape=(6, 4), budget=10)
+    assert ev.verdict is Verdict.REFUTED
+    assert set(ev.counterexample["inputs"]) >= {"x", "g"}
+    text = describe(ev)
+    assert "counterexample:" in text and "x: [[" in text and "g: [" in text
+
+
+def test_not_equivariant_fails_on_an_equivariant_map_with_the_worst_violation_and_rerun():
+    with pytest.raises(AssertionError) as info:
+        assert_not_equivariant(attention, group="permutation", shape=(6, 4), budget=5)
+    text = str(info.value)
+    assert text.startswith("expected f(g.x) != g.f(x) for some g in S_n (permutation, n=6) "
+                           "acting on axis 0, x of shape (6, 4); equivariant on every input "
+                           "tried")
+    assert "no violation above tol" in text
+    assert "re-run: assert_not_equivariant(attention, group='permutation', shape=(6, 4), " \
+           "seed=0, budget=5" in text
+    assert info.value.evidence.verdict is Verdict.SUPPORTED
+
+
+def test_not_invariant_is_the_refuting_counterpart_of_an_invariance():
+    assert_not_equivariant(lambda v: v[:, 0], group="so", shape=(7, 3), act_out="invariant",
+                           budget=5)
+    with pytest.raises(AssertionError, match="output invariant"):
+        assert_not_equivariant(lambda v: v.norm(dim=-1), group="so", shape=(7, 3),
+                               act_out="invariant", budget=5)
 
 
 def test_a_module_with_an_output_of_another_width_and_float32():

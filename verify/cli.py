@@ -387,7 +387,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
         return 0
     from rich.table import Table
 
-    table = Table(title=f"{len(claims)} claims", show_lines=False)
+    table = Table(title=_count(len(claims), "claim"), show_lines=False)
     for col in ("id", "paper", "kind", "where", "expect"):
         table.add_column(col, overflow="fold")
     for c in claims:
@@ -475,24 +475,26 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from .headline import counts as headline_counts
 
     counts = ", ".join(f"{n} {text}" for text, n in headline_counts(results))
-    console.print(
-        f"{len(results)} claims: {counts or 'none'}. Results in [bold]{_cell(args.json)}[/]."
-    )
+    console.print(f"{_count(len(results), 'claim')}: {counts or 'none'}. "
+                  f"Results in [bold]{_cell(args.json)}[/].")
     if results.drifted:
+        n = len(results.drifted)
         console.print(
-            f"[red]{len(results.drifted)} verdict(s) differ from their expect=:[/] "
-            + ", ".join(_cell(r.id) for r in results.drifted)
+            f"[red]{_count(n, 'verdict')} {'differs from its' if n == 1 else 'differ from their'}"
+            " expect=:[/] " + ", ".join(_cell(r.id) for r in results.drifted)
         )
     if results.errored:
         src = "" if args.json == "results.jsonl" else f" --from {args.json}"
+        n = len(results.errored)
         console.print(
-            f"[red]{len(results.errored)} claim(s) errored (their code crashed: a bug in the "
+            f"[red]{_count(n, 'claim')} errored (their code crashed: a bug in the "
             "claim, not a verdict); see: [/]"
             + ", ".join(f"verify show {r.id}{src}" for r in results.errored)
         )
     if args.strict and results.crashed:
+        n = len(results.crashed)
         console.print(
-            f"[red]{len(results.crashed)} claim(s) crashed or timed out (--strict):[/] "
+            f"[red]{_count(n, 'claim')} crashed or timed out (--strict):[/] "
             + ", ".join(_cell(r.id) for r in results.crashed)
         )
     status = results.strict_exit_code if args.strict else results.exit_code
@@ -602,6 +604,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if args.where:
         return _cmd_where(args.id, modules)
     result = None
+    saved: list[str] = []  # the ids in the results file, for a typo's closest ids
     src = Path(args.source)
     if args.rerun:
         why = "--rerun given"
@@ -609,17 +612,25 @@ def _cmd_show(args: argparse.Namespace) -> int:
         why = f"{args.source} does not exist"
     else:
         results = load(src)
+        saved = [r.id for r in results]
         if args.id in results:
             result = results[args.id]
         why = f"{args.id} is not in {args.source}"
     if result is None:
         import tempfile
 
-        from .registry import REGISTRY, discover
+        from .registry import REGISTRY, discover, discover_selected
         from .runner import run
 
-        discover(modules)
-        REGISTRY.select([args.id])  # an unknown id fails here, before any announcement
+        if modules is None:  # the installed papers: the claim index answers when it is fresh
+            discover_selected()
+        else:
+            discover(modules)
+        from .suggest import unknown_claim
+
+        if args.id not in REGISTRY:  # an unknown id fails here, before any announcement
+            raise unknown_claim(args.id, [*saved, *(c.id for c in REGISTRY)],
+                                f"{REGISTRY.where_searched()}; nor is it in {args.source}")
         # Said before the run starts: what follows was computed now, not read from the file.
         sys.stderr.write(printable(
             f"verify: {why}: running {args.id} now (seed {args.seed}, profile "
@@ -793,10 +804,15 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         console.print(f"[{style}]{_cell(c, one_line=False)}[/]")
     common = sum(1 for r in new if r.id in old)
     console.print(
-        f"{len(changes)} change(s); {common} claims in both runs "
+        f"{_count(len(changes), 'change')}; {_count(common, 'claim')} in both runs "
         f"({_cell(args.old)}: {len(old)}, {_cell(args.new)}: {len(new)})."
     )
     return 1 if changes else 0
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 claim``, ``3 claims``: the closing lines' counts in plain English."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _console():

@@ -108,11 +108,22 @@ def claims_sources(modules: Sequence[str]) -> list[dict[str, Any]]:
             continue
         seen.add(top)
         mod = sys.modules.get(top)
-        file = getattr(mod, "__file__", None)
+        file = getattr(mod, "__file__", None) or _origin(top)  # not imported: the claim index
         dist, version = _distribution(top)
         out.append({"source": top, "distribution": dist, "version": version,
                     "git_revision": _tracked_revision(Path(file).resolve()) if file else None})
     return out
+
+
+def _origin(top: str) -> str | None:
+    """Where module ``top`` would be imported from, without importing it."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    return spec.origin if spec is not None and spec.has_location else None
 
 
 def collect(**run: Any) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import logging
 import pkgutil
 import re
 import shlex
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -149,6 +150,12 @@ class Registry:
     def add(self, c: Claim) -> None:
         if c.id in self._claims:
             other = self._claims[c.id]
+            from . import claim_index
+
+            if claim_index.is_stub(other):  # read from the index: the import replaces it
+                c.checks.extend(claim_index.real_checks(other))
+                other = None
+        if c.id in self._claims and other is not None:
             raise DuplicateClaimError(
                 f"claim {c.id!r} is registered twice: in {other.file} and in {c.file}"
             )
@@ -228,7 +235,11 @@ class Registry:
         try:
             return self._claims[claim_id]
         except KeyError:
-            raise UnknownClaimError(f"no claim with id {claim_id!r}") from None
+            from .suggest import did_you_mean
+
+            raise UnknownClaimError(
+                f"no claim with id {claim_id!r}{did_you_mean(claim_id, self._claims)}"
+            ) from None
 
     def __iter__(self):
         return iter(self._claims.values())
@@ -237,27 +248,34 @@ class Registry:
         return len(self._claims)
 
     def select(
-        self, patterns: str | Sequence[str] | None = None, paper: str | Sequence[str] | None = None
+        self, patterns: str | Sequence[str] | None = None, paper: str | Sequence[str] | None = None,
+        *, named: str = "--claim",
     ) -> list[Claim]:
         """Claims whose id matches any glob in ``patterns`` and whose paper is in ``paper``.
 
-        A pattern that matches nothing is an error (a typo should not silently run nothing).
+        A pattern that matches nothing is an error (a typo should not silently run nothing),
+        naming the closest ids; ``named`` is how the message calls the pattern (``--claim``;
+        ``""`` for the id of ``verify show``).
         """
         pats = [patterns] if isinstance(patterns, str) else list(patterns or [])
         papers = [paper] if isinstance(paper, str) else list(paper or [])
         known_papers = {c.paper for c in self}
+        from .suggest import did_you_mean, no_match
+
         for p in papers:
             if p not in known_papers:
                 known = ", ".join(sorted(known_papers)) or "none"
                 raise UnknownClaimError(
-                    f"no claims for paper {p!r}; papers: {known}; {self.where_searched()}"
+                    f"no claims for paper {p!r}{did_you_mean(p, known_papers)}; papers: "
+                    f"{known}; {self.where_searched()}"
                 )
         chosen = [c for c in self if not papers or c.paper in papers]
         if pats:
             for pat in pats:
                 if not any(fnmatch.fnmatchcase(c.id, pat) for c in chosen):
                     raise UnknownClaimError(
-                        f"--claim {pat!r} matches no claim; {self.where_searched()}"
+                        f"{no_match(pat, (c.id for c in chosen), named=named)}; "
+                        f"{self.where_searched()}"
                     )
             chosen = [c for c in chosen if any(fnmatch.fnmatchcase(c.id, p) for p in pats)]
         return chosen
@@ -679,9 +697,16 @@ def discover_selected(
     select: str | Sequence[str] | None = None,
     paper: str | Sequence[str] | None = None,
     registry: Registry | None = None,
+    *,
+    imports: bool = False,
 ) -> list[str]:
     """Discover the default claims sources, importing only the built-in modules that can hold
     the selected claims; return the modules imported (what a run's workers must import).
+
+    When the claim index (:mod:`verify.claim_index`) is fresh, nothing is imported: the
+    registry holds the recorded claims (stubs whose checks cannot run here) and the modules
+    returned are those of the selected claims' checks. ``imports=True`` (claims run in this
+    process) always imports. Without a usable index every source is discovered and recorded.
 
     The naming rule (:func:`selected_modules`) picks, for ``--claim nfa.ag.*`` or
     ``--paper nfa``, the paper packages ``proofs.nfa`` and ``numerics.nfa`` and, within
@@ -692,7 +717,15 @@ def discover_selected(
     :func:`discover` with the defaults: the same claims, and the same errors.
     """
     reg = registry if registry is not None else REGISTRY
-    narrowed = selected_modules(select, paper)
+    from . import claim_index
+
+    if not imports:  # the claim index answers without importing, when it is fresh
+        answered = claim_index.answer(reg, default_modules(), select, paper)
+        if answered is not None:
+            return answered
+    claim_index.forget_stubs(reg)
+    recordable = claim_index.untouched(reg, default_modules())  # before anything is imported
+    narrowed = selected_modules(select, paper) if claim_index.index_dir() is None else None
     if narrowed is not None:
         modules = [*narrowed, *_entry_point_modules()]
         try:
@@ -703,6 +736,8 @@ def discover_selected(
             pass  # not answered by the narrowed modules: discover everything, as by default
     modules = default_modules()
     discover(modules, reg)
+    if recordable:
+        claim_index.record(reg, modules)
     return modules
 
 
@@ -860,6 +895,13 @@ def _import(name: str) -> Any:
             discovery.pin_builtins()  # never a same-named folder from sys.path instead
         return importlib.import_module(name)
     except ModuleNotFoundError as e:
+        if e.name == name.split(".")[0] or e.name == name:
+            from .suggest import module_in_cwd
+
+            here = module_in_cwd(name)
+            if here is not None:  # as `python -m` would: the current folder, after sys.path
+                sys.path.append(str(Path.cwd()))
+                return _import(name)
         if e.name == name:
             raise DiscoveryError(f"no module named {name!r} to discover claims in") from None
         raise DiscoveryError(f"cannot import claims module {name!r}: {e}") from e

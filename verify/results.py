@@ -223,7 +223,8 @@ class Results:
     def __repr__(self) -> str:
         counts = ", ".join(f"{n} {v.value}" for v, n in self.counts().items() if n)
         where = f" from {str(self.path)!r}" if self.path is not None else ""
-        return f"<Results: {len(self)} claims{where}: {counts or 'none'}>"
+        claims = "1 claim" if len(self) == 1 else f"{len(self)} claims"
+        return f"<Results: {claims}{where}: {counts or 'none'}>"
 
     def get(self, claim_id: str, default: ClaimResult | None = None) -> ClaimResult | None:
         """The result of ``claim_id``, or ``default`` when the run has none."""

@@ -171,7 +171,7 @@ def run(
     dev = resolve_device(device) if scheduler is None or device is not None else "cpu"
     narrowed = modules is None  # the default sources: only the modules that can hold them
     if narrowed:
-        modules = discover_selected(select, paper)
+        modules = discover_selected(select, paper, imports=jobs == 0)  # jobs=0 runs here
     else:
         modules = list(modules)
         discover(modules)

@@ -3,13 +3,20 @@
 ::
 
     from verify.symbolic import prove_equal
-    from verify.testing import assert_equivariant, assert_proved, assert_refuted
+    from verify.testing import assert_equivariant, assert_not_equivariant, assert_proved
 
     def test_softmax_jacobian():
         assert_proved(prove_equal(lhs, rhs))
 
     def test_attention_layer_is_permutation_equivariant():
         assert_equivariant(layer, group="permutation", shape=(8, 16))
+
+    def test_a_positional_encoding_breaks_permutation_symmetry():
+        assert_not_equivariant(layer_with_positions, group="permutation", shape=(8, 16))
+
+Each assert has its refuting counterpart: :func:`assert_refuted` for :func:`assert_proved`
+and :func:`assert_supported` (a false statement stays caught, with its counterexample), and
+:func:`assert_not_equivariant` for :func:`assert_equivariant` (a symmetry is broken).
 
 Each assert returns what it was given when the verdict is the expected one, and otherwise
 raises :class:`EvidenceAssertionError` (an ``AssertionError``, so pytest reports it as a
@@ -48,6 +55,7 @@ __all__ = [
     "assert_supported",
     "assert_refuted",
     "assert_equivariant",
+    "assert_not_equivariant",
     "describe",
 ]
 
@@ -279,6 +287,70 @@ def assert_equivariant(
             (REFUTED: the message shows the input ``x`` and element ``g`` at the worst batch
             index), or the check is NaN (UNDECIDED).
     """
+    ev, what, call = _equivariance(
+        f, group=group, shape=shape, axis=axis, out_axis=out_axis, act_in=act_in,
+        act_out=act_out, group_options=group_options, sample_input=sample_input, params=params,
+        pass_params=pass_params, scale=scale, budget=budget, batch=batch, dtype=dtype,
+        device=device, tol=tol, seed=seed, assert_name="assert_equivariant",
+    )
+    if ev.verdict is Verdict.SUPPORTED:
+        return ev
+    headline = ("not equivariant" if ev.verdict is Verdict.REFUTED
+                else f"equivariance not established ({ev.verdict.value})")
+    _fail(f"{headline}: f(g.x) != g.f(x) for g in {what}, x of shape {tuple(shape)}", ev,
+          err_msg, rerun=call)
+
+
+def assert_not_equivariant(f: Callable[..., Any], *, err_msg: str = "", **options: Any) -> Evidence:
+    """Assert that ``f`` is *not* equivariant: some ``g`` and ``x`` give ``f(g.x) != g.f(x)``
+    beyond the tolerance, confirmed in float64 (REFUTED). The refuting counterpart of
+    :func:`assert_equivariant`, with the same arguments: the natural test that a
+    construction meant to break a symmetry (a positional encoding against permutations)
+    does break it.
+
+    Returns:
+        the REFUTED Evidence; its ``counterexample`` holds the input ``x`` and the element
+        ``g`` at the worst batch index, and its ``summary`` the violation, so a test can
+        print or check them (``verify.testing.describe(ev)`` renders all of it).
+
+    Raises:
+        EvidenceAssertionError: when no violation is confirmed (SUPPORTED: the message gives
+            the worst violation seen, in how many inputs, and the call that repeats the
+            search; UNDECIDED: why, e.g. a NaN).
+    """
+    ev, what, call = _equivariance(f, assert_name="assert_not_equivariant", **options)
+    if ev.verdict is Verdict.REFUTED:
+        return ev
+    headline = ("equivariant on every input tried" if ev.verdict is Verdict.SUPPORTED
+                else f"no counterexample established ({ev.verdict.value})")
+    _fail(f"expected f(g.x) != g.f(x) for some g in {what}, x of shape "
+          f"{tuple(options.get('shape', ()))}; {headline}", ev, err_msg, rerun=call)
+
+
+def _equivariance(
+    f: Callable[..., Any],
+    *,
+    group: Any,
+    shape: Sequence[int],
+    axis: Any = None,
+    out_axis: Any = None,
+    act_in: Any = None,
+    act_out: Any = None,
+    group_options: Mapping[str, Any] | None = None,
+    sample_input: Any = None,
+    params: Any = None,
+    pass_params: bool = False,
+    scale: float | None = None,
+    budget: int = 20,
+    batch: int = 64,
+    dtype: Any = None,
+    device: str | None = None,
+    tol: float | None = None,
+    seed: int = 0,
+    assert_name: str,
+) -> tuple[Evidence, str, str]:
+    """The equivariance check both asserts run: its Evidence, the group described, and the
+    call that repeats it."""
     import torch
 
     from .numeric import check_equivariance
@@ -318,16 +390,11 @@ def assert_equivariant(
         pass_params=pass_params, budget=budget, batch=batch, dtype=dtype, device=device,
         tol=tol, seed=seed,
     )
-    if ev.verdict is Verdict.SUPPORTED:
-        return ev
     name = getattr(f, "__qualname__", None) or type(f).__name__
-    call = (f"assert_equivariant({name}, group={_show(group)}, shape={shape}, "
+    call = (f"{assert_name}({name}, group={_show(group)}, shape={shape}, "
             f"seed={seed}, budget={budget}, batch={batch}, dtype={dtype}) "
-            "(the same seed gives the same counterexample)")
-    headline = ("not equivariant" if ev.verdict is Verdict.REFUTED
-                else f"equivariance not established ({ev.verdict.value})")
-    _fail(f"{headline}: f(g.x) != g.f(x) for g in {what}, x of shape {shape}", ev, err_msg,
-          rerun=call)
+            "(the same seed gives the same result)")
+    return ev, what, call
 
 
 def _device_of(f: Any) -> str:

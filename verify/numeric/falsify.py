@@ -32,6 +32,7 @@ from ..jsonable import to_jsonable
 from ..verdict import Verdict
 from .devices import dtype_name, eps, prepare_device, recheck_dtype
 from .judge import REFUTE_FACTOR, refutation_stands
+from .storage import hypothesis_files_outside_cwd
 
 if sys.version_info < (3, 11):  # pragma: no cover - hypothesis depends on the backport there
     from exceptiongroup import BaseExceptionGroup
@@ -467,7 +468,8 @@ def _search(
     nan_finding: Finding | None = None
     flaky: BaseException | None = None
     try:
-        test()
+        with hypothesis_files_outside_cwd():
+            test()
     except _Confirmed as e:
         finding = e.finding
     except _NaNFound as e:

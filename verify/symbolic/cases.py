@@ -64,7 +64,7 @@ def prove_cases(
                             generality=generality, elapsed_s=time.perf_counter() - t0)
     lead = f"{summary}; " if summary else ""
     return Evidence(
-        Verdict.PROVED, f"{lead}exact zero in all {len(cases)} cases ({generality})",
+        Verdict.PROVED, f"{lead}exact zero in {_all(len(cases), 'case')} ({generality})",
         method="symbolic", reading=reading, part=part, steps=steps, generality=generality,
         scope=scope, elapsed_s=time.perf_counter() - t0,
     )
@@ -106,3 +106,8 @@ def refute_exactly(
 def _has_float(e: Any) -> bool:
     atoms = e.atoms(sp.Float) if isinstance(e, sp.Basic) else set()
     return bool(atoms)
+
+
+def _all(n: int, noun: str) -> str:
+    """``the one case``, ``all 3 cases``."""
+    return f"the one {noun}" if n == 1 else f"all {n} {noun}s"

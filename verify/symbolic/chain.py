@@ -205,7 +205,8 @@ def prove_steps(steps: Sequence[Step], *, summary: str, generality: str,
     for line in argument:
         dv.note(f"argument: {line}")
     label, why = dv.failure if dv.failure is not None else ("", "")
-    return dv.conclude(proved=f"{summary}: exact zero in all {len(steps)} steps",
+    return dv.conclude(proved=f"{summary}: exact zero in "
+                       + (f"all {len(steps)} steps" if len(steps) != 1 else "the one step"),
                        undecided=f"step '{label}' not proved in general ({why})",
                        generality=generality, reading=reading, part=part)
 
