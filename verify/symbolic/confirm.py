@@ -73,6 +73,7 @@ class Confirmation:
     compared: int = 0
     planned: int = 0
     skipped: list[str] = field(default_factory=list)
+    outside: int = 0  # points where both sides are undefined: outside the claim's domain
     disagreement: str = ""
     point: dict[str, str] | None = None
 
@@ -81,7 +82,9 @@ class Confirmation:
         if self.status == "contradicted":
             return f"the explicit route disagrees: {self.disagreement}"
         if self.status == "confirmed":
-            return f"confirmed by explicit evaluation at {self.compared} points"
+            out = f"confirmed by explicit evaluation at {self.compared} points"
+            return out + (f" ({self.outside} more where both sides are undefined)"
+                          if self.outside else "")
         why = "; ".join(dict.fromkeys(self.skipped))[:200] or "no point could be evaluated"
         if self.status == "partial":
             return (f"explicit confirmation partial: {self.compared} of {self.planned} points "
@@ -326,6 +329,8 @@ def confirm_proved(L: Any, R: Any, dims: list[sp.Symbol], *, rung: str, seed: in
                 out.disagreement = (f"{rung} gave an exact zero, but at {_shown(shown)} "
                                     f"{info}")
                 return out
+            elif status == "undefined":
+                out.outside += 1
             else:
                 out.skipped.append(info or status)
     return _finish(out)
@@ -334,7 +339,7 @@ def confirm_proved(L: Any, R: Any, dims: list[sp.Symbol], *, rung: str, seed: in
 def _finish(out: Confirmation) -> Confirmation:
     if out.compared == 0:
         out.status = "none"
-    elif out.compared == out.planned and not out.skipped:
+    elif out.compared + out.outside == out.planned and not out.skipped:
         out.status = "confirmed"
     else:
         out.status = "partial"
@@ -423,7 +428,8 @@ def _short(v: Any) -> str:
 
 
 def _noncommutative(*xs: Any) -> bool:
-    return any(isinstance(t, sp.Basic) and any(s.is_commutative is False for s in t.free_symbols)
+    return any(isinstance(t, sp.Basic) and any(isinstance(s, sp.Symbol) and s.is_commutative
+                                               is False for s in t.free_symbols)
                for x in xs for t in _entries(x))
 
 
