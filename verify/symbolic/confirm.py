@@ -13,7 +13,8 @@ Why: a rung proves ``lhs - rhs = 0`` by trusting SymPy rewrites, and SymPy is wr
 3. points: exact rational values, real ones on the negative axis and complex ones on the
    branch cuts of ``log``/``sqrt`` (``-1/2``, ``-2``) included, integers for integer symbols
    (odd and even, 0 and negative ones), rational matrices for matrix symbols, small integers
-   for undefined functions; every entry ``x[k]`` an exact rational of its own;
+   for undefined functions, a rational for each derivative of one; every entry ``x[k]`` an
+   exact rational of its own;
 4. comparison: exactly in Q(i) when both sides are Gaussian rationals, otherwise at 50 digits
    confirmed at 100 (:func:`.witness.compare`, which also refuses a difference that roundoff
    next to a jump could explain).
@@ -50,11 +51,12 @@ from ._guard import Deadline, RungTimeout, guarded
 from .witness import compare, compare_adaptive, consistent, nc_evaluate
 
 #: Seconds the confirmation of one verdict may take, and one point of it.
-BUDGET_S, POINT_S = 6.0, 2.0
+BUDGET_S, POINT_S = 4.0, 2.0
 #: At most this many terms in one explicit sum (a larger one is left to other sizes).
 MAX_TERMS = 400
-#: At most this many size combinations, and points per combination (fewer when many).
-MAX_COMBOS, POINTS = 12, 6
+#: At most this many size combinations, and points per combination (fewer when many, and
+#: two for an explicit matrix with more than four entries: every point compares every entry).
+MAX_COMBOS, POINTS = 12, 4
 #: Candidate concrete sizes, kept where the symbol's assumptions allow them.
 SIZE_CANDIDATES = (1, 2, 3, 0, -1)
 #: Integer values cycled through for integer symbols: odd and even, 0, negative.
@@ -123,7 +125,7 @@ def expand_explicit(e: Any, ranges: dict | None = None) -> Any:
             raise NotExplicit(f"{b - a + 1} terms")
         terms = []
         for k in range(a, b + 1):
-            t = expand_explicit(inner.xreplace({var: sp.Integer(k)}), ranges)
+            t = expand_explicit(substitute_free(inner, var, sp.Integer(k)), ranges)
             if ranges is not None:
                 _note_ranges(t, ranges)
             terms.append(t)
@@ -133,6 +135,26 @@ def expand_explicit(e: Any, ranges: dict | None = None) -> Any:
         return prod if sign == 1 else 1 / prod
     args = [expand_explicit(a, ranges) for a in e.args]
     return e.func(*args) if args != list(e.args) else e
+
+
+def substitute_free(e: Any, var: sp.Basic, val: sp.Expr) -> Any:
+    """``e`` with the free occurrences of ``var`` replaced by ``val``: a nested sum that
+    binds the same name again (``sum_j (s_j - (1/N) sum_j s_j)^2``) keeps its own."""
+    if not isinstance(e, sp.Basic):
+        return e
+    if not any(var in b.variables for b in e.atoms(sp.Sum, sp.Product)):
+        return e.xreplace({var: val})
+    if isinstance(e, (sp.Sum, sp.Product)):
+        limits, bound = [], False
+        for lim in e.limits:  # innermost first: bounds of a limit see the variables before it
+            v, lo, hi = lim
+            if not bound:
+                lo, hi = substitute_free(lo, var, val), substitute_free(hi, var, val)
+            limits.append((v, lo, hi))
+            bound = bound or v == var
+        fn = e.function if var in e.variables else substitute_free(e.function, var, val)
+        return e.func(fn, *limits)
+    return e.func(*[substitute_free(a, var, val) for a in e.args])
 
 
 def _note_ranges(t: Any, ranges: dict) -> None:
@@ -197,7 +219,7 @@ def _value(sym: sp.Basic, k: int, slot: int, rng: random.Random) -> sp.Expr | No
     else:
         special = _SPECIAL_REAL if facts.get("real") or facts.get("extended_real") \
             else _SPECIAL_COMPLEX
-        if k < len(special):
+        if k < 2:  # the first two points: the cut and the negative axis; then random ones
             cands.append(special[(k + slot) % len(special)])
         for _ in range(40):
             num = sp.Rational(rng.randint(-9, 9), rng.randint(1, 7))
@@ -228,7 +250,11 @@ def _evaluate(e: Any, sym_point: dict, ranges: dict, entries: dict, rng: random.
                          [_evaluate(t, sym_point, ranges, entries, rng) for t in e])
     if not isinstance(e, sp.Basic):
         return sp.sympify(e)
-    v = e.xreplace(sym_point)
+    # a derivative of an undefined function is a value of its own at the point (the same
+    # node on both sides gets the same value), taken before its variable gets a number
+    ders = {d: entries.setdefault(("derivative", d), _rational(rng))
+            for d in e.atoms(sp.Derivative) if d.has(AppliedUndef)}
+    v = (e.xreplace(ders) if ders else e).xreplace(sym_point)
     mats = {m: entries.setdefault(("matrix", m.name, m.shape), sp.ImmutableMatrix(
         int(m.shape[0]), int(m.shape[1]), lambda i, j: _rational(rng)))
         for m in v.atoms(sp.MatrixSymbol) if all(sp.sympify(s).is_Integer for s in m.shape)}
@@ -247,6 +273,9 @@ def _evaluate(e: Any, sym_point: dict, ranges: dict, entries: dict, rng: random.
     rep: dict[sp.Basic, sp.Expr] = {}
     for a in v.atoms(sp.Indexed):
         rep[a] = entries.setdefault(("indexed", a), _rational(rng))
+    if rep:
+        v = v.xreplace(rep)
+        rep = {}
     for f in v.atoms(AppliedUndef):
         if all(x.is_number for x in f.args):
             facts = _facts(f)
@@ -282,7 +311,9 @@ def confirm_proved(L: Any, R: Any, dims: list[sp.Symbol], *, rung: str, seed: in
     rng = random.Random(seed)
     ranges_per_dim = [list((sizes or {}).get(d, size_values(d))) for d in dims]
     combos = list(itertools.product(*ranges_per_dim))[:MAX_COMBOS] if dims else [()]
-    points = max(3, POINTS if len(combos) <= 2 else (2 * POINTS) // len(combos) + 1)
+    points = POINTS if len(combos) <= 2 else max(2, (2 * POINTS) // len(combos) + 1)
+    if len(_entries(L)) > 4:
+        points = min(points, 2)  # an explicit matrix: every point compares every entry
     for combo in combos:
         sizes = dict(zip(dims, (sp.Integer(c) for c in combo), strict=True))
         ranges: dict = {}
@@ -358,7 +389,12 @@ def _explicit(x: Any, sizes: dict, ranges: dict, entries: bool = False) -> Any:
         if isinstance(y, MatrixExpr) and not isinstance(y, sp.MatrixBase) and all(
                 sp.sympify(s).is_Integer for s in y.shape):
             y = y.as_explicit()
-    return expand_explicit(y, ranges)
+    y = expand_explicit(y, ranges)
+    if isinstance(y, (sp.Basic, sp.MatrixBase)) and any(
+            isinstance(t, sp.Basic) and t.has(sp.Derivative) for t in _entries(y)):
+        # a derivative in a variable that a point will give a value to: taken first
+        y = y.replace(lambda q: isinstance(q, sp.Derivative), lambda q: q.doit())
+    return y
 
 
 def _free_symbols(*xs: Any) -> list[sp.Symbol]:

@@ -61,7 +61,7 @@ HARD_SLACK_S = 1.0
 #: Default concrete sizes for dimension symbols.
 DEFAULT_SIZES = (1, 2, 3, 4)
 #: Seconds the second route (:mod:`.confirm`) may take on top of ``timeout``.
-CONFIRM_S = 6.0
+CONFIRM_S = 4.0
 
 _LATEX_MAX = 240
 
