@@ -585,7 +585,7 @@ def thm11_continuous_frequency(ctx: verify.Context) -> list[Evidence]:
         *eI.steps,
     ])
     if eI.verdict is Verdict.PROVED:
-        eI.relabel(generality="symbolic t > 0 and dimension n (MatrixSymbol w)", scope="general",
+        eI.relabel(generality="symbolic t > 0 and dimension n (MatrixSymbol w)",
                    prefix="L568 (i): (tI)^T w = t w, so a Diag(>0)-closed Omega is a union of "
                    "rays")
     out = [eA, eI]

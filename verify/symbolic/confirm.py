@@ -56,7 +56,7 @@ BUDGET_S, POINT_S = 4.0, 2.0
 MAX_TERMS = 400
 #: At most this many size combinations, and points per combination (fewer when many, and
 #: two for an explicit matrix with more than four entries: every point compares every entry).
-MAX_COMBOS, POINTS = 12, 4
+MAX_COMBOS, POINTS = 6, 4
 #: Candidate concrete sizes, kept where the symbol's assumptions allow them.
 SIZE_CANDIDATES = (1, 2, 3, 0, -1)
 #: Integer values cycled through for integer symbols: odd and even, 0, negative.
@@ -310,7 +310,9 @@ def confirm_proved(L: Any, R: Any, dims: list[sp.Symbol], *, rung: str, seed: in
         return _confirm_noncommutative(L, R, rung, seed, deadline, out)
     rng = random.Random(seed)
     ranges_per_dim = [list((sizes or {}).get(d, size_values(d))) for d in dims]
-    combos = list(itertools.product(*ranges_per_dim))[:MAX_COMBOS] if dims else [()]
+    # the smallest sizes first (0 and -1 included where the domain allows them)
+    combos = sorted(itertools.product(*ranges_per_dim),
+                    key=lambda c: (sum(abs(v) for v in c), c))[:MAX_COMBOS] if dims else [()]
     points = POINTS if len(combos) <= 2 else max(2, (2 * POINTS) // len(combos) + 1)
     if len(_entries(L)) > 4:
         points = min(points, 2)  # an explicit matrix: every point compares every entry
