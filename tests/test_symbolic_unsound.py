@@ -124,3 +124,11 @@ def test_identical_sides_say_so() -> None:
     ev = prove_equal(y + 1, 1 + y)
     assert ev.verdict is Verdict.PROVED and "identical as constructed" in ev.summary
     assert any("as received" in s for s in ev.steps)
+
+
+def test_an_unevaluated_conjugate_is_not_trusted_either() -> None:
+    """conjugate(loggamma(z), evaluate=False): a rung rebuilding it would make the rewrite."""
+    lhs = sp.conjugate(sp.loggamma(xr), evaluate=False)
+    assert isinstance(lhs, sp.conjugate)
+    ev = prove_equal(lhs, sp.loggamma(xr), timeout=10)
+    assert ev.verdict is Verdict.UNDECIDED and "conjugate-loggamma" in ev.summary

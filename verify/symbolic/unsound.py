@@ -21,7 +21,9 @@ How each kind is neutralised while a claim is proved (:mod:`.prove`):
   functions of non-integer degree): the rewrite happens before the prover sees the claim, so
   it cannot be undone; :func:`fingerprints` finds what it leaves behind (the function applied
   to ``conjugate(w)``, or to a real argument that may lie on the cut) and the prover decides
-  UNDECIDED naming the entry: the statement received may not be the statement written.
+  UNDECIDED naming the entry: the statement received may not be the statement written. A
+  conjugate kept unevaluated (``conjugate(f(w), evaluate=False)``) counts too: any rung that
+  rebuilds it, and any evaluation at a point, makes the same rewrite.
 
 The list is what was confirmed on SymPy 1.14 (and the issue tracker: sympy/sympy#27359, a
 delta inside a ``Piecewise`` summand, whose simplified sum leaks the bound variable).
@@ -274,6 +276,12 @@ def fingerprints(*exprs: Any) -> list[str]:
                 continue
             a = _variable_arg(f)
             if isinstance(a, sp.conjugate) or (a.is_real and _may_be_on_cut(f)):
+                keys.add(_KEY_OF[type(f)])
+        # conjugate(f(w)) kept unevaluated (evaluate=False): the first rung that rebuilds it
+        # makes the rewrite, and so would the evaluation at a point
+        for c in e.atoms(sp.conjugate):
+            f = c.args[0]
+            if isinstance(f, tuple(_CONJ_CUTS)) and not _degree_integer(f):
                 keys.add(_KEY_OF[type(f)])
     return sorted(keys)
 
