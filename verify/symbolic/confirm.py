@@ -60,7 +60,7 @@ MAX_COMBOS, POINTS = 6, 4
 #: Candidate concrete sizes, kept where the symbol's assumptions allow them.
 SIZE_CANDIDATES = (1, 2, 3, 0, -1)
 #: Integer values cycled through for integer symbols: odd and even, 0, negative.
-INTEGERS = (1, 3, 2, 0, 5, -1, 4, 7, 6, -2)
+INTEGERS = (0, 1, 3, 2, 5, -1, 4, 7, 6, -2)
 
 
 class NotExplicit(ValueError):
