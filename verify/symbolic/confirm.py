@@ -565,7 +565,7 @@ def _confirm_witness(L: Any, R: Any, cex: dict[str, Any]) -> tuple[bool, str]:
     le, re_ = sides
     if "entry" in cex and len(le) > 1:
         r, c = cex["entry"]
-        cols = L.cols if isinstance(L, sp.MatrixBase) else 1
+        cols = int(getattr(L, "cols", 1))
         le, re_ = [le[r * cols + c]], [re_[r * cols + c]]
     for a, b in zip(le, re_, strict=True):
         if not (_defined(a) and _defined(b)):

@@ -444,7 +444,11 @@ def _second_route(out: Evidence, rung: str, L: Any, R: Any,
         size_sets = None
         if out.scope != "general" and dims:
             by_name = {str(k): list(v) for k, v in (sizes or {}).items()}
-            size_sets = {d: by_name.get(d.name, list(DEFAULT_SIZES)[:3]) for d in dims}
+            size_sets = {}
+            for d in dims:  # the sizes the bounded proof covered, as _concrete_sizes chose them
+                facts = {k: v for k, v in d.assumptions0.items() if v is not None}
+                size_sets[d] = [c for c in by_name.get(d.name, list(DEFAULT_SIZES))
+                                if consistent(sp.Integer(c), facts)][:3]
         try:
             c = confirm_proved(L, R, dims, rung=rung or "the ladder", seed=seed,
                                budget_s=CONFIRM_S, sizes=size_sets)
