@@ -443,7 +443,9 @@ def _compare_at(Lc: Any, Rc: Any, point: dict, ranges: dict,
     agreed = 0
     for a, b in zip(le, re_, strict=True):
         a, b = sp.sympify(a), sp.sympify(b)
-        status, info = compare(a, b)
+        status, info = _quick_compare(a, b)
+        if status == "differ?":
+            status, info = compare(a, b)  # the careful rule decides a difference
         if status == "differ":
             return "contradicted", f"lhs = {info['lhs']} and rhs = {info['rhs']} ({info['check']})"
         if status == "agree":
@@ -453,6 +455,48 @@ def _compare_at(Lc: Any, Rc: Any, point: dict, ranges: dict,
     if agreed == 0:
         return "undefined", "both sides undefined at the point"
     return "agree", ""
+
+
+def _gaussian(v: sp.Expr) -> sp.Expr | None:
+    """``v`` when it is visibly ``p + q i`` with rational p, q (no assumption queries)."""
+    if isinstance(v, sp.Rational):
+        return v
+    try:
+        parts = v.as_coefficients_dict()
+    except Exception:  # noqa: BLE001
+        return None
+    if set(parts) <= {sp.S.One, sp.I} and all(isinstance(c, sp.Rational) for c in parts.values()):
+        return v
+    return None
+
+
+#: Agreement threshold of the quick comparison: relative, at 50 digits.
+_QUICK_TOL = sp.Float("1e-30", 50)
+
+
+def _quick_compare(a: sp.Expr, b: sp.Expr) -> tuple[str, dict[str, str]]:
+    """``agree``/``undefined``/``differ?``: exact for Gaussian rationals, else one 50-digit
+    evaluation; a possible difference goes to :func:`.witness.compare`, which confirms it at
+    100 digits and away from jumps (this path skips its slow assumption queries when the
+    sides agree, the common case of a confirmation)."""
+    ga, gb = _gaussian(a), _gaussian(b)
+    if ga is not None and gb is not None:
+        return ("agree", {}) if sp.expand(ga - gb) == 0 else ("differ?", {})
+    try:
+        va, vb = a.evalf(50, strict=False), b.evalf(50, strict=False)
+    except Exception:  # noqa: BLE001 - cannot evaluate here
+        return "undefined", {}
+    if not (va.is_number and vb.is_number) or va.has(sp.nan, sp.zoo, sp.oo, -sp.oo) \
+            or vb.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        return "undefined", {}
+    try:
+        scale = max(sp.Float(1), abs(va), abs(vb))
+        d = abs(va - vb)
+        if d.is_number and d <= _QUICK_TOL * scale:
+            return "agree", {}
+    except TypeError:
+        pass
+    return "differ?", {}
 
 
 def _defined(v: Any) -> bool:
