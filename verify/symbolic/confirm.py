@@ -567,8 +567,10 @@ def _confirm_witness(L: Any, R: Any, cex: dict[str, Any]) -> tuple[bool, str]:
     for x in (L, R):
         for t in _entries(x):
             if isinstance(t, sp.Basic):
+                shapes = [d for ms in t.atoms(sp.MatrixSymbol) for d in ms.shape]
                 for a in (*t.free_symbols, *t.atoms(sp.Indexed), *t.atoms(MatrixElement),
-                          *t.atoms(sp.MatrixSymbol)):
+                          *t.atoms(sp.MatrixSymbol),
+                          *(s for d in shapes for s in sp.sympify(d).free_symbols)):
                     names.setdefault(str(a), a)
     size_sub = {}
     for k, v in (cex.get("sizes") or {}).items():
@@ -580,17 +582,32 @@ def _confirm_witness(L: Any, R: Any, cex: dict[str, Any]) -> tuple[bool, str]:
     full = {**size_sub, **sym_point}
     ranges: dict = {}
     Lc, Rc = _explicit(L, full, ranges, entries=True), _explicit(R, full, ranges, entries=True)
-    # the point's entries, at their indices under the point (x[i/2] with i = 3 is x[3/2])
+    # the point's entries, at their indices under the point (x[i/2] with i = 3 is x[3/2]);
+    # an entry that exists only at the concrete size (s[i, 1] of a sum over j) is read back
+    # from its name with the claim's own bases and symbols
+    local: dict[str, Any] = {a.name: a for a in names.values() if isinstance(a, sp.Symbol)}
+    for a in names.values():  # a base's name is its label's: the base wins
+        if isinstance(a, sp.Indexed):
+            local[str(a.base.label)] = a.base
+        elif isinstance(a, sp.MatrixSymbol):
+            local[a.name] = a
     entry_vals: dict[str, sp.Expr] = {}
     for k, v in values.items():
         a = names.get(k)
-        if isinstance(a, sp.Indexed):
+        if a is None and "[" in k:
+            try:
+                a = sp.sympify(k, locals=local)
+            except Exception:  # noqa: BLE001 - a name that does not parse stays unmatched
+                a = None
+        if isinstance(a, MatrixElement):
+            entry_vals[str(a.xreplace(full))] = v
+        elif isinstance(a, sp.Indexed):
             at = a.xreplace(full)
             gone = missing_entry(at, ranges)
             if gone is not None:
                 return False, f"the witness names {gone}, an entry that does not exist"
             entry_vals[str(at)] = v
-        elif isinstance(a, MatrixElement) or (a is None and "[" in k):
+        elif a is None and "[" in k:
             entry_vals[k] = v
     sides = []
     for side in (Lc, Rc):
@@ -609,7 +626,7 @@ def _confirm_witness(L: Any, R: Any, cex: dict[str, Any]) -> tuple[bool, str]:
     le, re_ = sides
     if "entry" in cex and len(le) > 1:
         r, c = cex["entry"]
-        cols = int(getattr(L, "cols", 1))
+        cols = Lc.cols if isinstance(Lc, sp.MatrixBase) else 1
         le, re_ = [le[r * cols + c]], [re_[r * cols + c]]
     for a, b in zip(le, re_, strict=True):
         if not (_defined(a) and _defined(b)):

@@ -315,10 +315,10 @@ def _prove_equal(lhs: Any, rhs: Any, *, assumptions: assume.Assumptions, total: 
         if not _identical(L0, R0):
             after = (" once the 1x1 matrix is read as its entry" if _shape(L0) != _shape(R0)
                      else " after the assumptions were attached")
-        dims = dimension_symbols(L, R)
+        gen = _generality(dimension_symbols(L, R))
         return ev(Verdict.PROVED,
-                  f"identical as constructed{after}: both sides are the same SymPy expression",
-                  generality=_generality(dims), scope=_scope(L0, R0))
+                  f"identical as constructed{after}: both sides are the same SymPy expression; "
+                  f"{gen}", generality=gen, scope=_scope(L0, R0))
 
     out, rung = _decide(L, R, total=total, seed=seed, points=points, sizes=sizes, steps=steps,
                         t0=t0, ev=ev)
