@@ -22,6 +22,25 @@ PROVED needs a structural zero (:func:`.ladder.is_zero`); REFUTED needs a witnes
 exactly, by a rigorous interval enclosure, or by a difference stable across two precisions and
 far above their error bounds (the rule is in :mod:`.witness`); everything else, timeouts
 included, is UNDECIDED with the reason.
+
+Soundness where SymPy is not (issue 23):
+
+* **the second route** (:mod:`.confirm`): every PROVED and every REFUTED is re-checked by
+  explicit evaluation (sums written out over integer indices, exact and 50/100-digit points on
+  the negative axis and the branch cuts). A point where the routes disagree makes the verdict
+  UNDECIDED, naming the rung and the point; a witness the explicit route does not confirm (or
+  one naming an entry such as ``x[3/2]`` that does not exist) is no witness. The summary says
+  how far the confirmation got (``confirmed``, ``partial``, ``not confirmed``); a partial one
+  leaves the rung's proof standing (see :mod:`.confirm`);
+* **known-unsound rewrites** (:mod:`.unsound`): sums SymPy would evaluate wrongly (a delta
+  with a stride) are opaque to the rungs; a claim holding what a wrong conjugate rewrite leaves
+  behind gets no verdict;
+* **as received**: two sides identical as received are PROVED "identical as constructed" (both
+  sides shown in the steps), unless that is a known-unsound rewrite's trace; a 1x1 matrix is
+  compared with a scalar by its entry; any other shape mismatch is UNDECIDED (a malformed
+  claim), never REFUTED;
+* **scope**: a proof in symbolic terms (no explicit matrix, no concrete shape, no numeric sum
+  limits) is scope ``general``, set here; a proof at concrete sizes is ``bounded``.
 """
 
 from __future__ import annotations
