@@ -562,6 +562,24 @@ def confirm_witness(L: Any, R: Any, cex: dict[str, Any],
         return False, "the explicit re-check of the witness ran out of time"
 
 
+def _numeric_matrices(names: dict[str, sp.Basic], full: dict,
+                      values: dict[str, sp.Expr]) -> dict[sp.Basic, sp.ImmutableMatrix]:
+    """Each matrix symbol whose entries the witness names, as the numeric matrix they make at
+    the witness's sizes (an entry it does not name is read by neither side: 0). Products and
+    inverses are then taken in exact arithmetic, not on symbolic entries."""
+    out: dict[sp.Basic, sp.ImmutableMatrix] = {}
+    for ms in (a for a in names.values() if isinstance(a, sp.MatrixSymbol)):
+        at = ms.xreplace(full)
+        if not all(sp.sympify(d).is_Integer for d in at.shape):
+            continue
+        rows, cols = int(at.shape[0]), int(at.shape[1])
+        keys = [f"{ms.name}[{i}, {j}]" for i in range(rows) for j in range(cols)]
+        if not any(k in values for k in keys):
+            continue
+        out[at] = sp.ImmutableMatrix(rows, cols, [values.get(k, sp.Integer(0)) for k in keys])
+    return out
+
+
 def _confirm_witness(L: Any, R: Any, cex: dict[str, Any]) -> tuple[bool, str]:
     names: dict[str, sp.Basic] = {}
     for x in (L, R):
@@ -581,7 +599,10 @@ def _confirm_witness(L: Any, R: Any, cex: dict[str, Any]) -> tuple[bool, str]:
                  if k in names and isinstance(names[k], sp.Symbol)}
     full = {**size_sub, **sym_point}
     ranges: dict = {}
-    Lc, Rc = _explicit(L, full, ranges, entries=True), _explicit(R, full, ranges, entries=True)
+    mats = _numeric_matrices(names, full, values)
+    L2, R2 = (x.xreplace(full).xreplace(mats) if isinstance(x, (sp.Basic, sp.MatrixBase))
+              else x for x in (L, R))
+    Lc, Rc = _explicit(L2, {}, ranges, entries=True), _explicit(R2, {}, ranges, entries=True)
     # the point's entries, at their indices under the point (x[i/2] with i = 3 is x[3/2]);
     # an entry that exists only at the concrete size (s[i, 1] of a sum over j) is read back
     # from its name with the claim's own bases and symbols
