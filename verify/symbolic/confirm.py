@@ -635,7 +635,8 @@ def _confirm_witness(L: Any, R: Any, cex: dict[str, Any]) -> tuple[bool, str]:
         ents = []
         for t in _entries(side):
             t = sp.sympify(t)
-            if isinstance(t, MatrixExpr) or t.has(MatrixElement, sp.Trace, sp.Derivative):
+            if isinstance(t, MatrixExpr) or t.has(MatrixElement, sp.Trace, sp.Determinant,
+                                                  sp.Derivative, MatrixExpr):
                 t = t.doit()
             gone = missing_entry(t, ranges)
             if gone is not None:
