@@ -399,3 +399,151 @@ FALSE_CASES: list[Case] = [
     Case("Li2 at a point moved by 10^-50",
          _c(sp.polylog(2, -u - sp.Rational(1, 10 ** 50)), sp.polylog(2, -u))),
 ]
+
+
+# -- issue 23: the classes SymPy's own rewrites got wrong, each with an independent truth check --
+#
+# ``truth()`` decides the statement by brute force, sharing nothing with verify or SymPy's
+# summation: Python integers and Fractions over every index up to a size, or mpmath on the
+# branch cut. It returns True when the identity holds at every instance it tries.
+
+from fractions import Fraction  # noqa: E402
+from itertools import product as _cartesian  # noqa: E402
+
+import mpmath  # noqa: E402
+
+ii = sp.Symbol("ii", integer=True)
+jj = sp.Symbol("jj", integer=True)
+xq = sp.IndexedBase("xq")
+
+
+def _stride_sum(c: int = 2, b: int = 0) -> sp.Expr:
+    return sp.Sum(sp.KroneckerDelta(ii, c * jj + b) * xq[jj], (jj, 1, N))
+
+
+def _stride_rhs(c: int = 2, b: int = 0, guarded: bool = True) -> sp.Expr:
+    cond = (ii >= c + b) & (ii <= c * N + b)
+    if guarded:
+        cond = cond & sp.Eq(sp.Mod(ii - b, c), 0)
+    return sp.Piecewise((xq[(ii - b) / c], cond), (0, True))
+
+
+def _brute_stride(c: int, b: int, guarded: bool, product: bool = False) -> bool:
+    """Every N <= 4 and i in [-2, cN + b + 3], x_j = distinct Fractions: the left side by its
+    definition; the right side reads x[(i - b)/c], an entry that must exist (1 <= it <= N)."""
+    for n_ in range(1, 5):
+        xv = {j: Fraction(2 * j + 1, j + 2) for j in range(1, n_ + 1)}
+        for i_ in range(-2, c * n_ + b + 4):
+            hits = [xv[j] for j in range(1, n_ + 1) if i_ == c * j + b]
+            lhs = sum(hits, Fraction(0))
+            in_range = c + b <= i_ <= c * n_ + b
+            if in_range and (guarded is False or (i_ - b) % c == 0):
+                if (i_ - b) % c != 0:
+                    return False  # reads x[non-integer]: the formula is wrong here
+                rhs = xv[(i_ - b) // c]
+            else:
+                rhs = Fraction(0)
+            if product:
+                lhs = Fraction(1) + lhs  # one factor (1 + x_j) at most; the rest are 1
+                rhs = Fraction(1) + rhs
+            if lhs != rhs:
+                return False
+    return True
+
+
+def _brute_upsample() -> bool:
+    """sum_{i=1}^{2N} y_i with y_i = sum_j [i = 2j] x_j equals sum_j x_j, N <= 5."""
+    for n_ in range(1, 6):
+        xv = {j: Fraction(j * j - 3, 2 * j + 1) for j in range(1, n_ + 1)}
+        y = [sum((xv[j] for j in range(1, n_ + 1) if i_ == 2 * j), Fraction(0))
+             for i_ in range(1, 2 * n_ + 1)]
+        if sum(y, Fraction(0)) != sum(xv.values(), Fraction(0)):
+            return False
+    return True
+
+
+def _brute_conjugate(f: Callable[[Any], Any]) -> bool:
+    """conj(f(t)) == f(t) at real points on and off the cut, by mpmath alone."""
+    mpmath.mp.dps = 30
+    return all(abs(mpmath.conj(f(t)) - f(t)) < mpmath.mpf(10) ** -20
+               for t in (mpmath.mpf(-2.5), mpmath.mpf(-0.5), mpmath.mpf(0.75), mpmath.mpf(3)))
+
+
+xr_ = sp.Symbol("xr_", real=True)
+pos_ = sp.Symbol("pos_", positive=True)
+zq = sp.Symbol("zq")
+
+
+def _upsample() -> tuple[sp.Expr, sp.Expr, dict[str, Any]]:
+    inner = sp.Sum(sp.KroneckerDelta(ii, 2 * jj) * xq[jj], (jj, 1, N))
+    return sp.Sum(inner, (ii, 1, 2 * N)), sp.Sum(xq[jj], (jj, 1, N)), {}
+
+
+@dataclass(frozen=True)
+class TruthCase:
+    """A case of issue 23's classes: the corpus case and its independent truth check."""
+
+    case: Case
+    truth: Callable[[], bool]
+
+
+ISSUE23_TRUE: list[TruthCase] = [
+    TruthCase(Case("up-sampling keeps the sum", _upsample), _brute_upsample),
+    TruthCase(Case("stride-2 delta sum, parity-guarded formula",
+                   _c(_stride_sum(), _stride_rhs()), may_be_undecided=True),
+              lambda: _brute_stride(2, 0, True)),
+    TruthCase(Case("stride-3 delta sum with offset 1, guarded formula",
+                   _c(_stride_sum(3, 1), _stride_rhs(3, 1)), may_be_undecided=True),
+              lambda: _brute_stride(3, 1, True)),
+    TruthCase(Case("stride-2 delta product, guarded formula",
+                   _c(sp.Product(1 + sp.KroneckerDelta(ii, 2 * jj) * xq[jj], (jj, 1, N)),
+                      1 + _stride_rhs()), may_be_undecided=True),
+              lambda: _brute_stride(2, 0, True, product=True)),
+    TruthCase(Case("1x1 matrix against its scalar", _c(sp.Matrix([[x * (y + 1)]]), x * y + x)),
+              lambda: all(Fraction(p) * (Fraction(q) + 1) == Fraction(p) * Fraction(q) + p
+                          for p, q in _cartesian(range(-3, 4), range(-3, 4)))),
+    TruthCase(Case("conjugate(loggamma(p)) = loggamma(p) for p > 0",
+                   _c(sp.conjugate(sp.loggamma(pos_)), sp.loggamma(pos_))),
+              lambda: all(abs(mpmath.conj(mpmath.loggamma(t)) - mpmath.loggamma(t)) < 1e-20
+                          for t in (mpmath.mpf(0.5), mpmath.mpf(3)))),
+]
+
+ISSUE23_FALSE: list[TruthCase] = [
+    TruthCase(Case("stride-2 delta sum against the unguarded Piecewise (false at i = 3)",
+                   _c(_stride_sum(), _stride_rhs(guarded=False)), may_be_undecided=True),
+              lambda: _brute_stride(2, 0, False)),
+    TruthCase(Case("stride-3 delta sum with offset, unguarded (false at i = 5)",
+                   _c(_stride_sum(3, 1), _stride_rhs(3, 1, guarded=False)),
+                   may_be_undecided=True),
+              lambda: _brute_stride(3, 1, False)),
+    TruthCase(Case("stride-2 delta product, unguarded",
+                   _c(sp.Product(1 + sp.KroneckerDelta(ii, 2 * jj) * xq[jj], (jj, 1, N)),
+                      1 + _stride_rhs(guarded=False)), may_be_undecided=True),
+              lambda: _brute_stride(2, 0, False, product=True)),
+    TruthCase(Case("conjugate(loggamma(x)) = loggamma(x) for real x (false at x = -1/2)",
+                   _c(sp.conjugate(sp.loggamma(xr_)), sp.loggamma(xr_)), may_be_undecided=True),
+              lambda: _brute_conjugate(mpmath.loggamma)),
+    TruthCase(Case("conjugate(li(x)) = li(x) for real x",
+                   _c(sp.conjugate(sp.li(xr_)), sp.li(xr_)), may_be_undecided=True),
+              lambda: _brute_conjugate(mpmath.li)),
+    TruthCase(Case("conjugate(uppergamma(1/3, x)) = uppergamma(1/3, x) for real x",
+                   _c(sp.conjugate(sp.uppergamma(sp.Rational(1, 3), xr_)),
+                      sp.uppergamma(sp.Rational(1, 3), xr_)), may_be_undecided=True),
+              lambda: _brute_conjugate(lambda t: mpmath.gammainc(mpmath.mpf(1) / 3, t))),
+    TruthCase(Case("conjugate(legendre(1/2, x)) = legendre(1/2, x) for real x",
+                   _c(sp.conjugate(sp.legendre(sp.Rational(1, 2), xr_)),
+                      sp.legendre(sp.Rational(1, 2), xr_)), may_be_undecided=True),
+              lambda: _brute_conjugate(lambda t: mpmath.legenp(0.5, 0, t, type=3))),
+    TruthCase(Case("conjugate(chebyshevt(1/2, x)) = chebyshevt(1/2, x) for real x",
+                   _c(sp.conjugate(sp.chebyshevt(sp.Rational(1, 2), xr_)),
+                      sp.chebyshevt(sp.Rational(1, 2), xr_)), may_be_undecided=True),
+              lambda: _brute_conjugate(lambda t: mpmath.chebyt(0.5, t))),
+    TruthCase(Case("conjugate(loggamma(z)) = loggamma(conjugate(z)) for complex z",
+                   _c(sp.conjugate(sp.loggamma(zq)), sp.loggamma(sp.conjugate(zq))),
+                   may_be_undecided=True),
+              lambda: all(abs(mpmath.conj(mpmath.loggamma(t)) - mpmath.loggamma(mpmath.conj(t)))
+                          < 1e-20 for t in (mpmath.mpf(-0.5), mpmath.mpc(1, 2)))),
+]
+
+TRUE_CASES += [t.case for t in ISSUE23_TRUE]
+FALSE_CASES += [t.case for t in ISSUE23_FALSE]

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
-from soundness_corpus import FALSE_CASES, TRUE_CASES, Case  # tests/ is on sys.path
+from soundness_corpus import (  # tests/ is on sys.path
+    FALSE_CASES,
+    ISSUE23_FALSE,
+    ISSUE23_TRUE,
+    TRUE_CASES,
+    Case,
+    TruthCase,
+)
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from verify import Verdict
@@ -125,3 +132,10 @@ def test_false_identity_is_refuted(case: Case) -> None:
     assert ev.verdict is Verdict.REFUTED, f"{ev.summary}\n" + "\n".join(ev.steps)
     assert ev.counterexample
     _recheck(lhs, rhs, kw, ev.counterexample)
+
+
+@pytest.mark.parametrize("tc", ISSUE23_TRUE + ISSUE23_FALSE, ids=lambda t: t.case.name)
+def test_issue23_case_truth_is_checked_independently(tc: TruthCase) -> None:
+    """The corpus's own label agrees with a brute-force check that shares nothing with verify
+    (Python Fractions over every index up to a size, or mpmath on the branch cut)."""
+    assert tc.truth() is (tc in ISSUE23_TRUE)

@@ -83,9 +83,21 @@ def test_floats_are_made_exact_and_noted() -> None:
     assert any("Floats replaced" in s for s in ev.steps)
 
 
-def test_shape_mismatch_is_refuted() -> None:
+def test_shape_mismatch_is_a_malformed_claim_not_a_refutation() -> None:
+    """Issue 23: a shape mismatch is a clear UNDECIDED naming the shapes, never REFUTED."""
     ev = prove_equal(sp.Matrix([[x, y]]), sp.Matrix([[x], [y]]))
-    assert ev.verdict is Verdict.REFUTED and "lhs_shape" in ev.counterexample
+    assert ev.verdict is Verdict.UNDECIDED and "shape mismatch" in ev.summary
+    ev = prove_equal(sp.Matrix([[x, y]]), x)
+    assert ev.verdict is Verdict.UNDECIDED and "(1, 2)" in ev.summary
+
+
+def test_one_by_one_matrix_is_compared_by_its_entry() -> None:
+    """Issue 23: a 1x1 matrix against its scalar was REFUTED ("one side is a matrix of shape
+    (1, 1)"); its entry is compared instead, both ways round."""
+    assert prove_equal(sp.Matrix([[x + y]]), y + x).verdict is Verdict.PROVED
+    assert prove_equal(x * (y + 1), sp.Matrix([[x * y + x]])).verdict is Verdict.PROVED
+    ev = prove_equal(sp.Matrix([[x + y]]), x - y)
+    assert ev.verdict is Verdict.REFUTED and "lhs_shape" not in ev.counterexample
 
 
 def test_matrix_refutation_names_the_entry() -> None:

@@ -98,7 +98,7 @@ class _SymbolicGradient:
         ev = prove_equal(lhs, rhs, timeout=30)
         ev = replace(ev, steps=[self.branch_step, *ev.steps])
         if ev.verdict is Verdict.PROVED:
-            ev.relabel(generality=self.generality, scope="general")
+            ev.relabel(generality=self.generality)
         return ev
 
 
@@ -167,9 +167,7 @@ def intuition_gradient_sign(ctx: verify.Context) -> list[Evidence]:
     half = sp.Rational(1, 2) * sp.Sum(residual**2, (i, 1, N))
     printed = sp.Sum(sp.diff(f(xs[i], theta), theta) * residual, (i, 1, N))
     negated = prove_equal(-sp.diff(half, theta), printed, timeout=20, reading="B").relabel(
-        generality="symbolic N, undefined f(x, theta), any parameter component theta",
-        scope="general",
-    )
+        generality="symbolic N, undefined f(x, theta), any parameter component theta")
     out: list[Evidence] = [negated]
     th1, th2, x1, x2, y1, y2 = sp.symbols("theta1 theta2 x1 x2 y1 y2", real=True)
     data = list(zip([x1, x2], [y1, y2], strict=True))
@@ -234,7 +232,7 @@ _SIZES = "symbolic N (IndexedBase sums), symbolic logits s_i and residuals r_i"
 def _general(ev: Evidence, prefix: str) -> Evidence:
     """A symbolic-N proof of a coefficient: scope general when PROVED."""
     if ev.verdict is Verdict.PROVED:
-        ev.relabel(generality=_SIZES, scope="general")
+        ev.relabel(generality=_SIZES)
     return ev.relabel(prefix=prefix)
 
 
@@ -340,8 +338,7 @@ def _centred_residuals_suffice(keys_centred: bool, reading: str) -> Evidence:
     step = "under sum_i r_i = 0 the right-hand side vanishes: expansion = g_k/(N tau)"
     ev = replace(ev, steps=[*ev.steps, step])
     if ev.verdict is Verdict.PROVED:
-        ev.relabel(generality="symbolic N (IndexedBase sums), symbolic phi_k(x_i), r_i, tau",
-                   scope="general")
+        ev.relabel(generality="symbolic N (IndexedBase sums), symbolic phi_k(x_i), r_i, tau")
     return ev
 
 

@@ -26,7 +26,7 @@ _GENERAL = "symbolic N and m (IndexedBase sums), every component l"
 
 def _general(ev: Evidence) -> Evidence:
     if ev.verdict is Verdict.PROVED:
-        ev.relabel(generality=_GENERAL, scope="general")
+        ev.relabel(generality=_GENERAL)
     return ev
 
 

@@ -73,8 +73,7 @@ def _left_inverse() -> Evidence:
     steps = ["rank Q = K makes Q Q^T invertible, and then (Q^T)^+ = (Q Q^T)^{-1} Q"]
     ev = replace(ev, steps=[*steps, *ev.steps])
     if ev.verdict is Verdict.PROVED:
-        ev.relabel(generality="symbolic K, H (MatrixSymbol Q of full row rank K)",
-                   scope="general")
+        ev.relabel(generality="symbolic K, H (MatrixSymbol Q of full row rank K)")
     return ev
 
 

@@ -149,6 +149,5 @@ def norm_stats_covariance(ctx: verify.Context) -> list[Evidence]:
     out = [anchor, replace(scale, steps=[*scale.steps, root]), coords]
     for ev in out:
         if ev.verdict is Verdict.PROVED:
-            ev.relabel(generality="symbolic N and d (IndexedBase sums), symbolic a > 0, b, x",
-                       scope="general")
+            ev.relabel(generality="symbolic N and d (IndexedBase sums), symbolic a > 0, b, x")
     return out

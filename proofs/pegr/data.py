@@ -46,7 +46,7 @@ def data_radial_symmetry(ctx):
         rotated = polar_targets(r, th + ph, magnitude)[0]
         out.append(prove_equal(rotated, polar_targets(r, th, magnitude)[0], assumptions=asm,
                                part="image", reading=reading).relabel(
-            generality=gen, scope="general", prefix="Radial image invariant"))
+            generality=gen, prefix="Radial image invariant"))
     v_rot, v = polar_targets(r, th + ph)[2], polar_targets(r, th)[2]
     out.append(prove_equal(v_rot, R(ph) * v, assumptions=asm, part="vector field").relabel(
         generality=gen, scope="general", prefix="Radial VF equivariant"))
@@ -77,7 +77,7 @@ def data_spiral_approx(ctx):
     den = sp.integrate(sp.sin(u) ** 2, (u, 0, 2 * sp.pi))
     image_error = prove_equal(sp.simplify(num / den), 4 * sp.sin(ph / 2) ** 2, assumptions="real",
                               part="closed form", reading="B").relabel(
-        generality="exact, every circle, symbolic phi", scope="general",
+        generality="exact, every circle, symbolic phi",
         prefix="eps_2(phi)^2 = 4 sin^2(phi/2) (signed image)")
     r = sp.Symbol("r", positive=True)
     res = polar_targets(r, th + ph)[3] - R(ph) * polar_targets(r, th)[3]
@@ -85,7 +85,7 @@ def data_spiral_approx(ctx):
     field_error = prove_equal((res.T * res)[0], (sp.sin(a_r + th + ph) - sp.sin(a_r + th)) ** 2,
                               assumptions={"theta": "real", "phi": "real"}, part="closed form",
                               reading="B").relabel(
-        generality="symbolic r > 0, theta, phi", scope="general",
+        generality="symbolic r > 0, theta, phi",
         prefix="VF: |v(R p) - R v(p)|^2 = (sin(u+phi) - sin u)^2, so the same eps_2")
     r0 = sp.Rational(1, 40)
     _, image_rot, _, field_rot = polar_targets(r0, sp.pi)

@@ -56,7 +56,7 @@ def abelian_irreps_1d(ctx):
         part="(a)", summary="(a) R(alpha t) splits over C")
     family = prove_equal(sp.exp(z * (x + y)), sp.exp(z * x) * sp.exp(z * y),
                          assumptions={x: "real", y: "real"}, part="(b) family").relabel(
-        generality="symbolic complex z, real x, y", scope="general",
+        generality="symbolic complex z, real x, y",
         prefix="(b) e^{z x} is a homomorphism of (R,+)")
     not_unit = refute_exactly(
         "(b) chi(x) = e^x is a continuous 1-dim (so irreducible) complex rep of (R,+) not of the "
@@ -115,7 +115,7 @@ def equivariant_maps_vs_reps(ctx):
     G, A, B = (sp.MatrixSymbol(name, D, D) for name in ("G", "A", "B"))
     linear = prove_equal(G * (A + c * B), G * A + c * (G * B), reading="B",
                          part="(b) reason").relabel(
-        generality="symbolic size D: rho(g) = G, A, B matrix symbols, c real", scope="general",
+        generality="symbolic size D: rho(g) = G, A, B matrix symbols, c real",
         prefix="B: A -> rho(g) A is linear on End(V)")
     u = sp.Matrix(sp.symbols("u1:3", real=True))
     w = sp.Matrix(sp.symbols("w1:3", real=True))

@@ -28,7 +28,7 @@ def so2_orbit_decomposition(ctx):
     rp = sp.Symbol("rp", positive=True)
     radius = prove_equal(((R(ph) * p).T * (R(ph) * p))[0], (p.T * p)[0], assumptions="real",
                          part="orbits").relabel(
-        generality="symbolic p, phi", scope="general", prefix="||R_phi p||^2 = ||p||^2")
+        generality="symbolic p, phi", prefix="||R_phi p||^2 = ||p||^2")
     angle = prove_equal(R(ph) * sp.Matrix([rp * sp.cos(th), rp * sp.sin(th)]),
                         sp.Matrix([rp * sp.cos(th + ph), rp * sp.sin(th + ph)]),
                         assumptions={"theta": "real", "phi": "real"},

@@ -107,7 +107,7 @@ def lemma4_canonical_form(ctx):
     rhs = sum((X * E(a, b) * X.H * X * E(b, a) * X.H).trace() for a in range(2) for b in range(2))
     out.append(prove_equal(sp.expand(K.trace() ** 2), sp.expand(rhs)).relabel(
         generality="N=2, C=2, the quartic (Tr K)^2 (explicit entries; every size: the "
-                   "symbolic-size proof)",
+                   "symbolic-size proof)", scope="bounded",
         prefix="(Tr K)^2 = sum_ab Tr(X E_ab X^* X E_ba X^*)"))
     T = quartic_tensor(2)
     lhs = sum(T[(a, b, c, d)] * K[a, b] * K[c, d] for a, b, c, d in T)
@@ -116,7 +116,7 @@ def lemma4_canonical_form(ctx):
     out.append(prove_equal(sp.expand(lhs), sp.expand(rhs2)).relabel(
         part="general quartic invariant",
         generality="N=2, C=2, every quartic invariant sum T K K (explicit entries; every "
-                   "size and degree: the symbolic-size proofs)",
+                   "size and degree: the symbolic-size proofs)", scope="bounded",
         prefix="sum T_abcd K_ab K_cd = sum T_abcd Tr(X E_da X^* X E_bc X^*)"))
     m1, m2 = sp.symbols("mu1 mu2", positive=True)
     mixed = sp.diff((m1 + m2) ** 2, m1, m2)

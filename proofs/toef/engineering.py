@@ -515,7 +515,7 @@ def lemma8_series_coefficients(ctx):
                        lhs=ser.coeff(beta, 4), rhs=printed.coeff(beta, 4),
                        generality="exact Taylor coefficients to order 4"),
         prove_equal(trunc, reading_b).relabel(
-            reading="B", scope="general",
+            reading="B",
             generality="the exact coefficients k <= 4, which are the whole printed polynomial",
             prefix="Taylor polynomial of G to beta^4"),
         prove_equal(sp.expand(ser), sp.expand(bern)).relabel(
@@ -524,7 +524,7 @@ def lemma8_series_coefficients(ctx):
         prove_equal(sp.expand(ser), sp.expand(bern)).relabel(
             part="B_k^+/k! generating function", generality=generating_k, prefix=generating),
         *(prove_equal(gate(), beta * sp.exp(beta) / (sp.exp(beta) - 1)).relabel(
-            reading=rd, part="B_k^+/k! generating function", scope="general",
+            reading=rd, part="B_k^+/k! generating function",
             generality=every_k, prefix="G = beta e^beta / (e^beta - 1)") for rd in ("A", "B")),
     ]
 
@@ -541,7 +541,7 @@ def lemma8_asymptotics(ctx):
     b = sp.Symbol("beta", negative=True)
     ratio = gate(b) / ((-b) * sp.exp(b))
     rewrite = prove_equal(ratio, 1 / (1 - sp.exp(b))).relabel(
-        generality="all real beta < 0", scope="general",
+        generality="all real beta < 0",
         prefix="G(beta)/(|beta| e^-|beta|) = 1/(1 - e^beta)")
     at_plus_infinity = sp.limit(gate() / beta, beta, sp.oo)
     limits = prove_cases(
@@ -550,6 +550,6 @@ def lemma8_asymptotics(ctx):
         generality=f"beta -> -oo (G/beta -> {at_plus_infinity} as beta -> +oo)",
         summary="the ratio tends to 1 and G to 0", part="limits", scope="general")
     at_zero = prove_equal(sp.limit(gate(), beta, 0), 1).relabel(
-        part="G(0) = 1", prefix="removable value", scope="general",
+        part="G(0) = 1", prefix="removable value",
         generality="the limit of G at 0")
     return [rewrite, limits, at_zero]

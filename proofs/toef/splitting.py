@@ -38,10 +38,10 @@ def lemma1_bch_second_order(ctx):
     ``r2 / t^3`` and ``r3 / t^4`` are the numeric cross-check."""
     cm = _commutator
     second = prove_equal(bch(2), SX + SY + cm(SX, SY) / 2).relabel(
-        generality=FREE_ALGEBRA, scope="general", prefix="log(e^X e^Y) to degree 2")
+        generality=FREE_ALGEBRA, prefix="log(e^X e^Y) to degree 2")
     third_order = sp.expand((cm(SX, cm(SX, SY)) + cm(SY, cm(SY, SX))) / 12)
     third = prove_equal(sp.expand(bch(3) - bch(2)), third_order).relabel(
-        part="degree-3 reference term", generality=FREE_ALGEBRA, scope="general",
+        part="degree-3 reference term", generality=FREE_ALGEBRA,
         prefix="degree-3 BCH term = ([X,[X,Y]]+[Y,[Y,X]])/12")
     return [second, third]
 
@@ -70,7 +70,7 @@ def eq2_split_vs_parallel(ctx):
     A, B = SX, SY
     gap_h2 = sp.expand((A + B) ** 2 / 2 - (A**2 / 2 + A * B + B**2 / 2))
     only_if = prove_equal(gap_h2, -_commutator(A, B) / 2).relabel(
-        part="iff, 'only if' direction", generality=FREE_ALGEBRA, scope="general",
+        part="iff, 'only if' direction", generality=FREE_ALGEBRA,
         prefix="h^2 coefficient of the gap = -[A,B]/2")
 
     tp = 2 * sp.pi * sp.I

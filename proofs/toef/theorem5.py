@@ -96,7 +96,7 @@ def lemma6_low_rank(ctx):
     sol = sp.solve(n * CA - C > 0, n)
     solved = sp.Piecewise((1, sol), (0, True)) - sp.Piecewise((1, n > C / CA), (0, True))
     main = prove_equal(sp.simplify(solved), 0).relabel(
-        generality="all positive real C, C_A, n", scope="general",
+        generality="all positive real C, C_A, n",
         prefix=f"C < n C_A solved for n: {sol}")
     C_mlp = sp.simplify((C / CA) * CA)
     if sp.Lt(C, C_mlp) is sp.false:

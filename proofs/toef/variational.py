@@ -410,7 +410,7 @@ def potential_existence_criterion(ctx):
     X, Xb, W = sp.IndexedBase("X"), sp.IndexedBase("Xb"), sp.IndexedBase("W")
     F = sp.Sum(X[j, a] * W[a, k], (a, 1, C))  # (XW)_jk
     linear = prove_equal(sp.diff(F, Xb[q, n]), 0).relabel(
-        part="(d) linear fields", scope="general",
+        part="(d) linear fields",
         generality="symbolic N, C, every W (IndexedBase, free indices)",
         prefix="d(XW)_jk / d conj(X)_qn = 0 (closed for every W)")
     return [_criterion_at(2, 2), _criterion_one_token(2), closedness_any_size(), linear]

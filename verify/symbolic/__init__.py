@@ -16,6 +16,10 @@ Public names::
     requires(lemma, what, *, part), proved_in_general(ev)  # proof chains (general only if
                                                            # every link holds), see .chain
 
+Every PROVED and REFUTED of ``prove_equal`` is re-checked by explicit evaluation
+(:mod:`.confirm`), and SymPy's known-wrong automatic rewrites are neutralised
+(:mod:`.unsound`).
+
 See ``docs/engines/symbolic.md`` for worked examples.
 """
 

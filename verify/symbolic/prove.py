@@ -22,6 +22,25 @@ PROVED needs a structural zero (:func:`.ladder.is_zero`); REFUTED needs a witnes
 exactly, by a rigorous interval enclosure, or by a difference stable across two precisions and
 far above their error bounds (the rule is in :mod:`.witness`); everything else, timeouts
 included, is UNDECIDED with the reason.
+
+Soundness where SymPy is not (issue 23):
+
+* **the second route** (:mod:`.confirm`): every PROVED and every REFUTED is re-checked by
+  explicit evaluation (sums written out over integer indices, exact and 50/100-digit points on
+  the negative axis and the branch cuts). A point where the routes disagree makes the verdict
+  UNDECIDED, naming the rung and the point; a witness the explicit route does not confirm (or
+  one naming an entry such as ``x[3/2]`` that does not exist) is no witness. The summary says
+  how far the confirmation got (``confirmed``, ``partial``, ``not confirmed``); a partial one
+  leaves the rung's proof standing (see :mod:`.confirm`);
+* **known-unsound rewrites** (:mod:`.unsound`): sums SymPy would evaluate wrongly (a delta
+  with a stride) are opaque to the rungs; a claim holding what a wrong conjugate rewrite leaves
+  behind gets no verdict;
+* **as received**: two sides identical as received are PROVED "identical as constructed" (both
+  sides shown in the steps), unless that is a known-unsound rewrite's trace; a 1x1 matrix is
+  compared with a scalar by its entry; any other shape mismatch is UNDECIDED (a malformed
+  claim), never REFUTED;
+* **scope**: a proof in symbolic terms (no explicit matrix, no concrete shape, no numeric sum
+  limits) is scope ``general``, set here; a proof at concrete sizes is ``bounded``.
 """
 
 from __future__ import annotations
@@ -30,6 +49,7 @@ import itertools
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import sympy as sp
@@ -37,8 +57,9 @@ from sympy.matrices.expressions import MatrixExpr
 
 from ..evidence import Evidence
 from ..verdict import Verdict
-from . import assume, induction
+from . import assume, induction, unsound
 from ._guard import Deadline, RungTimeout, guarded
+from .confirm import NotExplicit, confirm_proved, confirm_witness, expand_explicit
 from .ladder import (
     MATRIX_RUNGS,
     NONCOMMUTATIVE_RUNGS,
@@ -60,6 +81,8 @@ HARD_SLACK_S = 1.0
 INDUCTION_CAP_S = 15.0
 #: Default concrete sizes for dimension symbols.
 DEFAULT_SIZES = (1, 2, 3, 4)
+#: Seconds the second route (:mod:`.confirm`) may take on top of ``timeout``.
+CONFIRM_S = 4.0
 
 _LATEX_MAX = 240
 
@@ -156,6 +179,15 @@ class _Ladder:
         self.closed_by: dict[Any, str] = {}
         self.timed_out = False
         self.noncommutative = any(has_noncommutative(e) for e in self.open.values())
+        # known-unsound rewrites (verify.symbolic.unsound): sums SymPy would evaluate wrongly
+        # become opaque symbols, so that no rung can use the wrong evaluation
+        masked: set[str] = set()
+        for key, e in list(self.open.items()):
+            self.open[key], keys = unsound.mask(e)
+            masked |= set(keys)
+        if masked:
+            steps.append("neutralised (known-unsound rewrites, kept opaque for the rungs): "
+                         + unsound.describe(sorted(masked)))
 
     @property
     def rungs(self) -> tuple[Rung, ...]:
@@ -265,7 +297,7 @@ def prove_equal(
         # huge expression) must not run past the timeout either.
         return guarded(_prove_equal, lhs, rhs, assumptions=assumptions, total=total, seed=seed,
                        points=points, sizes=sizes, reading=reading, part=part, steps=steps,
-                       t0=t0, seconds=total + HARD_SLACK_S)
+                       t0=t0, seconds=total + HARD_SLACK_S + CONFIRM_S)
     except RungTimeout:
         return Evidence(Verdict.UNDECIDED,
                         f"timeout: the hard limit of {total:g} s (+{HARD_SLACK_S:g} s) was reached",
@@ -276,26 +308,100 @@ def prove_equal(
 def _prove_equal(lhs: Any, rhs: Any, *, assumptions: assume.Assumptions, total: float, seed: int,
                  points: int, sizes: Mapping[Any, Iterable[int]] | None, reading: str, part: str,
                  steps: list[str], t0: float) -> Evidence:
-    deadline = Deadline(total - (time.perf_counter() - t0))
-    # the ladder may not eat the witness search's time: keep a quarter (at most 5 s) for it
-    ladder_deadline = Deadline(total - min(0.25 * total, 5.0) - (time.perf_counter() - t0))
-
     def ev(verdict: Verdict, summary: str, **kw: Any) -> Evidence:
         return Evidence(verdict, summary, method="symbolic", reading=reading, part=part,
                         steps=steps, seed=seed, elapsed_s=time.perf_counter() - t0, **kw)
 
-    L, R = _exactify(_as_sympy(lhs), steps), _exactify(_as_sympy(rhs), steps)
+    L0, R0 = _as_sympy(lhs), _as_sympy(rhs)
+    L, R = _exactify(L0, steps), _exactify(R0, steps)
     (L, R), back = assume.apply([L, R], assumptions)
     if back:
         steps.append("assumptions: " + ", ".join(f"{s.name} {assume.describe(s)}" for s in back))
     steps.append(f"claim: {_tex(L)} = {_tex(R)}")
+    L, R, shape_problem = _same_shape(L, R, steps)
+    if shape_problem:
+        return ev(Verdict.UNDECIDED, shape_problem)
+    keys = unsound.fingerprints(L0, R0, L, R)
+    identical = _identical(L, R)
+    if identical:
+        steps.append(f"as received: lhs {_tex(L0)}, rhs {_tex(R0)}")
+    if keys:
+        what = "identical as constructed, but " if identical else ""
+        return ev(Verdict.UNDECIDED,
+                  f"{what}the claim holds what a known-unsound SymPy rewrite leaves behind "
+                  f"({unsound.describe(keys)}): the statement received may not be the one "
+                  "written, so no verdict is given")
+    if identical:
+        after = ""
+        if not _identical(L0, R0):
+            after = (" once the 1x1 matrix is read as its entry" if _shape(L0) != _shape(R0)
+                     else " after the assumptions were attached")
+        gen = _generality(dimension_symbols(L, R))
+        return ev(Verdict.PROVED,
+                  f"identical as constructed{after}: both sides are the same SymPy expression; "
+                  f"{gen}", generality=gen, scope=_scope(L0, R0))
+
+    out, rung = _decide(L, R, total=total, seed=seed, points=points, sizes=sizes, steps=steps,
+                        t0=t0, ev=ev)
+    return _second_route(out, rung, L, R, sizes, seed, steps)
+
+
+def _identical(L: Any, R: Any) -> bool:
+    try:
+        return bool(L == R) and type(L) is type(R)
+    except Exception:  # noqa: BLE001 - a comparison SymPy cannot make
+        return False
+
+
+def _same_shape(L: Any, R: Any, steps: list[str]) -> tuple[Any, Any, str]:
+    """A 1x1 matrix against a scalar is compared by its entry; any other shape mismatch is a
+    malformed claim (an UNDECIDED with the shapes), never a refutation."""
     sL, sR = _shape(L), _shape(R)
-    if sL != sR and (sL is None or sR is None):
-        return ev(Verdict.REFUTED, f"one side is a matrix of shape {sL or sR}, the other a scalar",
-                  counterexample={"lhs_shape": str(sL), "rhs_shape": str(sR)})
+    if (sL is None) != (sR is None):
+        shape = sL or sR
+        if tuple(shape) == (1, 1):
+            steps.append("one side is a 1x1 matrix: its entry is compared with the scalar")
+            L = L[0, 0] if sL is not None else L
+            R = R[0, 0] if sR is not None else R
+            return L, R, ""
+        return L, R, (f"shape mismatch: one side is a matrix of shape {shape}, the other a "
+                      "scalar (a malformed claim, not a refutation)")
     if sL is not None and sL != sR and all(sp.sympify(v).is_Integer for v in (*sL, *sR)):
-        return ev(Verdict.REFUTED, f"shapes differ: {sL} vs {sR}",
-                  counterexample={"lhs_shape": str(sL), "rhs_shape": str(sR)})
+        return L, R, f"shape mismatch: {sL} vs {sR} (a malformed claim, not a refutation)"
+    return L, R, ""
+
+
+def _generality(dims: list[sp.Symbol]) -> str:
+    return "symbolic" + (f" ({', '.join(s.name for s in dims)} symbolic)" if dims else "")
+
+
+def _scope(*sides: Any) -> str | None:
+    """``"general"`` for a proof in symbolic terms: no explicit matrix, no matrix symbol of a
+    concrete shape and no sum with numeric limits, whose proof would hold only at that size.
+    Otherwise None (bounded unless the caller knows better)."""
+    for x in sides:
+        if isinstance(x, sp.MatrixBase):
+            return None
+        if not isinstance(x, sp.Basic):
+            continue
+        if any(all(sp.sympify(s).is_number for s in m.shape) for m in x.atoms(sp.MatrixSymbol)):
+            return None
+        for b in x.atoms(sp.Sum, sp.Product):
+            if all(sp.sympify(p).is_number for lim in b.limits for p in lim[1:]):
+                return None
+    return "general"
+
+
+def _decide(L: Any, R: Any, *, total: float, seed: int, points: int,
+            sizes: Mapping[Any, Iterable[int]] | None, steps: list[str], t0: float,
+            ev: Callable[..., Evidence]) -> tuple[Evidence, str]:
+    """The ladder, the witness search and the concrete sizes: the verdict of the first route,
+    and the name of the rung that closed the proof (for the second route's report)."""
+    deadline = Deadline(total - (time.perf_counter() - t0))
+    # the ladder may not eat the witness search's time: keep a quarter (at most 5 s) for it
+    ladder_deadline = Deadline(total - min(0.25 * total, 5.0) - (time.perf_counter() - t0))
+    L_in, R_in = L, R
+    sL, sR = _shape(L), _shape(R)
     if (isinstance(L, MatrixExpr) or isinstance(R, MatrixExpr)) and sL is not None and all(
         sp.sympify(v).is_Integer for v in (*sL, *(sR or ()))
     ):
@@ -303,11 +409,12 @@ def _prove_equal(lhs: Any, rhs: Any, *, assumptions: assume.Assumptions, total: 
         try:
             L, R = guarded(lambda: (_explicit(L), _explicit(R)), seconds=deadline.budget(None))
         except RungTimeout:
-            return ev(Verdict.UNDECIDED, "timeout while making the matrix expressions explicit")
+            return ev(Verdict.UNDECIDED, "timeout while making the matrix expressions explicit"), ""
         steps.append("matrix expressions of concrete shape made explicit (entries A[i, j])")
     dims = dimension_symbols(L, R)
     symbolic_size = isinstance(L, MatrixExpr) or isinstance(R, MatrixExpr) or bool(dims)
-    generality = "symbolic" + (f" ({', '.join(s.name for s in dims)} symbolic)" if dims else "")
+    generality = _generality(dims)
+    scope = _scope(L_in, R_in)
 
     try:
         diff = L - R
@@ -321,35 +428,83 @@ def _prove_equal(lhs: Any, rhs: Any, *, assumptions: assume.Assumptions, total: 
         ladder = _Ladder(diff, ladder_deadline, steps)
         if ladder.run(cheap=True):
             return ev(Verdict.PROVED, f"exact zero after {ladder.proof_methods()}; {generality}",
-                      generality=generality, scope="general" if symbolic_size else None)
+                      generality=generality, scope=scope), ladder.proof_methods()
         if not ladder.symbolic_matrix:
             found = _witness(L, R, seed, min(points, 8), deadline, steps)
             if found is not None:
-                return _refuted(ev, found)
+                return _refuted(ev, found), ""
         if ladder.run(cheap=False):
             return ev(Verdict.PROVED, f"exact zero after {ladder.proof_methods()}; {generality}",
-                      generality=generality, scope="general" if symbolic_size else None)
+                      generality=generality, scope=scope), ladder.proof_methods()
         if deadline.expired():
             return ev(Verdict.UNDECIDED, f"timeout after {time.perf_counter() - t0:.1f} s: "
-                      "no rung gave an exact zero and no witness was found")
+                      "no rung gave an exact zero and no witness was found"), ""
         if not ladder.symbolic_matrix:
             found = _witness(L, R, seed + 1, points, deadline, steps, adaptive=True)
             if found is not None:
-                return _refuted(ev, found)
+                return _refuted(ev, found), ""
 
     if symbolic_size and dims and diff is not None and not ladder.symbolic_matrix:
         # induction in the one size symbol (issue 23, 2.4), before concrete sizes
         proof = _induction(L, R, dims, deadline, steps)
         if proof is not None:
             return ev(Verdict.PROVED, proof.summary, generality=proof.generality,
-                      scope="general")
+                      scope="general"), "induction"
     if symbolic_size and dims:
-        return _concrete_sizes(L, R, dims, sizes, deadline, seed, points, steps, ev)
+        return _concrete_sizes(L, R, dims, sizes, deadline, seed, points, steps, ev), \
+            "the ladder at each concrete size"
     if deadline.expired() or (diff is not None and ladder.timed_out):
         return ev(Verdict.UNDECIDED, f"timeout after {time.perf_counter() - t0:.1f} s: "
-                  "no rung gave an exact zero in time and no witness was found")
+                  "no rung gave an exact zero in time and no witness was found"), ""
     return ev(Verdict.UNDECIDED,
-              "no rung of the ladder gave an exact zero and no witness was found")
+              "no rung of the ladder gave an exact zero and no witness was found"), ""
+
+
+def _second_route(out: Evidence, rung: str, L: Any, R: Any,
+                  sizes: Mapping[Any, Iterable[int]] | None, seed: int,
+                  steps: list[str]) -> Evidence:
+    """Confirm a PROVED or a REFUTED by explicit evaluation (:mod:`.confirm`): a disagreement
+    makes the verdict UNDECIDED, naming the rung and the point; otherwise the summary says how
+    far the confirmation got."""
+    if out.verdict is Verdict.PROVED:
+        dims = dimension_symbols(L, R)
+        size_sets = None
+        if out.scope != "general" and dims:
+            by_name = {str(k): list(v) for k, v in (sizes or {}).items()}
+            size_sets = {}
+            for d in dims:  # the sizes the bounded proof covered, as _concrete_sizes chose them
+                facts = {k: v for k, v in d.assumptions0.items() if v is not None}
+                size_sets[d] = [c for c in by_name.get(d.name, list(DEFAULT_SIZES))
+                                if consistent(sp.Integer(c), facts)][:3]
+        try:
+            c = confirm_proved(L, R, dims, rung=rung or "the ladder", seed=seed,
+                               budget_s=CONFIRM_S, sizes=size_sets)
+        except Exception as exc:  # noqa: BLE001 - the route itself failing confirms nothing
+            steps.append(f"second route: not run ({type(exc).__name__}: {str(exc)[:80]})")
+            return replace(out, summary=f"{out.summary}; not confirmed by the explicit route "
+                           f"({type(exc).__name__})", steps=list(steps))
+        steps.append(f"second route (explicit sums, exact and 50/100-digit points): {c.text()}")
+        if c.status == "contradicted":
+            return replace(out, verdict=Verdict.UNDECIDED, scope=None, generality=None,
+                           summary=f"routes disagree: {c.text()}", steps=list(steps),
+                           counterexample=None, numbers={**out.numbers,
+                                                         "disagreement_point": c.point})
+        return replace(out, summary=f"{out.summary}; {c.text()}", steps=list(steps))
+    if out.verdict is Verdict.REFUTED and out.counterexample:
+        try:
+            ok, why = confirm_witness(L, R, out.counterexample, budget_s=CONFIRM_S)
+        except Exception as exc:  # noqa: BLE001
+            ok, why = False, f"the explicit re-check failed ({type(exc).__name__}: {exc})"[:200]
+        if not ok:
+            steps.append(f"second route: witness rejected: {why}")
+            return replace(out, verdict=Verdict.UNDECIDED, generality=None,
+                           summary=f"a witness was found but the explicit route rejects it: {why}",
+                           counterexample=None, steps=list(steps),
+                           numbers={**out.numbers, "rejected_witness": out.counterexample})
+        steps.append("second route: the witness re-evaluated with sums written out term by "
+                     "term: the sides differ" + (f" ({why})" if why else ""))
+        return replace(out, steps=list(steps))
+    return out
 
 
 def _induction(L: Any, R: Any, dims: list[sp.Symbol], deadline: Deadline,
@@ -433,9 +588,9 @@ def _concrete_sizes(L: Any, R: Any, dims: list[sp.Symbol],
             return ev(Verdict.UNDECIDED, f"could not instantiate at {label}")
         at_sizes = {d.name: c for d, c in zip(dims, combo, strict=True)}
         if _shape(Lc) != _shape(Rc):
-            return ev(Verdict.REFUTED, f"shapes differ at {label}: {_shape(Lc)} vs {_shape(Rc)}",
-                      counterexample={"sizes": at_sizes, "lhs_shape": str(_shape(Lc)),
-                                      "rhs_shape": str(_shape(Rc))})
+            return ev(Verdict.UNDECIDED,
+                      f"shape mismatch at {label}: {_shape(Lc)} vs {_shape(Rc)} (a malformed "
+                      "claim, not a refutation)", numbers={"sizes": at_sizes})
         sub_steps: list[str] = []
         extra = {"sizes": dict(at_sizes)}
         ladder = _Ladder(Lc - Rc, deadline, sub_steps)
@@ -479,6 +634,13 @@ def _explicit(x: Any) -> Any:
     rep = {m: m.as_explicit() for m in x.atoms(sp.MatrixSymbol)
            if all(sp.sympify(s).is_Integer for s in m.shape)}
     y = x.xreplace(rep) if rep else x
+    # sums and products written out term by term (deltas evaluated on integers), never
+    # summed by SymPy's doit (verify.symbolic.unsound: delta summation with a stride)
+    try:
+        y = expand_explicit(y)
+    except NotExplicit:
+        if unsound.unsafe_binders(y):
+            raise
     y = y.doit()
     if isinstance(y, MatrixExpr) and not isinstance(y, sp.MatrixBase):
         y = y.as_explicit()

@@ -244,6 +244,8 @@ def draw_point(atoms: list[sp.Basic], rng: random.Random, level: int, allow_comp
     entries: dict[tuple, sp.Expr] = {}
     for a in sorted(atoms, key=lambda s: not isinstance(s, sp.Symbol)):
         key = _entry_key(a, point)
+        if key is not None and _not_an_entry(key):
+            continue  # x[i/2] at i = 3 names no entry: it gets no value (the side is undefined)
         if key is not None and key in entries:
             point[a] = entries[key]
             continue
@@ -258,6 +260,18 @@ def draw_point(atoms: list[sp.Basic], rng: random.Random, level: int, allow_comp
         if key is not None:
             entries[key] = v
     return point
+
+
+def _not_an_entry(key: tuple) -> bool:
+    """Whether an entry key has a numeric index that is not an integer (``x[3/2]``)."""
+    idx = key[2] if key[0] == "indexed" else key[2:]
+    return any(sp.sympify(i).is_number and not sp.sympify(i).is_Integer for i in idx)
+
+
+def _reads_no_entry(v: sp.Basic) -> bool:
+    """Whether ``v`` still reads an ``Indexed`` entry at a numeric non-integer index."""
+    return any(any(sp.sympify(i).is_number and not sp.sympify(i).is_Integer for i in a.indices)
+               for a in v.atoms(sp.Indexed))
 
 
 def _entry_key(a: sp.Basic, point: dict) -> tuple | None:
@@ -283,6 +297,8 @@ def evaluate(expr: Any, point: dict) -> Any:
         return sp.nan
     if v.has(*_UNEVALUATED) or isinstance(v, sp.MatrixExpr):
         v = v.doit()
+    if isinstance(v, sp.Basic) and _reads_no_entry(v):
+        return sp.nan  # a side that reads x[3/2] is undefined there, never a witness
     return v
 
 
