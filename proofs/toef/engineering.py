@@ -441,7 +441,8 @@ def lemma8_bch_gate(ctx):
     sol = sp.solve(sp.Eq(lhs[0, 1], rhs[0, 1]), c)
     real_beta = "2x2 representation, real beta != 0"
     if len(sol) == 1 and sp.simplify(lhs - rhs.subs(c, sol[0])).is_zero_matrix:
-        out = [prove_equal(sol[0], gate(b)).relabel(
+        out = [prove_equal(sol[0], gate(b)).relabel(  # an instance: the 2x2 representation
+            scope="bounded",
             generality="2x2 faithful representation, real beta != 0 (every size: the "
                        "noncommutative ODE proof)",
             prefix=f"unique c with e^X e^Y = e^(X+cY) is {sol[0]}; equals G(beta)")]
@@ -455,7 +456,7 @@ def lemma8_bch_gate(ctx):
                                          "Y": sp.Matrix([[0, 1], [0, 0]])})
     taylor = sp.series(gate(bs), bs, 0, order).removeO()
     out.append(prove_equal(sp.expand(val[0, 1]), sp.expand(taylor)).relabel(
-        part="BCH series reduced by the relation",
+        part="BCH series reduced by the relation", scope="bounded",
         generality=f"bch to degree {order} on the 2x2 faithful representation, word by "
                    "word (every degree: the graded closed-form proof)",
         prefix=f"Y-coefficient of bch({order}) = Taylor polynomial of G to beta^{order - 1}"))
@@ -520,9 +521,11 @@ def lemma8_series_coefficients(ctx):
             prefix="Taylor polynomial of G to beta^4"),
         prove_equal(sp.expand(ser), sp.expand(bern)).relabel(
             reading="B", part="B_k^+/k! generating function", generality=generating_k,
+            scope="bounded",
             prefix=generating),
         prove_equal(sp.expand(ser), sp.expand(bern)).relabel(
-            part="B_k^+/k! generating function", generality=generating_k, prefix=generating),
+            part="B_k^+/k! generating function", generality=generating_k,
+            scope="bounded", prefix=generating),
         *(prove_equal(gate(), beta * sp.exp(beta) / (sp.exp(beta) - 1)).relabel(
             reading=rd, part="B_k^+/k! generating function",
             generality=every_k, prefix="G = beta e^beta / (e^beta - 1)") for rd in ("A", "B")),

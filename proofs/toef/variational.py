@@ -93,10 +93,10 @@ def def2_euler_lagrange(ctx):
     out = []
     for reading in ("A", "B"):
         out.append(prove_equal(el_xb.lhs - el_xb.rhs, sp.diff(xf, t) - dV_dxb).relabel(
-            part="(i) EL in conj X", generality=generic, reading=reading,
+            part="(i) EL in conj X", generality=generic, reading=reading, scope="bounded",
             prefix="EL equation of S in xb is xdot - dV/dxb = 0"))
     out.append(prove_equal(el_x.lhs - el_x.rhs, -sp.diff(xbf, t) - dV_dx).relabel(
-        part="(ii) EL in X", generality=generic,
+        part="(ii) EL in X", generality=generic, scope="bounded",
         prefix="EL equation of S in x is -xbdot - dV/dx = 0"))
     V = x * xb
     flow_xbdot = conj_poly(sp.diff(V, xb))
@@ -116,10 +116,11 @@ def def2_euler_lagrange(ctx):
         return sp.expand(conj_poly(sp.diff(V, xb)) + sp.diff(V, x))
 
     out.append(prove_equal(gap(R + sp.I * H), 2 * sp.diff(R, x)).relabel(
-        part="(ii) when the two agree", generality="V = R + iH, " + polynomials,
+        part="(ii) when the two agree", generality="V = R + iH, " + polynomials, scope="bounded",
         prefix="conj(dV/dxb) + dV/dx = 2 dRe V/dx: the two equations agree iff Re V is constant"))
     out.append(prove_equal(gap(sp.I * H), 0).relabel(
         reading="B", part="(ii) equivalence", generality="V = iH, " + polynomials,
+        scope="bounded",
         prefix="V = iH: conj(dV/dxb) = -dV/dx, so Xdot = dV/dX^* is -Xdot^* = dV/dX"))
     return out
 
@@ -145,12 +146,12 @@ def def2_dissipative_conservative(ctx):
     dR = _rate_along_flow(R, R)
     grad_sq = sp.expand(2 * sp.diff(R, xb) * conj_poly(sp.diff(R, xb)))
     real_part = prove_equal(dR, grad_sq).relabel(
-        part="real part", generality=f"N = C = 1, R generic real polynomial of degree <= {deg} "
+        part="real part", scope="bounded", generality=f"N = C = 1, R generic real polynomial of degree <= {deg} "
                                      "(an instance; every R: the symbolic-size proof)",
         prefix="dR/dt = 2|dR/dxb|^2 >= 0 along Xdot = dR/dX^*")
     H = real_poly(deg, "h")
     imag_part = prove_equal(_rate_along_flow(sp.I * H, sp.I * H), 0).relabel(
-        part="imaginary part",
+        part="imaginary part", scope="bounded",
         generality=f"N = C = 1, H generic real polynomial of degree <= {deg} (an instance; "
                    "every H: the symbolic-size proof)",
         prefix="d(iH)/dt = 0 along Xdot = d(iH)/dX^*")
@@ -206,13 +207,13 @@ def def2_symplectic_legendre(ctx):
                        {"N": 1, "C": 1, "d_alpha": str(dalpha), "dX^dX*": str(dxdxb)},
                        lhs=dalpha, rhs=dxdxb, reading="B", part="(i) d alpha"),
         prove_equal(dalpha, -dxdxb).relabel(
-            reading="C", part="(i) d alpha", generality=scalar,
+            reading="C", part="(i) d alpha", generality=scalar, scope="bounded",
             prefix="d alpha = -dX ^ dX^* = i dq^dp (a constant multiple of the canonical form)"),
         refute_exactly("kinetic term (i/2)(q pdot - p qdot) != p qdot at q=0, p=1, qdot=1, pdot=0",
                        {"q": 0, "p": 1, "qdot": 1, "pdot": 0},
                        lhs=kin.subs({q: 0, p: 1, qd: 1, pd: 0}), rhs=1, part="(ii) Legendre"),
         prove_equal(kin, -sp.I * p * qd + sp.I / 2 * (qd * p + q * pd)).relabel(
-            reading="C", part="(ii) Legendre", generality=scalar,
+            reading="C", part="(ii) Legendre", generality=scalar, scope="bounded",
             prefix="kinetic term = -i p qdot + (i/2) d(pq)/dt"),
     ]
 
