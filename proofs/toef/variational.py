@@ -146,8 +146,9 @@ def def2_dissipative_conservative(ctx):
     dR = _rate_along_flow(R, R)
     grad_sq = sp.expand(2 * sp.diff(R, xb) * conj_poly(sp.diff(R, xb)))
     real_part = prove_equal(dR, grad_sq).relabel(
-        part="real part", scope="bounded", generality=f"N = C = 1, R generic real polynomial of degree <= {deg} "
-                                     "(an instance; every R: the symbolic-size proof)",
+        part="real part", scope="bounded",
+        generality=f"N = C = 1, R generic real polynomial of degree <= {deg} "
+                   "(an instance; every R: the symbolic-size proof)",
         prefix="dR/dt = 2|dR/dxb|^2 >= 0 along Xdot = dR/dX^*")
     H = real_poly(deg, "h")
     imag_part = prove_equal(_rate_along_flow(sp.I * H, sp.I * H), 0).relabel(
