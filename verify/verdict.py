@@ -16,15 +16,15 @@ class Verdict(str, Enum):
     ``REPRODUCED``      an experiment number of the paper, matched within tolerance.
     ``NOT_REPRODUCED``  an experiment number of the paper, not matched.
     ``UNDECIDED``       none of the above within budget, or not checkable; with a reason.
-    ``ERROR``           no verdict: the claim's own code crashed (a check raised, or returned
-                        something that is not evidence). It says nothing about the paper
-                        (DESIGN.md: "a crash of a claim's code is ERROR, not a verdict"): it
-                        is a bug in the claim to fix, shown apart from the verdicts and
-                        making ``verify run`` exit 3. Evidence never carries it, the
-                        combining rule never reaches it; only :func:`verify.execute.execute`
-                        sets it. A claim that ran out of time or memory, or whose process
-                        was killed, is UNDECIDED with the reason instead: that is a limit of
-                        the run, not a fault of the code.
+    ``ERROR``           no verdict: the claim's own code crashed (below).
+
+    ERROR says nothing about the paper (DESIGN.md: "a crash of a claim's code is ERROR, not a
+    verdict"): a check raised, or returned something that is not evidence. It is a bug in the
+    claim to fix, shown apart from the verdicts and making ``verify run`` exit 3. Evidence
+    never carries it and the combining rule never reaches it; only
+    :func:`verify.execute.execute` sets it. A claim that ran out of time or memory, or whose
+    process was killed, is UNDECIDED with the reason instead: a limit of the run, not a fault
+    of the code.
     """
 
     PROVED = "PROVED"
