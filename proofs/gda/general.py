@@ -118,7 +118,8 @@ def prove_symbolic(
             )
     return Evidence(
         Verdict.PROVED,
-        f"exact zero in all {len(cases)} cases, sizes symbolic ({generality})",
+        f"exact zero in {'the one case' if len(cases) == 1 else f'all {len(cases)} cases'}, "
+        f"sizes symbolic ({generality})",
         method="symbolic",
         reading=reading,
         part=part,
