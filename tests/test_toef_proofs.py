@@ -101,7 +101,7 @@ def test_lemma7_existential_refuted_by_a_proof_that_no_nonvacuous_witness_exists
     assert str(res.verdict) == "REFUTED" and res.quantifier == "exists"
     (none,) = [e for e in res.evidence if e.reading == "A"]
     assert none.nonexistence and none.method == "symbolic" and none.verdict == Verdict.REFUTED
-    assert res.readings["P"]["verdict"] == "REFUTED"  # the proof's tying: a failing instance
+    assert res.readings["T1"]["verdict"] == "REFUTED"  # the proof's tying: a failing instance
 
 
 def test_lemma7_nonexistence_argument_does_not_close_with_a_wrong_derivative(monkeypatch):

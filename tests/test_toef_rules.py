@@ -104,12 +104,12 @@ def test_commutant_span_rule():
 
 
 def test_lemma7_refutation_is_false_not_an_erratum():
-    """Softmax^T is another operator, so reading B repairs nothing: even with B PROVED the
+    """Softmax^T is another operator, so reading S3 repairs nothing: even with S3 PROVED the
     severity of a refuted Lemma 7 is 'false' (issue 24, 6)."""
     from verify.combine import severity_of
     from verify.registry import REGISTRY, discover
 
     discover(["proofs.toef", "numerics.toef"])
     repairs = REGISTRY["toef.lemma7_softmax_free_energy"].repairs
-    held = {"B": Verdict.PROVED, "C": Verdict.PROVED, "D": Verdict.PROVED}
+    held = {"S3": Verdict.PROVED, "C": Verdict.PROVED, "D": Verdict.PROVED}
     assert severity_of(Verdict.REFUTED, held, repairs) == ("false", None)

@@ -19,7 +19,7 @@ import verify
 from proofs.toef.model import COUNTEREXAMPLE_TOL, IDENTITY_TOL, PAPER
 from verify import Evidence
 from verify.numeric import judge_error
-from verify.symbolic import refute_exactly
+from verify.symbolic import prove_equal, refute_exactly
 
 from .exact import exact_matrix, lemma3_potential_exact, relative_change
 from .lie import bracket, commutator, flow, gate, hidden_pair
@@ -48,19 +48,21 @@ def kkt_holds(X: list[list[Fraction]], Y: list[list[Fraction]]) -> bool:
               r"\Pi_{W_{\rm MLP}}(X):=(XW_{\rm in})_+W_{\rm out}^*\text{ is the affine projection "
               r"onto the affine orthant}",
     kind="property", expect="REFUTED",
-    readings={"B": r"(a) the $\arg\min$ (the minimiser, not the minimum); (b) $\Pi_{W_{\rm "
-                   r"MLP}}$ is a projection (idempotent) under the hypothesis, not in the paper, "
-                   r"$W_{\rm out}^*W_{\rm in}=I$",
-              "C": "metric projection onto the image cone, orthonormal W_in = W_out = Q"},
-    repairs={"B": "overstated"},
+    readings={"P1": r"(P1, a projection is idempotent) (a) the $\arg\min$ (the minimiser, not "
+                    r"the minimum); (b) $\Pi_{W_{\rm MLP}}$ is idempotent under the hypothesis, "
+                    r"not in the paper, $W_{\rm out}^*W_{\rm in}=I$",
+              "P2": "(P2, the metric projection onto the image cone) orthonormal W_in = W_out = Q"},
+    repairs={"P1": "overstated"},
 )
 def relu_projection(ctx):
     """(a) The minimum value of ||X - Y||^2 over Y >= 0 is ||min(X, 0)||^2, not ReLU(X): at
     X = 1 it is 0 while ReLU(1) = 1 (REFUTED, exact); the minimiser is max(X, 0) (cvxpy, KKT
-    re-checked exactly with Fractions: reading B). (b) (x W_in)_+ W_out^T is not idempotent
+    re-checked exactly with Fractions: reading P1). (b) (x W_in)_+ W_out^T is not idempotent
     for general weights: C = C_MLP = 1, W_in = 2, W_out = 1: Pi(1) = 2, Pi(Pi(1)) = 4
-    (REFUTED, exact); with W_out^T W_in = I it is idempotent (B); with orthonormal Q it is the
-    metric projection onto the cone Q R_+ (C, compared with cvxpy)."""
+    (REFUTED, exact); with W_out^T W_in = I it is idempotent (P1: a projection in the
+    list's sense P1); with orthonormal Q it is the metric projection onto the cone Q R_+ (P2,
+    compared with cvxpy). Part (b) leads: the affine projection is the claim's substance, (a)
+    writes min for argmin."""
     y = sp.Symbol("y", real=True)
     min_at_one = sp.minimum((1 - y) ** 2, y, sp.Interval(0, sp.oo))
     out = [refute_exactly("min over Y >= 0 of ||X - Y||^2 is a value, ||min(X,0)||^2, not "
@@ -75,7 +77,7 @@ def relu_projection(ctx):
     kkt = kkt_holds(Xf, Yf)
     err = float(np.abs(Y.value - np.maximum(X, 0)).max())
     out.append(judge_error(err if kkt else 1.0, "argmin = max(X,0) (cvxpy) and exact KKT re-check",
-                           tol=1e-6, fail=COUNTEREXAMPLE_TOL, reading="B", part="(a)"))
+                           tol=1e-6, fail=COUNTEREXAMPLE_TOL, reading="P1", part="(a)"))
     x = sp.Integer(1)
 
     def pi_exact(v: sp.Expr) -> sp.Expr:
@@ -94,7 +96,7 @@ def relu_projection(ctx):
     idem = max(np.linalg.norm(_projection(_projection(v[None], Wi, Wo), Wi, Wo)
                               - _projection(v[None], Wi, Wo)) for v in xs)
     out.append(judge_error(float(idem), "idempotence with W_out^T W_in = I (50 points, C=4, "
-                           "C_MLP=2)", tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, reading="B",
+                           "C_MLP=2)", tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, reading="P1",
                            part="(b)"))
     Q = np.linalg.qr(g.standard_normal((C, m)))[0]
     worst = 0.0
@@ -103,8 +105,8 @@ def relu_projection(ctx):
         cp.Problem(cp.Minimize(cp.sum_squares(v - Q @ z)), [z >= 0]).solve()
         worst = max(worst, float(np.linalg.norm(Q @ z.value - _projection(v[None], Q, Q)[0])))
     out.append(judge_error(worst, "orthonormal Q: (xQ)_+ Q^T = metric projection onto Q R_+^m "
-                           "(cvxpy)", tol=1e-6, fail=COUNTEREXAMPLE_TOL, reading="C", part="(b)"))
-    return out
+                           "(cvxpy)", tol=1e-6, fail=COUNTEREXAMPLE_TOL, reading="P2", part="(b)"))
+    return [e for e in out if e.part == "(b)"] + [e for e in out if e.part != "(b)"]
 
 
 @verify.claim(
@@ -131,9 +133,9 @@ def conic_symmetry_relaxation(ctx):
 @verify.evidence_for("toef.lemma7_softmax_free_energy")
 def lemma7_numeric(ctx):
     """torch: dV/dX^* of the complex free energy (principal log) equals sum Softmax(S)^T X W
-    (reading B) at random complex points; the printed softmax-attention field
-    Softmax(XWX^*) X W is not closed (Jacobian asymmetry) for tied W, paired (W, W^*) heads and
-    Hermitian W, so the proof's tyings have no potential at all (reading P)."""
+    (reading S3) at random complex points; the printed softmax-attention field
+    Softmax(XWX^*) X W is not closed (Jacobian asymmetry) for tied W (T1), paired (W, W^*)
+    heads (T2) and Hermitian W, so the proof's tyings have no potential at all (reading T1)."""
     g = ctx.torch_generator("l7")
     err_b = 0.0
     for _ in range(ctx.pick(5, 50)):
@@ -144,7 +146,7 @@ def lemma7_numeric(ctx):
         fb = sum(softmax_rows(X @ W @ H(X) / C_A**0.5).transpose(-1, -2) @ X @ W for W in Ws)
         err_b = max(err_b, rel_err(grad, fb))
     out = [judge_error(err_b, "dV/dX^* = sum Softmax(S)^T X W (complex, N=3, C=2, two heads)",
-                       tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, reading="B")]
+                       tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, reading="S3")]
     W = crandn(2, 2, generator=g)
     defects = {}
     for name, Ws in (("tied W", [W]), ("paired W, W^*", [W, H(W)]), ("Hermitian W", [W + H(W)])):
@@ -154,7 +156,7 @@ def lemma7_numeric(ctx):
         defects[name] = closedness_defect(F, crandn(3, 2, generator=g, scale=0.7))
     out.append(judge_error(min(defects.values()), f"closedness defect of the printed softmax "
                            f"field (min over tyings {defects})", tol=IDENTITY_TOL,
-                           fail=COUNTEREXAMPLE_TOL, part="closedness", reading="P",
+                           fail=COUNTEREXAMPLE_TOL, part="closedness", reading="T1",
                            counterexample={"N": 3, "C": 2, "defects": defects}))
     return out
 
@@ -260,7 +262,9 @@ def sparse_attention_interpretation(ctx):
     readings={"B": "RoPE as in the cited literature (rotations of query/key pairs, applied "
                    "multiplicatively to Q and K): the rotated q.k depends only on relative "
                    "position",
-              "D": "(B2) V invariant when only the content rows are permuted, PE kept fixed"},
+              "B2": "(B2) V invariant when only the content rows are permuted, PE kept fixed",
+              "a-freq": r"(a) with the printed frequencies: RoPE's angles are "
+                        r"$\omega\sigma/T_{PE}$, linear in the pair index $\sigma$"},
 )
 def rope_fourier_pe(ctx):
     """Reading A, the printed PE features E = e^{i w s / T_PE} (linear frequencies) used as
@@ -268,13 +272,23 @@ def rope_fourier_pe(ctx):
     (b) read as B1, V([Pi X_c | Pi E]) = V([X_c | E]) for the Lemma-3 potential (unitary
     invariance): SUPPORTED. Reading B, RoPE as cited (geometric frequencies, multiplicative on
     Q, K, unlike reading A's additive features): rotary q.k depends on relative position only
-    (SUPPORTED). Reading D, (b) read as B2 (content permuted, PE fixed): REFUTED at N = 5,
+    (SUPPORTED). Reading B2, (b) read as B2 (content permuted, PE fixed): REFUTED at N = 5,
     T_PE = 10 (with T_PE = 1000 the PE rows are nearly equal and the change is small: a very
     large period carries little position). The change is the cross term X_c^* (P^T E - E) of
     X^* X, so its relative size follows the random weights (1.7e-3 at seed 0, 3.5e-4 at seed
     1): rather than a float64 error against the arbitrary 1e-3, V is re-evaluated exactly
     (Gaussian rationals on the float64 inputs), which leaves no round-off to fear: any exact
-    change above IDENTITY_TOL refutes, at every seed whose weights are not degenerate."""
+    change above IDENTITY_TOL refutes, at every seed whose weights are not degenerate.
+
+    (a), compared with the cited definition (Su et al.'s RoPE, as used by Heo et al., 2024):
+    RoPE rotates the coordinate pair sigma of a query or key at position w by the angle
+    w theta_sigma, theta_sigma = b^{-2 sigma/C}. That rotation is multiplication by the U(1)
+    character e^{i w theta_sigma} on the pair read as a complex number, and w -> R(w theta) is a
+    homomorphism of (Z, +) into SO(2) = U(1): so "RoPE is a Fourier basis in U(1)" holds
+    (reading A, part (a), checked exactly by :func:`rope_is_u1_character`). The printed
+    frequencies sigma/T_PE are not the cited ones (reading a-freq): they are linear in sigma,
+    so the pair sigma = 0 never rotates, while RoPE's are geometric and theta_0 = 1
+    (:func:`rope_frequencies_differ`, exact)."""
     g = ctx.torch_generator("pe")
     N, Cc, Cp, T = 5, 2, 4, 1000.0
     w = torch.arange(N, dtype=torch.float64)[:, None]
@@ -301,7 +315,7 @@ def rope_fourier_pe(ctx):
     b2_exact = relative_change(V_exact(exact_matrix(torch.cat([Xc[perm], E10], 1))),
                                V_exact(exact_matrix(torch.cat([Xc, E10], 1))))
     out.append(judge_error(b2, "B2 (T_PE = 10): permuting content only (PE fixed) leaves V "
-                           "unchanged", tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, reading="D",
+                           "unchanged", tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, reading="B2",
                            part="(b) symmetry", exact_error=b2_exact,
                            counterexample={"N": N, "C_content": Cc, "C_pe": Cp,
                                            "perm": "swap tokens 0,1", "seed": ctx.subseed("pe"),
@@ -319,7 +333,43 @@ def rope_fourier_pe(ctx):
     out.append(judge_error(max(dots) - min(dots), "RoPE: <R_m q, R_{m-2} k> independent of m",
                            tol=1e-12, fail=COUNTEREXAMPLE_TOL, reading="B",
                            part="(c) relative distances"))
+    out += [rope_is_u1_character(), rope_frequencies_differ()]
     return out
+
+
+def rope_is_u1_character() -> Evidence:
+    """Part (a) of l. 140, the property it asserts: RoPE's rotation of a coordinate pair by
+    the angle w theta is multiplication by e^{i w theta} (the pair read as x1 + i x2), and
+    R((w1 + w2) theta) = R(w1 theta) R(w2 theta): a U(1) character of the position, i.e. a
+    Fourier basis function. Exact in SymPy with symbolic w1, w2, theta, x1, x2 (a numeric
+    claim module may use SymPy; this is the cited definition, not the paper's formula)."""
+    w1, w2, th, x1, x2 = sp.symbols("w1 w2 theta x1 x2", real=True)
+
+    def rot(a: sp.Expr) -> sp.Matrix:
+        return sp.Matrix([[sp.cos(a), -sp.sin(a)], [sp.sin(a), sp.cos(a)]])
+
+    z = sp.expand_complex((x1 + sp.I * x2) * sp.exp(sp.I * w1 * th))
+    lhs = (rot(w1 * th) * sp.Matrix([x1, x2])).col_join(rot((w1 + w2) * th).reshape(4, 1))
+    rhs = sp.Matrix([sp.re(z), sp.im(z)]).col_join((rot(w1 * th) * rot(w2 * th)).reshape(4, 1))
+    return prove_equal(lhs, rhs).relabel(
+        part="(a) Fourier basis", generality="every position, angle and pair (symbolic)",
+        prefix="RoPE's pair rotation R(w theta) is multiplication by the U(1) character "
+               "e^{i w theta}, and R((w1+w2) theta) = R(w1 theta) R(w2 theta)")
+
+
+def rope_frequencies_differ() -> Evidence:
+    """Reading a-freq of (a): the printed X_{w sigma} = e^{i w sigma/T_PE} gives pair sigma the
+    angle sigma/T_PE per position, linear in sigma; the cited RoPE uses theta_sigma =
+    b^{-2 sigma/C} (b = 10000). The two laws differ at sigma = 0 for every T_PE (0 against 1):
+    REFUTED exactly -- the printed law is not the cited one, whatever the period."""
+    sigma, C, T, b = sp.Integer(0), sp.Symbol("C", positive=True), sp.Symbol("T_PE",
+                                                                              positive=True), 10000
+    printed, cited = sigma / T, sp.Integer(b) ** (-2 * sigma / C)
+    return refute_exactly(
+        "printed frequency sigma/T_PE vs RoPE's b^{-2 sigma/C} at sigma = 0: 0 vs 1 for every "
+        "T_PE and C (linear frequencies, the first pair never rotates)",
+        {"sigma": 0, "printed": "sigma/T_PE", "cited": "10000^(-2 sigma/C)"},
+        lhs=printed, rhs=cited, reading="a-freq", part="(a) frequencies")
 
 
 @verify.claim(

@@ -121,15 +121,15 @@ def _relative_changes(fams: dict[str, Callable], X: torch.Tensor, P: torch.Tenso
     statement=r"\text{Softmax attention from the free energy potential and many variants (powers, "
               r"sigmoid) satisfies the canonical form of Lemma 4}",
     kind="property", expect="REFUTED",
-    readings={"B": r"matrix-function reading $\mathrm{Tr}\,\phi(XWX^*)$ of the variants"},
+    readings={"M": r"(M) matrix-function reading $\mathrm{Tr}\,\phi(XWX^*)$ of the variants"},
 )
 def softmax_in_canonical_form(ctx):
     """The canonical form implies U(N) invariance (Lemma 4, first half). The free energy
     sum_j log sum_k exp(S_jk) (S = XWX^*) is permutation-invariant but changes under a real
     rotation P of N = 2 tokens (C = 1, X = (1, 0)^T, W = 1, P = rotation by pi/4): REFUTED
     (mpmath, 30 digits); the entrywise power sum_jk S_jk^2 and softplus variants also change,
-    while the matrix-function readings Tr(S^2), Tr log(I + e^S) are invariant (reading B:
-    SUPPORTED)."""
+    while the matrix-function readings Tr(S^2), Tr log(I + e^S) are invariant (reading M:
+    SUPPORTED). Reading A is the list's (E), entrywise, judged by (2): A1-A3."""
     g = ctx.torch_generator("sm")
     X = crandn(3, 2, generator=g, scale=0.7)
     W = crandn(2, 2, generator=g, scale=0.7)
@@ -170,5 +170,5 @@ def softmax_in_canonical_form(ctx):
     worst_b = max(ch["Tr S^2"][0], ch["Tr log(I + e^S)"][0])
     matrix_function = judge_error(worst_b, "matrix-function variants Tr S^2, Tr log(I+e^S) under "
                                   "a random unitary", tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL,
-                                  reading="B")
+                                  reading="M")
     return [rotation, matrix_function]

@@ -103,14 +103,14 @@ def gated_mlp_triple_potential(ctx):
     statement=r"\text{Once we relax }U(N)\text{ to }S_N\text{, a row-wise function is sufficient. "
               r"The minimal nonlinear model is the gated MLP without ReLU}",
     kind="identity", expect="REFUTED",
-    readings={"B": r"(R1) row-wise sums $\sum_jv(x_j)$ are $S_N$-invariant, and the lowest "
-                   r"non-quadratic one is cubic with gradient $3(XW)^{\odot2}\mathrm{diag}"
-                   r"(\lambda)W^\top$",
-              "C": r"(R2) every $S_N$-invariant V is a row-wise sum $\sum_jv(x_j)$"},
+    readings={"R1": r"(R1) row-wise sums $\sum_jv(x_j)$ are $S_N$-invariant, and the lowest "
+                    r"non-quadratic one is cubic with gradient $3(XW)^{\odot2}\mathrm{diag}"
+                    r"(\lambda)W^\top$",
+              "R2": r"(R2) every $S_N$-invariant V is a row-wise sum $\sum_jv(x_j)$"},
 )
 def gated_mlp_minimal_under_SN(ctx):
     """(a) V = sum_j sum_k lambda_k (x_j . w_k)^3 has gradient 3 (XW)^{.2} diag(lambda) W^T
-    (PROVED, N = 2, C = 2, K = 2): reading B (R1). Reading C (R2: every S_N-invariant V is
+    (PROVED, N = 2, C = 2, K = 2): reading R1. Reading R2 (every S_N-invariant V is
     row-wise; the printed "sufficient" reads as R1) fails: V = x_1 x_2 (N = 2, C = 1) is
     S_N-invariant with mixed partial 1 (row-wise sums have 0). (b) the untied gated MLP is not
     a gradient field (see toef.gated_mlp_triple_potential), so it is not in family (a):
@@ -123,7 +123,7 @@ def gated_mlp_minimal_under_SN(ctx):
     XW = X * W
     rhs = 3 * XW.multiply_elementwise(XW) * sp.diag(*lam) * W.T
     out = [prove_equal(_real_grad(V, X), rhs).relabel(
-        reading="B", generality="N=2, C=2, K=2, symbolic W, lambda (Hadamard powers have no "
+        reading="R1", generality="N=2, C=2, K=2, symbolic W, lambda (Hadamard powers have no "
                                 "symbolic-size form among SymPy's matrix expressions)",
         prefix="gradient of the cubic row-wise potential")]
     x1, x2 = sp.symbols("x1 x2")
@@ -132,10 +132,10 @@ def gated_mlp_minimal_under_SN(ctx):
         out.append(refute_exactly("V = x_1 x_2 (N = 2, C = 1) is S_N-invariant (checked) but not a "
                                   "row-wise sum: d^2V/dx_1 dx_2 = 1 != 0",
                                   {"N": 2, "C": 1, "V": "x1*x2"}, lhs=sp.diff(Vn, x1, x2), rhs=0,
-                                  reading="C"))
+                                  reading="R2"))
     else:
         out.append(Evidence.undecided("the candidate V = x_1 x_2 is not S_N-invariant",
-                                      method="symbolic", reading="C"))
+                                      method="symbolic", reading="R2"))
     xa, xb = sp.symbols("x0 x1")
     F = [sp.Integer(0), xa**2]  # the untied gated field, N = 1, C = 2, C_MLP = 1
     J = sp.Matrix([[sp.diff(F[a], v) for v in (xa, xb)] for a in range(2)])
@@ -292,9 +292,10 @@ def relu_axioms_characterization(ctx):
               r"\mathrm{Softmax}(C_A^{-1/2}XQ_iK_i^*X^*)XV_iO_i^*=\frac{\partial V}{\partial X^*},"
               r"\ V=\sqrt{C_A}\sum_i\sum_j\log\sum_k\exp([\tfrac1{\sqrt{C_A}}XW_{Ai}X^*]_{jk})",
     kind="existence", expect="REFUTED", quantifier={"A": "exists", "C": "exists", "D": "exists"},
-    readings={"P": r"the proof's witness (L264, note L130): with the tying $W_{Ai}=Q_iK_i^*="
-                   r"V_iO_i^*$ and the pairing, the ODE is $\partial V/\partial X^*$",
-              "B": r"(S3) the row-wise softmax matrix transposed: $\dot X=\sum_i"
+    readings={"T1": r"(T1) the proof's witness (L264): with the tying $W_{Ai}=Q_iK_i^*="
+                    r"V_iO_i^*$ (its counterexample also meets the paired tying (T2) of L130), "
+                    r"the ODE is $\partial V/\partial X^*$",
+              "S3": r"(S3) the row-wise softmax matrix transposed: $\dot X=\sum_i"
                    r"\mathrm{Softmax}(S_i)^\top XW_{Ai}$",
               "C": r"literal existential over all parameters, the all-zero weights allowed",
               "D": r"existential over parameters with at least one nonzero head"},
@@ -308,19 +309,20 @@ def lemma7_softmax_free_energy(ctx):
     the second entries force sum_i b_i / 2 = sum_i w_i / (e^{w_i |x|^2} + 1) for all x, so the
     odd Taylor coefficients -(w_1^2 + w_2^2)/4 and (w_1^4 + w_2^4)/48 vanish, whose Groebner
     basis holds w_2^4 and reduces w_1^4 to 0: w = 0, V is constant and the field must be
-    identically zero. Reading P, the proof's witness -- the tying W_Ai = Q_iK_i^* = V_iO_i^*
+    identically zero. Reading T1, the proof's witness -- the tying W_Ai = Q_iK_i^* = V_iO_i^*
     (l. 264) with the pairing of the note (l. 130) -- fails: N = 2, C = 1, C_A = 1, n = 2, all
-    weights 1, X = (1, 0)^T gives second entries 2 * 1/(e+1) vs 2 * 1/2 (REFUTED, exact;
-    N = 1 cannot fail since a 1 x 1 softmax is 1), and the softmax-attention field is not
-    closed for tied, paired or Hermitian weights (numeric closedness test). Reading B:
-    dV/dX^* = sum_i Softmax(S_i)^T X W_i (row-wise softmax, transposed), PROVED at N = 2,
-    C = 1. Reading C (literal existential): all-zero weights give a constant V and a zero
+    weights 1 (which meet the paired tying T2 too), X = (1, 0)^T gives second entries
+    2 * 1/(e+1) vs 2 * 1/2 (REFUTED, exact; N = 1 cannot fail since a 1 x 1 softmax is 1), and
+    the softmax-attention field is not closed for tied (T1), paired (T2) or Hermitian weights
+    (numeric closedness test). Reading S3 (the list's softmax axis S3): dV/dX^* =
+    sum_i Softmax(S_i)^T X W_i (row-wise softmax, transposed), PROVED at N = 2, C = 1.
+    Reading C (literal existential): all-zero weights give a constant V and a zero
     field, trivially (PROVED, exact, vacuous witness). Reading D (some nonzero head) is vacuous
     too: the heads (Q, K, V, O) = (1, 1, 1, 1) and (1, 1, 1, -1) are nonzero, their outputs
     cancel exactly, and W_A = 0 gives the zero field (PROVED, exact, vacuous witness).
-    Severity: false (rule 6). Reading B is not a repair of the lemma: Softmax(S)^T X W is
+    Severity: false (rule 6). Reading S3 is not a repair of the lemma: Softmax(S)^T X W is
     another operator, not softmax attention, and the softmax-attention field itself has no
-    potential, so no reasonable reading of the lemma holds; B is reported beside it without a
+    potential, so no reasonable reading of the lemma holds; S3 is reported beside it without a
     repair role."""
     N = 2
     X = token_matrix(N, 1)
@@ -330,7 +332,7 @@ def lemma7_softmax_free_energy(ctx):
     P = sp.Matrix(N, N, lambda j, k: sp.exp(S[j, k]) / sum(sp.exp(S[j, m]) for m in range(N)))
     G = wirtinger_conj(V, X)
     out = [prove_equal(G, P.T * X * w).relabel(
-        reading="B", generality="N=2, C=1, C_A=1, one head, symbolic w (entrywise Wirtinger "
+        reading="S3", generality="N=2, C=1, C_A=1, one head, symbolic w (entrywise Wirtinger "
                                 "derivatives of the explicit log-sum-exp; larger sizes are "
                                 "checked numerically)",
         prefix="dV/dX^* = Softmax(XWX^*)^T X W")]
@@ -340,7 +342,7 @@ def lemma7_softmax_free_energy(ctx):
         "N=2, C=1, C_A=1, n=2, Q=K=V=O=1, X=(1,0)^T: dV/dX^* = (2e/(e+1), 2/(e+1)) but the "
         "printed field is (2e/(e+1), 1)",
         {"N": 2, "C": 1, "C_A": 1, "n": 2, "weights": "all 1", "X": [[1], [0]]},
-        lhs=(2 * G).subs(pt), rhs=(2 * P * X * w).subs(pt)).relabel(reading="P"))
+        lhs=(2 * G).subs(pt), rhs=(2 * P * X * w).subs(pt)).relabel(reading="T1"))
     V0 = V.subs(w, 0)
     out.append(prove_equal(wirtinger_conj(V0, X), sp.zeros(N, 1)).relabel(
         reading="C", generality="N=2, C=1 (the argument -- V is the constant "
