@@ -68,13 +68,13 @@ def test_lemma3_existence_proved_by_witness_proofs_substitution_refuted_beside_i
     assert Verdict.REFUTED not in r["A"]
     assert any(e.witness for e in res.evidence if e.reading == "A" and e.verdict == Verdict.PROVED)
     # the proof's W_B = V O^* (l. 210), for every paired set: an erratum of the proof, REFUTED
-    assert res.readings["P"]["verdict"] == "REFUTED"
-    assert any(e.counterexample for e in res.evidence if e.reading == "P")
-    assert Verdict.PROVED in r["B"] and Verdict.PROVED in r["D"]
+    assert res.readings["A2"]["verdict"] == "REFUTED"
+    assert any(e.counterexample for e in res.evidence if e.reading == "A2")
+    assert Verdict.PROVED in r["B2"] and Verdict.PROVED in r["A1"]
     key = [e for e in res.evidence if e.part == "key identity" and e.verdict == Verdict.PROVED]
     assert any("all N, C" in (e.generality or "") for e in key)
     assert all(e.scope == "general" for e in res.evidence
-               if e.reading == "B" and e.verdict == Verdict.PROVED)
+               if e.reading == "B2" and e.verdict == Verdict.PROVED)
 
 
 def test_closedness_criterion_is_proved_for_symbolic_sizes():

@@ -63,18 +63,18 @@ def _paired(g: torch.Generator, C: int, C_A: int, h: int, hermitian: bool = Fals
 @verify.evidence_for("toef.lemma3_wirtinger_linear_attention")
 def lemma3_numeric(ctx):
     """torch complex autograd: dV/dX^* of the Lemma-3 potential vs eq. (4) with paired heads,
-    fuzzed over shapes, seeds and scales: reading P (the proof's W_B = V O^*, generic pairs:
-    a violation confirmed in float64), reading B (W_B = O V^*) for every pairing, reading D
+    fuzzed over shapes, seeds and scales: reading A2 (the proof's W_B = V O^*, generic pairs:
+    a violation confirmed in float64), reading B2 (W_B = O V^*) for every pairing, reading A1
     (the proof's W_B with Hermitian V O^*). Reading A, the lemma's existence statement, is
     decided by the symbolic witnesses (proofs/toef/linearized.py)."""
     def prop(generator, batch, dtype, device, N, C, C_A, h, scale, reading):
-        Q, K, V, O = _paired(generator, C, C_A, h, hermitian=(reading == "D"))  # noqa: E741
+        Q, K, V, O = _paired(generator, C, C_A, h, hermitian=(reading == "A1"))  # noqa: E741
         C_MLP = 2
         Win, Wout = crandn(C, C_MLP, generator=generator), crandn(C, C_MLP, generator=generator)
         m = LinearizedTransformer(Win, Wout, Q, K, V, O)
         heads = m.heads()
-        # reading B: W_B^* = V O^*, so W_B = (V O^*)^*; readings P and D: W_B = V O^*
-        pairs = [(A, H(B) if reading == "B" else B) for A, B in heads[:h]]
+        # reading B2: W_B^* = V O^*, so W_B = (V O^*)^*; readings A2 and A1: W_B = V O^*
+        pairs = [(A, H(B) if reading == "B2" else B) for A, B in heads[:h]]
         pot = lemma3_potential(Win @ H(Wout), pairs, C_A)
         errs = []
         for _ in range(batch):
@@ -87,7 +87,7 @@ def lemma3_numeric(ctx):
     return [
         falsify(prop, {**sizes, "reading": st.just(r)}, budget=ctx.pick(6, 100), batch=2,
                 tol=IDENTITY_TOL, seed=ctx.subseed("l3", r)).relabel(reading=r)
-        for r in ("P", "B", "D")
+        for r in ("A2", "B2", "A1")
     ]
 
 

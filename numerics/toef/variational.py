@@ -91,16 +91,17 @@ def def2_first_variation(ctx):
               r"extremizes the action of the path }X(t)\text{; Def-4 Transformers with a "
               r"potential are structurally optimal}",
     kind="property", expect="REFUTED",
-    readings={"B": "with the hypothesis, not in the paper, that the potential is purely "
+    readings={"i": "(i) with the hypothesis, not in the paper, that the potential is purely "
                    "imaginary (W anti-Hermitian, imaginary quartic coefficients): Def-4 "
                    "Transformers with that potential are structurally optimal"},
-    repairs={"B": "overstated"},
+    repairs={"i": "overstated"},
 )
 def def3_structural_optimality(ctx):
     """First variation of S (central differences, adaptive quadrature, variations vanishing at
     both ends) along Def-4 flows with N = C = 1, V = w|x|^2 + kappa|x|^4. Real V (w = 1):
     |dS| ~ 1: REFUTED. Purely imaginary V (four cases of w, kappa, start and direction):
-    dS = 0 (reading B, SUPPORTED). With both endpoints prescribed the first-order flow
+    dS = 0 (reading i, the list's input class (i), SUPPORTED; reading A's real V and generic w
+    are its classes (ii) and (iii)). With both endpoints prescribed the first-order flow
     generally cannot reach them (X(1) = e^w X(0) is forced)."""
     direction = 1.0 + 0.5j
     dS_re = first_variation(1.0, 1.0, direction)
@@ -113,7 +114,7 @@ def def3_structural_optimality(ctx):
                                     "delta": "sin(pi t)*(1+0.5i)", "dS": dS_re,
                                     "recheck": "scipy quad, epsrel 1e-13"}),
         _imaginary_stationarity("purely imaginary V = w|x|^2 + kappa|x|^4 (4 cases): largest "
-                                "|dS| along the Def-4 flow", reading="B"),
+                                "|dS| along the Def-4 flow", reading="i"),
     ]
 
 

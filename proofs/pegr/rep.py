@@ -31,7 +31,7 @@ def unipotent(u: sp.Expr) -> sp.Matrix:
     kind="identity", expect="REFUTED",
     readings={"B": "compact (or finite) G, finite-dim. continuous rho: rho = (+) irreps "
                    "(Maschke / Peter-Weyl), L69",
-              "C": "connective 'direct product' read as a tensor product of irreps"},
+              "ii": "(ii) connective 'direct product' read as a tensor product of irreps"},
     repairs={"B": "overstated"}, quantifier="exists",
 )
 def complete_reducibility(ctx):
@@ -41,12 +41,13 @@ def complete_reducibility(ctx):
     shows that ``span(e1)`` is the only invariant line, so it has no invariant complement. Reading B
     (L69, compact groups): PROVED on instances: SO(2) ``R(theta) (+) R(2 theta)`` (the block
     projector commutes) and the S_3 permutation representation (trivial (+) standard: the projector
-    onto (1,1,1) commutes with all six permutation matrices). Reading C (tensor product): the 3-dim
-    permutation representation of S_3 is no tensor product of S_3 irreps, whose dimensions 1, 1, 2
-    multiply to powers of 2. Reading B is the printed statement under the hypothesis the paper
-    states only at L69 (compact G). Every reading is existential for each rho ("can be written":
-    there exists a decomposition): A and C are refuted by proofs that none exists for the rho
-    named (no invariant complement; no product of irrep dimensions is 3), B holds on its
+    onto (1,1,1) commutes with all six permutation matrices). Reading ii (the list's (ii),
+    tensor product): the 3-dim permutation representation of S_3 is no tensor product of S_3
+    irreps, whose dimensions 1, 1, 2 multiply to powers of 2. Reading B is the printed
+    statement under the hypothesis the paper states only at L69 (compact G). Every reading is
+    existential for each rho ("can be written": there exists a decomposition): A and ii are
+    refuted by proofs that none exists for the rho named (no invariant complement; no product
+    of irrep dimensions is 3), B holds on its
     instances by the decompositions exhibited (its witnesses)."""
     t, s, th = sp.symbols("t s theta", real=True)
     e1 = sp.Matrix([1, 0])
@@ -97,12 +98,12 @@ def complete_reducibility(ctx):
                        for c in itertools.combinations_with_replacement(irrep_dims, k)})
     if 3 not in products:
         tensor = Evidence(
-            Verdict.REFUTED, "reading C (tensor product): dim 3 of the S_3 permutation rep is no "
+            Verdict.REFUTED, "reading ii (tensor product): dim 3 of the S_3 permutation rep is no "
             f"product of irrep dimensions {irrep_dims} (products: {products})",
-            method="symbolic", reading="C", nonexistence=True,
+            method="symbolic", reading="ii", nonexistence=True,
             counterexample={"group": "S_3", "rep": "permutation rep on R^3",
                             "irrep dims": irrep_dims, "products": products})
     else:
-        tensor = Evidence.undecided("reading C: the dimension count allows a tensor product",
-                                    method="symbolic", reading="C")
+        tensor = Evidence.undecided("reading ii: the dimension count allows a tensor product",
+                                    method="symbolic", reading="ii")
     return [is_rep, no_complement, compact, tensor]

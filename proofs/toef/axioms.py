@@ -76,23 +76,25 @@ def un_equivariant_flow_form(ctx):
     statement=r"\text{Under Axioms 1-3, }V(X)=\mathrm{Tr}f(XW_1X^*,\dots,XW_nX^*)\text{ for some "
               r"analytic spectral }f\text{ and some }W_1,\dots,W_n\in\mathbb C^{C\times C}",
     kind="identity", expect="PROVED", quantifier="exists",
-    readings={"B": r"(f1) with the $W_i$ of Axiom 3 for the given V (w2): e.g. $W\propto I$",
-              "C": r"(f2) with the $W$ of Axiom 3 for the given V (w2): $f$ a spectral "
-                   r"function of the one matrix argument $XWX^*$"},
+    readings={"w2-f1": r"(f1) with the $W_i$ of Axiom 3 for the given V (w2): e.g. $W\propto I$",
+              "w2-f2": r"(f2) with the $W$ of Axiom 3 for the given V (w2): $f$ a spectral "
+                       r"function of the one matrix argument $XWX^*$"},
 )
 def lemma4_canonical_form(ctx):
-    """A (as printed: "some" W_i, f a noncommutative power series): with matrix units,
+    """A (as printed: "some" W_i -- the list's (w1) -- f a noncommutative power series): with
+    matrix units,
     Tr(X E_ab X^* X E_cd X^*) = K_bc K_da, so every polynomial in the entries of K = X^*X --
     e.g. (Tr K)^2 = sum_ab Tr(X E_ab X^* X E_ba X^*) and a general T_abcd K_ab K_cd -- is a
     single trace. PROVED for every degree in symbolic size N, C by induction on the degree
     (:func:`.anysize.unit_trace_induction`: Tr prod_i X E_{a_i b_i} X^* = prod_i
     K_{b_i a_{i+1}}), and entrywise at C = 2, N = 2. That an A1-A3 potential is a series in
     the entries of K is Axiom 2's Gram dependence (toef.axiom2_gram_dependence), taken from
-    there. B/C: with W = I (G = U(C)), Tr f(XX^*) = sum_k f(mu_k) is additively separable in
+    there. w2-f1 / w2-f2 (the list's readings (w2) of the W_i with (f1) / (f2) of f): with
+    W = I (G = U(C)), Tr f(XX^*) = sum_k f(mu_k) is additively separable in
     the eigenvalues of XX^*, but (Tr K)^2 = (mu_1 + mu_2)^2 has mixed partial 2: not
     representable (REFUTED, N = C = 2). Every reading is existential ("for some f and some
     W_i", for each V): A holds by its witness, the matrix units W_i = E_ab with f the trace
-    word; B and C are refuted by the proof that no f exists for (Tr K)^2 at W = I."""
+    word; w2-f1 and w2-f2 are refuted by the proof that no f exists for (Tr K)^2 at W = I."""
     units = unit_trace_induction()
     if units.verdict is Verdict.PROVED:
         units.witness = {"W_i": "the matrix units E_ab", "f": "the trace word Tr prod_i X E_{a_i "
@@ -120,7 +122,7 @@ def lemma4_canonical_form(ctx):
         prefix="sum T_abcd K_ab K_cd = sum T_abcd Tr(X E_da X^* X E_bc X^*)"))
     m1, m2 = sp.symbols("mu1 mu2", positive=True)
     mixed = sp.diff((m1 + m2) ** 2, m1, m2)
-    for reading in ("B", "C"):
+    for reading in ("w2-f1", "w2-f2"):
         out.append(refute_exactly(
             "W = I: Tr f(XX^*) = f(mu1) + f(mu2) has zero mixed partial, (Tr K)^2 = "
             "(mu1+mu2)^2 has mixed partial 2", {"N": 2, "C": 2, "W": "I", "V": "(Tr X^*X)^2"},

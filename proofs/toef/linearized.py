@@ -124,15 +124,15 @@ WITNESS_HERMITIAN = {
     statement=r"n\text{ even}\Rightarrow\exists W_{\rm in},W_{\rm out},Q_i,K_i,V_i:\ "
               r"\text{eq. (4)}=\frac{\partial V}{\partial X^*},\ V(X)=\mathrm{Tr}(XW_{\rm MLP}X^*)"
               r"+\tfrac1{\sqrt{C_A}}\sum_{i=1}^{n/2}\mathrm{Tr}(XW_{A_i}X^*XW_{B_i}^*X^*)",
-    kind="existence", expect="PROVED", quantifier={"A": "exists", "D": "exists"},
-    readings={"P": r"erratum of the proof (L210): $W_{A_i}=Q_iK_i^*$, $W_{B_i}=V_iO_i^*$ make "
-                   r"$\partial V/\partial X^*$ equal eq. (4) for every parameter set with the "
-                   r"pairing",
-              "B": r"$W_{B_i}^*=V_iO_i^*$ ($W_{B_i}=O_iV_i^*$), for every parameter set with "
-                   r"the pairing",
-              "D": r"existential with the proof's own $W_{B_i}=V_iO_i^*$: paired heads whose "
-                   r"$V_iO_i^*$ is Hermitian, so that $W_{B_i}=W_{B_i}^*$"},
-    proof={"P": "W_B = V O^* at L210 needs the star moved (W_B^* = V O^*)"},
+    kind="existence", expect="PROVED", quantifier={"A": "exists", "A1": "exists"},
+    readings={"A2": r"(A)(2) erratum of the proof (L210): $W_{A_i}=Q_iK_i^*$, "
+                    r"$W_{B_i}=V_iO_i^*$ make $\partial V/\partial X^*$ equal eq. (4) for every "
+                    r"parameter set with the pairing",
+              "B2": r"(B)(2) $W_{B_i}^*=V_iO_i^*$ ($W_{B_i}=O_iV_i^*$), for every parameter set "
+                    r"with the pairing",
+              "A1": r"(A)(1) existential with the proof's own $W_{B_i}=V_iO_i^*$: paired heads "
+                    r"whose $V_iO_i^*$ is Hermitian, so that $W_{B_i}=W_{B_i}^*$"},
+    proof={"A2": "W_B = V O^* at L210 needs the star moved (W_B^* = V O^*)"},
 )
 def lemma3_wirtinger_linear_attention(ctx):
     """Reading A is Lemma 3 as stated (L86-88, L194-196): an existential, "there exists
@@ -143,13 +143,15 @@ def lemma3_wirtinger_linear_attention(ctx):
     symbolic size; so does the proof's own W_{B_i} = V_iO_i^* on paired heads whose V_iO_i^* is
     Hermitian (V O^* = S + S^*), PROVED in symbolic size. The key identity the proof uses,
     d/dX^* Tr(XAX^*XBX^*) = XBX^*XA + XAX^*XB, is PROVED in symbolic size and checked entrywise
-    (``wirtinger_conj``) at N = 2, C = 2 (quick) / N = 2, C = 3 (deep). Reading P is the
+    (``wirtinger_conj``) at N = 2, C = 2 (quick) / N = 2, C = 3 (deep). The other readings
+    carry the list's labels: its substitution A (W_B = V O^*) or B (W_B^* = V O^*) with its
+    quantifier reading (1) existential or (2) every paired set. Reading A2 is the
     proof's substitution (L210) as it stands, a universal statement: W_{B_i} = V_iO_i^* with the
     pairing, for every paired set. It fails: N = C = 1, n = 2, Q K^* = 1, V O^* = i gives
     dV/dX^* = -2i|x|^2 x against eq. (4) = 2i|x|^2 x (REFUTED, exact): an erratum of the
-    proof (its W_B needs the star moved, reading B), not of the lemma, whose existence
-    statement a wrong choice of parameters does not refute. Reading B, W_B^* = V_iO_i^* for
-    every paired set, is PROVED in symbolic size; reading D, the existential with the proof's
+    proof (its W_B needs the star moved, reading B2), not of the lemma, whose existence
+    statement a wrong choice of parameters does not refute. Reading B2, W_B^* = V_iO_i^* for
+    every paired set, is PROVED in symbolic size; reading A1, the existential with the proof's
     W_B and Hermitian V_iO_i^*, is PROVED in symbolic size. Symbolic size: N x C MatrixSymbol
     X, X^* an independent letter, dV/dX^* by :func:`trace_grad_conj`."""
     m = matrix_letters()
@@ -162,7 +164,7 @@ def lemma3_wirtinger_linear_attention(ctx):
                  prefix="d/dX^* Tr(XAX^*XBX^*) = XBX^*XA + XAX^*XB"),
         layout_check(KEY_WORD, *ctx.pick((2, 2), (2, 3)), part="key identity"),
     ]
-    # reading P: the proof's W_B = V O^* with the pairing: heads (1, i) and (i, 1), N = C = 1
+    # reading A2: the proof's W_B = V O^* with the pairing: heads (1, i) and (i, 1), N = C = 1
     x1 = sp.Symbol("x1")
     X1 = sp.Matrix([[x1]])
     a1, b1 = sp.Integer(1), sp.I
@@ -172,22 +174,22 @@ def lemma3_wirtinger_linear_attention(ctx):
         "the proof's W_B = V O^* with V O^* = i (N = C = 1, Q K^* = 1): dV/dX^* = -2i|x|^2 x "
         "but eq. (4) = 2i|x|^2 x (at x = 1: -2i vs 2i)",
         {"N": 1, "C": 1, "n": 2, "QK*": [1, "i"], "VO*": ["i", 1], "x": 1},
-        lhs=G1.subs(x1, 1)[0, 0], rhs=eq4_1.subs(x1, 1)[0, 0]).relabel(reading="P"))
+        lhs=G1.subs(x1, 1)[0, 0], rhs=eq4_1.subs(x1, 1)[0, 0]).relabel(reading="A2"))
     # V = Tr(XWX^*) + c Tr(X A X^* X W_B^* X^*) with W_B^* = V O^* = B; heads (A, B), (B, A)
     terms_b = [(sp.Integer(1), ["X", "W", "Xs"]), (c, ["X", "A", "Xs", "X", "B", "Xs"])]
     eq4 = X * W + c * (X * A * Xs * X * B + X * B * Xs * X * A)
-    for reading, witness in (("A", WITNESS_PAIRED), ("B", None)):
+    for reading, witness in (("A", WITNESS_PAIRED), ("B2", None)):
         out.append(prove_equal(trace_grad_conj(terms_b, m), eq4).relabel(
             reading=reading, generality=gen, witness=witness,
             prefix="paired heads, W_B = O V^*: dV/dX^* = eq. (4)"))
     if not ctx.quick:
-        out.append(layout_check(terms_b, 2, 2, part="main", reading="B"))
+        out.append(layout_check(terms_b, 2, 2, part="main", reading="B2"))
     # the proof's W_B = V O^* = S + S^* (Hermitian), so W_B^* = Sh + S
     terms_d = [(sp.Integer(1), ["X", "W", "Xs"]), (c, ["X", "A", "Xs", "X", "Sh", "Xs"]),
                (c, ["X", "A", "Xs", "X", "S", "Xs"])]
     Bh = S + Sh
     eq4h = X * W + c * (X * A * Xs * X * Bh + X * Bh * Xs * X * A)
-    for reading in ("A", "D"):
+    for reading in ("A", "A1"):
         out.append(prove_equal(trace_grad_conj(terms_d, m), eq4h).relabel(
             reading=reading, generality=gen + ", V_i O_i^* = S + S^*", witness=WITNESS_HERMITIAN,
             prefix="the proof's W_B = V O^* with Hermitian V O^* = S + S^* gives eq. (4)"))
