@@ -67,6 +67,24 @@ def test_an_erratum_headline_reads_with_what_it_fixes_and_counts_apart() -> None
         ("REFUTED (false)", 1)]
 
 
+def test_an_erratum_of_the_proof_reads_and_counts_apart_from_one_of_the_statement() -> None:
+    """A wrong choice inside a proof leaves the statement standing: it is no "with erratum"
+    (issue 24, toef.lemma3's W_B); results written before errata carried ``of`` are read by
+    their "in the proof:" prefix."""
+    proof = _r("PROVED", scope="general")
+    proof.errata = [{"reading": "P", "what": "in the proof: W_B needs the star moved",
+                     "of": "proof"}]
+    legacy = _r("PROVED", scope="general")
+    legacy.errata = [{"reading": "P", "what": "in the proof: a wrong witness"}]
+    both = _r("SUPPORTED")
+    both.errata = [{"reading": "A", "what": "degenerate case"}, *legacy.errata]
+    assert headline(proof) == "PROVED (erratum in the proof: W_B needs the star moved)"
+    assert headline(both) == ("SUPPORTED (with erratum: degenerate case, erratum in the proof: "
+                              "a wrong witness)")
+    assert counts([proof, legacy, both]) == [("PROVED (erratum in the proof)", 2),
+                                             ("SUPPORTED (with erratum, erratum in the proof)", 1)]
+
+
 def test_undecided_claims_are_counted_by_reason() -> None:
     a, b, c = _r("UNDECIDED"), _r("UNDECIDED"), _r("UNDECIDED")
     a.undecided_reason, b.undecided_reason = "needs_compute", "informal"

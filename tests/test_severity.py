@@ -164,7 +164,10 @@ def test_a_refuted_step_of_the_proof_is_an_erratum_beside_the_headline() -> None
     what = "membership iff a w_k in span{w_l} (L148)"
     r = _judged([_holds("A"), _refuted("C")], proof={"C": what})
     assert r.verdict is Verdict.PROVED and r.headline_reading == "A"
-    assert r.errata == [{"reading": "C", "what": f"in the proof: {what}"}]
+    assert r.errata == [{"reading": "C", "what": f"in the proof: {what}", "of": "proof"}]
+    from verify.headline import category, headline
+    assert headline(r).endswith(f"(erratum in the proof: {what})")  # the statement stands
+    assert category(r) == "PROVED (erratum in the proof)" and "with erratum" not in headline(r)
     assert _judged([_holds("A"), _holds("C")], proof={"C": what}).errata == []
     with pytest.raises(ClaimDefinitionError, match="proof names reading 'Z'"):
         _claim([], proof={"Z": what})

@@ -429,7 +429,7 @@ def headline_of(
     printed = verdicts.get(AS_PRINTED)
     if vacuous is not None and printed is not None and printed.verdict in HOLDS:
         errata.append({"reading": AS_PRINTED, "what": f"vacuous as printed: {vacuous}"})
-    of_proof = [{"reading": label, "what": f"in the proof: {what}"}  # listed last
+    of_proof = [{"reading": label, "what": f"in the proof: {what}", "of": "proof"}  # listed last
                 for label, what in sorted((proof or {}).items())
                 if label in verdicts and verdicts[label].verdict is Verdict.REFUTED]
     why = reason or ("the statement as printed" if intended == AS_PRINTED else "")

@@ -9,7 +9,9 @@ the qualifier that the evidence computed (rules 5, 6 and 8):
 - a PROVED claim reads ``PROVED`` when its scope is ``general`` and ``PROVED (bounded)``
   when it is exact at listed instances only;
 - a claim whose printed text has a defect a referee fixes with a remark reads with the
-  repaired statement's verdict: ``PROVED (with erratum: sign of β⁴)``;
+  repaired statement's verdict: ``PROVED (with erratum: sign of β⁴)``; a defect of its
+  *proof* only (a wrong choice of parameters, a failing intuition) reads apart, since the
+  statement stands: ``PROVED (erratum in the proof: W_B needs the star moved)``;
 - a REFUTED claim reads ``REFUTED (overstated)`` or ``REFUTED (false)``;
 
 and the readings line puts every reading's verdict beside the heading one, the heading one
@@ -39,6 +41,13 @@ def _errata(r: Any) -> list[dict[str, str]]:
     return list(getattr(r, "errata", None) or [])
 
 
+def of_proof(erratum: dict[str, str]) -> bool:
+    """Whether an erratum corrects the paper's *proof* (combine rule 8: a proof step that
+    fails beside a statement that holds), not its statement. Results written before errata
+    carried ``of`` say so by the ``in the proof:`` their ``what`` begins with."""
+    return erratum.get("of") == "proof" or erratum.get("what", "").startswith("in the proof:")
+
+
 def qualifier(verdict: Verdict, scope: str | None, severity: str | None,
               errata: list[dict[str, str]] | None = None, *, what: bool = True) -> str:
     """``"bounded"``, ``"false"``, ``"with erratum: sign of β⁴"``... : the words that say a
@@ -48,9 +57,13 @@ def qualifier(verdict: Verdict, scope: str | None, severity: str | None,
         words.append("bounded")
     if verdict is Verdict.REFUTED and severity:
         words.append(severity)
-    if errata:
-        fixes = "; ".join(e.get("what", "") for e in errata if e.get("what"))
-        words.append(f"with erratum: {fixes}" if what and fixes else "with erratum")
+    text = [e for e in errata or [] if not of_proof(e)]
+    proof = [e for e in errata or [] if of_proof(e)]
+    for kind, found in (("with erratum", text), ("erratum in the proof", proof)):
+        fixes = "; ".join(e.get("what", "").removeprefix("in the proof: ") for e in found
+                          if e.get("what"))
+        if found:
+            words.append(f"{kind}: {fixes}" if what and fixes else kind)
     return ", ".join(words)
 
 

@@ -509,10 +509,13 @@ CATEGORIES: tuple[tuple[Verdict, str], ...] = (
     (Verdict.PROVED, ""),
     (Verdict.PROVED, "bounded"),
     (Verdict.PROVED, "with erratum"),
+    (Verdict.PROVED, "erratum in the proof"),
     (Verdict.CERTIFIED, ""),
     (Verdict.CERTIFIED, "with erratum"),
+    (Verdict.CERTIFIED, "erratum in the proof"),
     (Verdict.SUPPORTED, ""),
     (Verdict.SUPPORTED, "with erratum"),
+    (Verdict.SUPPORTED, "erratum in the proof"),
     (Verdict.REFUTED, "false"),
     (Verdict.REFUTED, "overstated"),
     (Verdict.REFUTED, "erratum"),
@@ -531,7 +534,8 @@ _SHORT = {Verdict.PROVED: "Proved", Verdict.CERTIFIED: "Certif.", Verdict.SUPPOR
 
 def _category(r: ClaimResult) -> tuple[Verdict, str]:
     if r.errata and r.verdict is not Verdict.REFUTED:  # errata apart from refutations
-        return r.verdict, "with erratum"
+        text = any(not headline.of_proof(e) for e in r.errata)
+        return r.verdict, "with erratum" if text else "erratum in the proof"
     return r.verdict, headline.qualifier(r.verdict, r.scope, r.severity)
 
 
@@ -588,7 +592,7 @@ def _undecided_by_reason(results: list[ClaimResult]) -> list[tuple[Tex, int]]:
 
 
 #: Order of the findings: a false theorem first, a typo last (verify.combine rule 6).
-SEVERITY_ORDER = {"false": 0, "overstated": 1, "erratum": 2}
+SEVERITY_ORDER = {"false": 0, "overstated": 1, "erratum": 2, "erratum in the proof": 3}
 
 
 def findings_view(results: list[ClaimResult], *, only: str | None = None) -> list[dict[str, Any]]:
@@ -631,8 +635,12 @@ def findings_view(results: list[ClaimResult], *, only: str | None = None) -> lis
 
 
 def _severity(r: ClaimResult) -> str:
-    """``erratum`` for a claim whose headline carries an erratum, else its severity."""
-    return "erratum" if r.errata and r.verdict is not Verdict.REFUTED else (r.severity or "false")
+    """``erratum`` for a claim whose headline carries an erratum of its statement, ``erratum in
+    the proof`` for one whose proof alone is corrected, else its severity."""
+    if r.errata and r.verdict is not Verdict.REFUTED:
+        text = any(not headline.of_proof(e) for e in r.errata)
+        return "erratum" if text else "erratum in the proof"
+    return r.severity or "false"
 
 
 def provenance_view(meta: dict[str, Any], results: list[ClaimResult]) -> list[dict[str, Tex]]:
