@@ -3,6 +3,9 @@ float64 fuzzing of ``pegr.rope.representation`` (proved in ``proofs/pegr/rope.py
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import sympy as sp
 import torch
 from hypothesis import strategies as st
 
@@ -39,8 +42,10 @@ def rope_injectivity(ctx):
     SUPPORTED with the smallest gap. Reading B (necessity): REFUTED when an equal-norm set is
     injective: d = 2, E = {(1, 0), (0, 1)}, M = 64 (``R(m) e1 = R(n) e2`` needs ``m - n = pi/2
     mod 2 pi``, impossible for integers). Equal norms can collide (E = {v, R(1) v}: (v, 1) ~
-    (R(1) v, 0)), so (a) is not vacuous. Readings C/D: these tests rotate v (C); under D the
-    rotated objects are W_q x and W_k x, the same map on a different set."""
+    (R(1) v, 0)), so (a) is not vacuous. Reading C (the rotation applied to v, as printed) is
+    the setting every sufficiency test above runs in: they are its evidence too. Reading D
+    (Su et al.: the rotation applied to the projections W_q x_m, W_k x_n): the norm hypothesis
+    on the word embeddings does not carry over, REFUTED exactly by :func:`qk_collision`."""
     out = []
     gen = torch.Generator().manual_seed(ctx.subseed("ropeinj"))
     M = ctx.pick(quick=64, deep=512)
@@ -57,6 +62,8 @@ def rope_injectivity(ctx):
                                  gap_limit=4096)
             out.append(ev.relabel(part=f"d={d}, {'printed' if sign > 0 else 'RoFormer'} freqs",
                                   prefix=f"A: {n} words with distinct norms x {M} positions"))
+            out.append(replace(ev, reading="C",  # the test rotates v itself: reading C
+                               summary=f"C (v rotated, as printed): {ev.summary}"))
     E = torch.tensor([[1.0, 0.0], [0.0, 1.0]], dtype=torch.float64)
     rp = RoPE(2)
     equal_norms = check_injective(lambda X: rp(X[:, :2], X[:, 2]), rope_domain(E, 64),
@@ -76,7 +83,43 @@ def rope_injectivity(ctx):
     w = rp(v, torch.tensor([1.0]))
     gap = float((rp(v, torch.tensor([1.0])) - rp(w, torch.tensor([0.0]))).abs().max())
     out.append(collision_evidence(gap))
+    out.append(qk_collision())
     return out
+
+
+def qk_collision() -> Evidence:
+    """Reading D: with the rotation applied to the query and key projections (Su et al.),
+    distinct word norms (a) and no full period (b) do not make ``(x, m) -> (R(m) W_q x,
+    R(m) W_k x)`` injective. Exact witness, d = 2, alpha_1 = 1 (both frequency readings start
+    at 10000^0 = 1), W_q = W_k = W = diag(1, 2): ``v = (1, 0)`` and ``w = W^{-1} R(1) W v =
+    (cos 1, sin(1)/2)`` have norms 1 and sqrt(cos^2 1 + sin^2 1 / 4) = 0.685 (distinct), and
+    ``R(1) W v = R(0) W w``: the pair (v, position 1) and (w, position 0) collide."""
+    one = sp.Integer(1)
+    W = sp.diag(1, 2)
+    v = sp.Matrix([1, 0])
+    w = W.inv() * rot(one) * W * v
+    norms = (sp.sqrt((v.T * v)[0]), sp.sqrt(sp.simplify((w.T * w)[0])))
+    images = (rot(one) * W * v, rot(sp.Integer(0)) * W * w)
+    collide = sp.simplify(images[0] - images[1]).is_zero_matrix
+    distinct = sp.simplify(norms[0] - norms[1]).is_zero is False
+    if not (collide and distinct):
+        return Evidence.undecided(f"D: the witness did not re-check exactly (images equal: "
+                                  f"{collide}, norms distinct: {distinct})", method="symbolic",
+                                  reading="D", part="injective")
+    return Evidence(
+        Verdict.REFUTED,
+        "D (rotation on W_q x, W_k x; Su et al.): W_q = W_k = diag(1, 2), v = (1, 0) at position "
+        "1 and w = (cos 1, sin(1)/2) at position 0 have distinct norms (1 vs 0.685) but the "
+        "same rotated query and key (exact)", method="symbolic", reading="D", part="injective",
+        generality="a single exact instance suffices",
+        counterexample={"d": 2, "alpha_1": 1, "W_q": "diag(1, 2)", "W_k": "diag(1, 2)",
+                        "v": [1, 0], "m_v": 1, "w": "(cos 1, sin(1)/2)", "m_w": 0,
+                        "norms": [str(x) for x in norms], "image": str(list(images[0]))})
+
+
+def rot(a: sp.Expr) -> sp.Matrix:
+    """The 2 x 2 rotation by the angle ``a``, exactly."""
+    return sp.Matrix([[sp.cos(a), -sp.sin(a)], [sp.sin(a), sp.cos(a)]])
 
 
 def collision_evidence(gap: float) -> Evidence:

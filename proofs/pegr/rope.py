@@ -38,7 +38,15 @@ def rope_representation(ctx):
     equivariance of L170, each coordinate pair rotated by ``R(t alpha_i)``; reading B
     (``SO(2)^{d/2}`` homomorphism), C (a representation of (Z, +)), D (the RoFormer relative
     property, a sum over the d/2 blocks with symbolic d/2). Float64 fuzzing up to d = 128:
-    ``numerics/pegr/rope.py``."""
+    ``numerics/pegr/rope.py``.
+
+    Reading A's "a particular group representation of SO(d)" (L164), compared with the cited
+    definition (Su et al. 2021: R_Theta(m) block-diagonal rotations indexed by the position):
+    v -> R_Theta(m) v is the defining representation of SO(d) evaluated at R_Theta(m), an
+    element of SO(d) by (ii); and the R_Theta(m) commute pairwise (proved blockwise), so the
+    positions act through the abelian torus SO(2)^{d/2} of Table 1 (reading B), not through
+    all of SO(d), which is non-abelian for d >= 3 (two exact rotations of R^3 that do not
+    commute). Part "(A) group" records both: A holds as "applying elements of SO(d)"."""
     i = sp.Symbol("i", integer=True, positive=True)
     h = sp.Symbol("h", integer=True, positive=True)  # d = 2h
     m, n, t = sp.symbols("m n t", integer=True)
@@ -67,6 +75,13 @@ def rope_representation(ctx):
                       R(t * a).T * (R((m + t) * a) * v))],
                     generality=blockwise, scope="general", part="(iii)",
                     summary="(iii) equivariance (L170)"),
+        prove_cases([("block i: R_Theta(m) R_Theta(n) = R_Theta(n) R_Theta(m)",
+                      R(m * a) * R(n * a), R(n * a) * R(m * a))],
+                    generality=blockwise, scope="general", part="(A) group",
+                    summary="(A) v -> R_Theta(m) v applies the element R_Theta(m) of SO(d) "
+                            "(defining representation, by (ii)); the R_Theta(m) commute, so "
+                            "positions act through the torus SO(2)^{d/2}, not all of SO(d) "
+                            f"(non-abelian for d >= 3: {so3_noncommuting()})"),
         prove_cases([("block i: R(phi_i + psi_i) = R(phi_i) R(psi_i)", R(phi[i] + psi[i]),
                       R(phi[i]) * R(psi[i]))],
                     generality="every d/2: (phi_i) -> (+) R(phi_i) acts block by block; block i "
@@ -81,6 +96,16 @@ def rope_representation(ctx):
                     generality="symbolic d = 2h (sum over the blocks i = 1..h), alpha_i, q, k",
                     scope="general", reading="D", summary="D: RoFormer relative property"),
     ]
+
+
+def so3_noncommuting() -> str:
+    """Two rotations of R^3 by pi/2 about the x and z axes, whose commutator is exactly
+    nonzero: SO(d) is non-abelian for d >= 3 (SO(3) sits in SO(d) as a corner block)."""
+    rx = sp.Matrix([[1, 0, 0], [0, 0, -1], [0, 1, 0]])
+    rz = sp.Matrix([[0, -1, 0], [1, 0, 0], [0, 0, 1]])
+    nonzero = not (rx * rz - rz * rx).is_zero_matrix
+    return ("R_x(pi/2) R_z(pi/2) != R_z(pi/2) R_x(pi/2), exactly" if nonzero
+            else "the two rotations commute")
 
 
 def decay_and_ranges() -> dict:
