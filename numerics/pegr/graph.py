@@ -7,6 +7,8 @@ eigenspace representations of App. A.3 are ``pegr.laplacian.*`` (:mod:`.laplacia
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import sympy as sp
 import torch
@@ -86,7 +88,10 @@ def graph_laplacian_row(ctx):
     ambiguity is the subject of the cited Lim et al. (2023). Reading B (eigenspace level, up to
     a block-orthogonal S: signs for simple eigenvalues, O(m) by Procrustes per eigenspace),
     fuzzed over random permutations of C_n, Petersen, Q_3 and G(n, p): SUPPORTED. Both use the
-    relabelling action of reading C. Reading D: |Aut| per graph. Reading B heads (issue 24,
+    relabelling action of reading C, which is judged by itself too: ``L -> P L P^T`` is an
+    action of S_n on Laplacians (``P(s t) L P(s t)^T = P(s) (P(t) L P(t)^T) P(s)^T``, exact in
+    integers, :func:`relabelling_is_an_action`), under which B's eigenspace-level equivariance
+    holds (the same fuzz). Reading D: |Aut| per graph. Reading B heads (issue 24,
     1): it is the paper's own definition of the Laplacian PE (A.3 L190, A.2 L172-174), so
     reading A is a reading the paper excludes, kept beside it REFUTED. expect SUPPORTED."""
     L2 = gr.laplacian(np.array([[0.0, 1.0], [1.0, 0.0]]))
@@ -131,7 +136,33 @@ def graph_laplacian_row(ctx):
     Pet = gr.petersen()
     preserved = all(np.array_equal(gr.perm_of(s) @ Pet @ gr.perm_of(s).T, Pet)
                     for s in gr.generate(gr.petersen_generators()))
-    return [solver_level, eigenspace_level, automorphism_evidence(auts, preserved)]
+    under_c = replace(eigenspace_level, reading="C", part="equivariance",
+                      summary=f"C (relabelling action): {eigenspace_level.summary}")
+    return [solver_level, eigenspace_level, relabelling_is_an_action(ctx), under_c,
+            automorphism_evidence(auts, preserved)]
+
+
+def relabelling_is_an_action(ctx) -> Evidence:
+    """Reading C's group action, exactly: for random graphs (n <= 9, integer Laplacians) and
+    random permutations s, t, ``P(s t) L P(s t)^T = P(s) (P(t) L P(t)^T) P(s)^T`` with
+    ``(s t)(i) = s(t(i))``. SUPPORTED on every draw, REFUTED with the first failing triple."""
+    rng = ctx.numpy_rng("relabel")
+    draws = ctx.pick(quick=50, deep=500)
+    for _ in range(draws):
+        n = int(rng.integers(2, 10))
+        A = np.triu((rng.random((n, n)) < 0.5).astype(np.int64), 1)
+        L = gr.laplacian(A + A.T).astype(np.int64)
+        s, t = rng.permutation(n), rng.permutation(n)
+        st_ = [int(s[t[i]]) for i in range(n)]
+        Ps, Pt, Pst = perm_matrix(s), perm_matrix(t), perm_matrix(st_)
+        if not np.array_equal(Pst @ L @ Pst.T, Ps @ (Pt @ L @ Pt.T) @ Ps.T):
+            return Evidence(Verdict.REFUTED, "relabelling is not an action of S_n",
+                            reading="C", part="action", method="numeric",
+                            counterexample={"L": L.tolist(), "s": s.tolist(), "t": t.tolist()})
+    return Evidence(Verdict.SUPPORTED, f"C: L -> P L P^T is an action of S_n: P(st) L P(st)^T = "
+                    f"P(s) (P(t) L P(t)^T) P(s)^T exactly on {draws} random (graph, s, t), "
+                    "n <= 9", reading="C", part="action", method="numeric",
+                    numbers={"draws": draws})
 
 
 def automorphism_evidence(auts: dict[str, int], preserved: bool) -> Evidence:
