@@ -685,6 +685,8 @@ def dominant_instance(s10: float = -2.3, v: float = 3.0) -> tuple[FreeState, dic
         "B": "isolated links: only v_j moves by (38), alpha and u fixed",
         "long-run": "over training, attention concentrates and values specialize",
     },
+    repairs={"B": ("overstated", "the links hold one at a time, with the other scores, "
+                                 "attentions and errors held fixed")},
     expect="REFUTED",
 )
 def feedback_loop(ctx):
@@ -700,7 +702,14 @@ def feedback_loop(ctx):
     identity, Delta A_ij = -(1 - alpha_ij) Delta b_ij (symbolic). The exact T=2 instance with
     u_i = 1, u_r = -3 sharing v_j equally (where v_j moves toward u_i) breaks link (2)'s
     premise (u_i's term 1/2 < the other row's 3/2) and link (3)'s, so it decides nothing. The
-    long-run reading is measured in the toy runs (gda.exp.toy.attention_sharpens)."""
+    long-run reading is measured in the toy runs (gda.exp.toy.attention_sharpens): it has an
+    honest UNDECIDED here, naming that claim and why it is open.
+
+    Severity (rule 6): overstated. The loop holds link by link (reading B, PROVED) -- the
+    material hypothesis the paper does not state is that each link acts alone, the other
+    scores, attentions and errors fixed; in the simultaneous step the most helpful value's
+    attention can fall (exact row above). No clause makes it an erratum (no typo or degenerate
+    case is repaired), and no other object is substituted, so it is not "false"."""
     exa = exact_alpha_counterexample(argmax=True)
     out = [
         replace(feedback_link_proof(), part="link (3)"),
@@ -718,6 +727,12 @@ def feedback_loop(ctx):
     ]
     out.append(_isolated_link_instance())
     out.append(_one_step_shares(ctx))
+    out.append(Evidence.undecided(
+        "long-run: 'attention concentrates and values specialize over training' is the claim "
+        "of the toy experiment gda.exp.toy.attention_sharpens, whose setting (task, scale, "
+        "optimiser) the paper leaves open; a one-step or isolated-link computation cannot "
+        "judge a training trajectory, so this reading stays open here", method="numeric",
+        reading="long-run"))
     return out
 
 
