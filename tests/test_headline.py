@@ -85,6 +85,17 @@ def test_an_erratum_of_the_proof_reads_and_counts_apart_from_one_of_the_statemen
                                              ("SUPPORTED (with erratum, erratum in the proof)", 1)]
 
 
+def test_a_consistency_check_reads_as_one_not_as_a_theorem() -> None:
+    """An arithmetic check of the paper's own numbers (sih.exp.compute: 207 in [165, 265)) is
+    no PROVED theorem and a disagreement no false one (issue 24, 3)."""
+    ok, bad = _r("PROVED", scope="general"), _r("REFUTED", severity="false")
+    ok.kind = bad.kind = "consistency"
+    assert headline(ok) == "PROVED (consistency check)"
+    assert headline(bad) == "REFUTED (consistency check)"
+    assert counts([ok, bad, _r("PROVED", scope="general")]) == [
+        ("PROVED", 1), ("PROVED (consistency check)", 1), ("REFUTED (consistency check)", 1)]
+
+
 def test_undecided_claims_are_counted_by_reason() -> None:
     a, b, c = _r("UNDECIDED"), _r("UNDECIDED"), _r("UNDECIDED")
     a.undecided_reason, b.undecided_reason = "needs_compute", "informal"

@@ -13,6 +13,9 @@ the qualifier that the evidence computed (rules 5, 6 and 8):
   *proof* only (a wrong choice of parameters, a failing intuition) reads apart, since the
   statement stands: ``PROVED (erratum in the proof: W_B needs the star moved)``;
 - a REFUTED claim reads ``REFUTED (overstated)`` or ``REFUTED (false)``;
+- a claim of kind ``consistency`` (numbers the paper reports about itself, checked against
+  each other) reads ``PROVED (consistency check)`` or ``REFUTED (consistency check)``: an
+  agreement of the paper's own numbers is no theorem, and a disagreement no false one;
 
 and the readings line puts every reading's verdict beside the heading one, the heading one
 first (``B PROVED (with erratum: ...) · A REFUTED · C SUPPORTED``), so the literal reading's
@@ -48,14 +51,23 @@ def of_proof(erratum: dict[str, str]) -> bool:
     return erratum.get("of") == "proof" or erratum.get("what", "").startswith("in the proof:")
 
 
+#: The kind of claim whose verdict reads as a check of the paper's own numbers.
+CONSISTENCY = "consistency"
+
+
 def qualifier(verdict: Verdict, scope: str | None, severity: str | None,
-              errata: list[dict[str, str]] | None = None, *, what: bool = True) -> str:
-    """``"bounded"``, ``"false"``, ``"with erratum: sign of β⁴"``... : the words that say a
-    verdict's strength, or ``""``; ``what=False`` leaves out what the errata fix."""
+              errata: list[dict[str, str]] | None = None, *, what: bool = True,
+              kind: str = "") -> str:
+    """``"bounded"``, ``"false"``, ``"with erratum: sign of β⁴"``, ``"consistency check"``... :
+    the words that say a verdict's strength, or ``""``; ``what=False`` leaves out what the
+    errata fix. A ``consistency`` claim's verdict reads as a check of the paper's numbers,
+    with neither a scope nor a severity."""
     words = []
-    if verdict is Verdict.PROVED and scope != "general":
+    if kind == CONSISTENCY and verdict in (Verdict.PROVED, Verdict.REFUTED):
+        words.append("consistency check")
+    elif verdict is Verdict.PROVED and scope != "general":
         words.append("bounded")
-    if verdict is Verdict.REFUTED and severity:
+    elif verdict is Verdict.REFUTED and severity:
         words.append(severity)
     text = [e for e in errata or [] if not of_proof(e)]
     proof = [e for e in errata or [] if of_proof(e)]
@@ -68,23 +80,25 @@ def qualifier(verdict: Verdict, scope: str | None, severity: str | None,
 
 
 def label(verdict: Verdict, scope: str | None = None, severity: str | None = None,
-          errata: list[dict[str, str]] | None = None, *, what: bool = True) -> str:
+          errata: list[dict[str, str]] | None = None, *, what: bool = True,
+          kind: str = "") -> str:
     """The verdict with its qualifier: ``PROVED``, ``PROVED (bounded)``, ``REFUTED (false)``,
     ``PROVED (with erratum: sign of β⁴)`` (``what=False``: ``PROVED (with erratum)``)."""
-    q = qualifier(verdict, scope, severity, errata, what=what)
+    q = qualifier(verdict, scope, severity, errata, what=what, kind=kind)
     return f"{verdict.value} ({q})" if q else verdict.value
 
 
 def headline(r: _Result) -> str:
     """The claim's headline verdict with its qualifier."""
-    return label(r.verdict, r.scope, r.severity, _errata(r))
+    return label(r.verdict, r.scope, r.severity, _errata(r), kind=getattr(r, "kind", ""))
 
 
 def category(r: _Result) -> str:
     """The headline without what the errata fix, and an UNDECIDED with its reason category:
     what the summary counts (``PROVED (with erratum)``, ``UNDECIDED (needs_compute)``)."""
     errata = _errata(r) if r.verdict is not Verdict.REFUTED else []  # a refutation is one
-    q = qualifier(r.verdict, r.scope, r.severity, errata, what=False)
+    q = qualifier(r.verdict, r.scope, r.severity, errata, what=False,
+                  kind=getattr(r, "kind", ""))
     reason = getattr(r, "undecided_reason", None)
     if r.verdict is Verdict.UNDECIDED and reason:
         q = reason
@@ -105,7 +119,9 @@ def readings_line(r: _Result, sep: str = " · ") -> str:
     ``A REFUTED (false) · B PROVED · C SUPPORTED``, or, where the repaired reading B heads,
     ``B PROVED (with erratum) · A REFUTED`` (what the erratum fixes is in the headline)."""
     first = getattr(r, "headline_reading", "A") or "A"
-    parts = [f"{first} {label(r.verdict, r.scope, r.severity, _errata(r), what=False)}"]
+    head = label(r.verdict, r.scope, r.severity, _errata(r), what=False,
+                 kind=getattr(r, "kind", ""))
+    parts = [f"{first} {head}"]
     for name in sorted(r.readings, key=lambda n: (n != "A", n)):
         if name != first:
             parts.append(f"{name} {reading_label(r.readings[name])}")

@@ -30,8 +30,12 @@ from .verdict import Verdict
 
 log = logging.getLogger(__name__)
 
-#: The kinds of claims (docs/api.md), plus ``informal`` for interpretive statements.
-KINDS: tuple[str, ...] = ("identity", "property", "rate", "existence", "experiment", "informal")
+#: The kinds of claims (docs/api.md), plus ``informal`` for interpretive statements and
+#: ``consistency`` for an arithmetic check of numbers the paper reports about itself (a total
+#: against its parts, a constant stated twice): its verdict says the paper's numbers agree
+#: with each other, not that a theorem holds, and reads so (verify.headline).
+KINDS: tuple[str, ...] = ("identity", "property", "rate", "existence", "experiment", "informal",
+                          "consistency")
 
 #: The longest time budget a claim (``timeout=``) or a run (``--timeout``) may set: 7 days.
 #: Longer ones overflow the operating system's timers.

@@ -779,7 +779,7 @@ def temperature_evidence(
         r"(ablation/meta 3), dropout 0.1; Table 4: pixel "
         r"$i\in\{0,\dots,27\}\mapsto x=-1+\frac{2(i+0.5)}{27}$; Table 6: temperature grids)."
     ),
-    kind="property",
+    kind="consistency",
     expect="REFUTED",
 )
 def hyperparams_consistency(ctx) -> list[Evidence]:

@@ -459,7 +459,7 @@ def data(ctx):
 
 
 @verify.claim(
-    "sih.exp.compute", paper=PAPER, where="G.5, L1924-1931", kind="property", expect="PROVED",
+    "sih.exp.compute", paper=PAPER, where="G.5, L1924-1931", kind="consistency", expect="PROVED",
     statement=r"\text{1D models }<10\text{ GPU-h each, 2D models 55-75 GPU-h; total for the seven "
               r"Table-1 models}\approx207\text{ GPU-h}",
 )

@@ -516,6 +516,8 @@ CATEGORIES: tuple[tuple[Verdict, str], ...] = (
     (Verdict.SUPPORTED, ""),
     (Verdict.SUPPORTED, "with erratum"),
     (Verdict.SUPPORTED, "erratum in the proof"),
+    (Verdict.PROVED, "consistency check"),
+    (Verdict.REFUTED, "consistency check"),
     (Verdict.REFUTED, "false"),
     (Verdict.REFUTED, "overstated"),
     (Verdict.REFUTED, "erratum"),
@@ -536,7 +538,7 @@ def _category(r: ClaimResult) -> tuple[Verdict, str]:
     if r.errata and r.verdict is not Verdict.REFUTED:  # errata apart from refutations
         text = any(not headline.of_proof(e) for e in r.errata)
         return r.verdict, "with erratum" if text else "erratum in the proof"
-    return r.verdict, headline.qualifier(r.verdict, r.scope, r.severity)
+    return r.verdict, headline.qualifier(r.verdict, r.scope, r.severity, kind=r.kind)
 
 
 def _category_badge(v: Verdict, q: str) -> Tex:
