@@ -327,6 +327,13 @@ def tradeoff(ctx):
               r"near-uniform scaling}",
     readings={"periodic": "the periodic time code as is (constant norm, per-token mean not 0)",
               "printed": "p exactly as printed (p_t = [t, 1, ...]: norm grows with t)"},
+    headline=("A", "Remark F.2 (L1648-1655) asserts ||h|| ~ gamma ||p|| for every token with "
+                   "per-token variations O(1/gamma), i.e. LN acts as one near-uniform scaling: "
+                   "that presumes a positional code of constant norm whose entries LN's "
+                   "centring leaves alone (per-token mean 0), which the mean-zero [p; -p] "
+                   "embedding of reading A is; the periodic code as is (mean not 0) and the "
+                   "printed [t, 1, ...] (norm grows with t) break the remark's own premise and "
+                   "are judged beside it"),
 )
 def layernorm(ctx):
     """Remark F.2 presumes what "||h|| ~ gamma ||p|| for all tokens" needs: a positional code of
