@@ -78,13 +78,17 @@ def _symbols(name: str, rows: int, cols: int) -> sp.Matrix:
         r"toward those that are better-than-average}"
     ),
     readings={
-        "B": "scores: sign(Delta s_ij) = sign(A_ij)",
+        "B": "scores: sign(Delta s_ij) = sign(A_ij) -- the weights' statement under the "
+             "hypothesis that the row's other scores are held fixed (alpha_ij is increasing in "
+             "s_ij alone)",
         "A-argmax": "Reading A restricted to each row's largest A_ij",
         "A-argmin": "Reading A restricted to each row's smallest A_ij",
         **P_READINGS,
     },
-    repairs={"B": "erratum"},
-    expect="SUPPORTED",
+    repairs={"B": ("overstated", "attention mass follows the sign of the advantage only with "
+                                 "the row's other scores held fixed (eq. (23) moves the "
+                                 "scores)")},
+    expect="REFUTED",
 )
 def alpha_reallocation(ctx):
     """Reading A (weights, view F: the text derives it from (23), i.e. free scores): REFUTED. The
@@ -94,8 +98,13 @@ def alpha_reallocation(ctx):
     confirm it at eta = 1e-5 (a pair counts only when the first-order and the finite change both
     disagree). Reading B (scores): holds in view F by (34). The view-(P) tests (steps on W_Q,
     W_K or on all parameters) are separate readings ("A view P[..]", "B view P[..]"), not the
-    printed one; they fail too. Reading B, the statement with scores in place of attention mass,
-    holds (view F), so the refutation is an erratum."""
+    printed one; they fail too.
+
+    Severity (rule 6): overstated, not an erratum. The paper states the reallocation of attention
+    *mass* six times (L167, L223, L263, L290, L461, L551, L602), so "mass" is no slip of the pen;
+    what (23) shows is the score statement, reading B, which is the mass statement under the
+    hypothesis, not in the paper, that the row's other scores stay fixed. Repairing it by that
+    hypothesis weakens the statement materially: the most helpful value's weight can fall."""
     ex = exact_alpha_counterexample()
     out = [
         alpha_first_order_proof(),
@@ -161,7 +170,10 @@ def alpha_reallocation(ctx):
         "oppose-A": "u_i^T Delta v_j <= 0 for every i with alpha_ij > 0",
         "oppose-B": "ubar_j^T Delta v_j <= 0",
     },
-    repairs={"B": "erratum"},
+    headline=("B", "L235 says v_j moves in the direction that *jointly* benefits all queries "
+                   "attending to it, *weighted by their attention*: the attention-weighted "
+                   "aggregate of their losses, which (38)'s -eta ubar_j descends; the per-query "
+                   "reading A asks more than the sentence says and is kept beside it"),
     expect="PROVED",
 )
 def value_update_prototype(ctx):
@@ -169,8 +181,9 @@ def value_update_prototype(ctx):
     u_i.u_r can be > 0 (exact T=2 instance, and random CE instances in both views). Reading B
     (aggregate) PROVED: sum_i Delta L_i = -eta ||ubar_j||^2 (view F, only v_j moved). "oppose
     the error signals" (L21) per query REFUTED, aggregate PROVED. The L48 cosines are reported.
-    Reading B, the aggregate ('jointly benefits' as the sum over the users), is PROVED, so the
-    per-query refutation is an erratum."""
+    Reading B, the aggregate ('jointly benefits ... weighted by their attention', L235), is the
+    statement the paper means and heads (not an erratum repair: no text is corrected); the
+    per-query reading A, REFUTED, and L21's per-query "oppose" are shown beside it."""
     T, dv = 3, 2
     al = _symbols("a", T, T)
     U = _symbols("u", T, dv)

@@ -69,9 +69,13 @@ def em_disclaimer(ctx):
         r"responsibilities for positions whose compatibility } b_{ij} \text{ exceeds the "
         r"current mean}"
     ),
-    readings={"B": "scores: b_ij > E[b] => Delta s_ij < 0", **P_READINGS},
-    repairs={"B": "erratum"},
-    expect="SUPPORTED",
+    readings={"B": "scores: b_ij > E[b] => Delta s_ij < 0 -- the responsibilities' statement "
+                   "under the hypothesis that the row's other scores are held fixed",
+              **P_READINGS},
+    repairs={"B": ("overstated", "responsibilities fall for above-mean compatibility only "
+                                 "with the row's other scores held fixed (the score gradient "
+                                 "moves the scores)")},
+    expect="REFUTED",
 )
 def em_e_step(ctx):
     """Reading A (responsibilities = alpha, eq. (44); the step is the printed Delta s of (34), view
@@ -80,8 +84,12 @@ def em_e_step(ctx):
     gda.dyn.alpha_reallocation; a pair counts only when the first-order and finite changes
     agree). Reading B (scores): true in view F. The view-(P) tests are separate readings. The
     classical E-step (closed-form posterior given parameters and data) is set beside it in the
-    steps of the view-F test. Reading B, the statement for scores in place of responsibilities,
-    holds (view F), so the refutation is an erratum."""
+    steps of the view-F test.
+
+    Severity (rule 6): overstated, as gda.dyn.alpha_reallocation (the same harness and the
+    same repair): "responsibilities" are alpha (eq. (44), L324's E-step analogy rests on
+    them), and the score statement B is theirs only with the row's other scores held fixed, a
+    material hypothesis the paper does not have."""
 
     def above_mean(sd):  # b_ij > E[b]
         return sd.adv < 0

@@ -541,7 +541,9 @@ def affine_in_time_obstruction(degree: int = 1) -> Evidence:
     statement=r"\text{routing }\mathcal U=\{-1,0,1,2\}\text{ requires }|\Omega|\le|\mathcal U|+d"
               r"=5,\ d_S=10,\ d_p=12\text{, independent of }L",
     readings={"B": "10 and 12 are upper bounds from |Omega| <= |U| + d"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "'required' for 'sufficient': |Omega| <= |U| + d is the bound "
+                              "the remark derives, and its point, a size independent of L, "
+                              "stands")},
 )
 def remark_d7(ctx):
     """Minimal |Omega| for N = U in 1D (uniform form: h|_N = 0, h <= -1 off N, plus rank 4 on
