@@ -270,6 +270,10 @@ def timescale_outcome(orders: np.ndarray) -> bool | None:
     ),
     expect="UNDECIDED",
     timeout={"deep": 7200},
+    undecided=("open_setting",
+               "the toy's init std and learning rate are not given (Sec. 7.1): attention settles "
+               "before the values in most stable runs at larger init std or learning rate, the "
+               "values first at init std 0.01 or lr 0.01 (per setting: numbers['by_setting'])"),
 )
 def two_timescale(ctx):
     """On the toy trajectories (every step, the grid of gda.exp.toy.setup): per stable run,
