@@ -289,7 +289,15 @@ def decoder_failure(ns: range, plateau: bool) -> dict | None:
     expect="UNDECIDED",
     statement=r"O(V^m)\text{ hidden width is tight for 2-layer ReLU MLPs};\ \text{deeper MLPs: "
               r"exponentially smaller width}",
-    readings={"B": r"the same lower bound with $\varepsilon$-robust plateaus (Def E.3 (1))"},
+    readings={"B": r"the same lower bound with $\varepsilon$-robust plateaus (Def E.3 (1))",
+              "C": r"deeper MLPs (affine output layer, as Lemma E.4's) exist whose widest hidden "
+                   r"layer is exponentially smaller than $V^m$"},
+    quantifier={"C": "exists"},
+    undecided=("open_setting",
+               "'exponentially smaller width' for deeper MLPs does not say which width: the "
+               "widest layer's (reading C) is REFUTED at every depth -- the last hidden layer "
+               "needs n - 1 = V^m - 1 units (exact rank) -- while the earlier layers' widths "
+               "are not bounded by that argument and the remark gives no construction to judge"),
 )
 def remark_e5(ctx):
     """Tight (A, exact one-hot outputs at the n = V^m values; B, on eps-robust plateaus): the
@@ -300,7 +308,9 @@ def remark_e5(ctx):
     with an affine output layer (as in Lemma E.4) the n one-hot targets are affinely independent
     (rank n - 1, exact), so the last hidden layer of any depth needs n - 1 units and only the
     earlier layers can be narrow; the remark gives no construction and does not say which
-    width it means: UNDECIDED."""
+    width it means: UNDECIDED (open_setting). Reading C, the widest layer: no deeper MLP with an
+    affine output layer has all hidden widths below n - 1, by the same rank (a proof that no
+    witness exists, exact at n = 4, 8, 16): REFUTED."""
     rng = ctx.numpy_rng("e5")
     rows = [least_interpolating_width([Fraction(j) for j in range(n)], rng) for n in range(4, 10)]
     ev = tightness_evidence(rows, decoder_failure(range(4, 65), plateau=False), part="tight")
@@ -314,4 +324,15 @@ def remark_e5(ctx):
         "layer needs n - 1 units at any depth; the remark gives no construction and does not "
         "say which layer's width shrinks", part="deeper",
         numbers={"affine_rank_of_one_hots": ranks})
-    return [ev, ev_deep, ev_b]
+    widest = all(r == n - 1 for n, r in ranks.items())
+    ev_c = Evidence(
+        Verdict.REFUTED if widest else Verdict.UNDECIDED,
+        "no deeper MLP with an affine output layer has every hidden layer narrower than n - 1: "
+        "its outputs at the n points are W h_j + b = e_j, so the differences e_j - e_1 (affine "
+        f"rank n - 1, exact: {ranks}) lie in W's column space, of dimension <= the last hidden "
+        "width", method="symbolic", reading="C", nonexistence=widest,
+        generality="every depth; exact ranks at n = 4, 8, 16 (the rank of e_j - e_1 is n - 1 "
+                   "for every n)",
+        counterexample={"n": list(ranks), "affine_rank_of_one_hots": ranks,
+                        "bound": "last hidden width >= n - 1"} if widest else None)
+    return [ev, ev_deep, ev_b, ev_c]
