@@ -122,6 +122,8 @@ def _relative_changes(fams: dict[str, Callable], X: torch.Tensor, P: torch.Tenso
               r"sigmoid) satisfies the canonical form of Lemma 4}",
     kind="property", expect="REFUTED",
     readings={"M": r"(M) matrix-function reading $\mathrm{Tr}\,\phi(XWX^*)$ of the variants"},
+    repairs={"M": ("other_object", "Tr phi(XWX^*) is another potential than softmax "
+                                   "attention's free energy sum_j log sum_k exp(S_jk)")},
 )
 def softmax_in_canonical_form(ctx):
     """The canonical form implies U(N) invariance (Lemma 4, first half). The free energy

@@ -68,7 +68,9 @@ def premise_evidence(Q: sp.Matrix, K: sp.Matrix, W: sp.Symbol) -> Evidence:
               r"\Rightarrow(15)\ \text{infeasible}:\ \nexists\lambda\ge0,\ne0:\ "
               r"\sum_{\delta\notin N}\lambda_\delta v_\delta\in\mathrm{rowspan}(E);"
               r"\ \text{Claim D.3: }\mathrm{rank}(E)=k",
-    readings={"B": r"Claim D.3 with $\mathrm{rank}(E)=m$"},
+    readings={"B": r"the proof with Claim D.3 read as $\mathrm{rank}(E)=m$ (Lemma D.2's number "
+                   r"of targets): the claim then holds for the instance (part claim_d3), and "
+                   r"Step 4 under it is tested (part main)"},
 )
 def lemma_d2_proof_step4(ctx):
     """Counterexample (exact rationals): G = Z_4, N = {0, 2}, Omega_core = {0, 1} (rank 2 on
@@ -99,9 +101,11 @@ def lemma_d2_proof_step4(ctx):
              " no c_null in ker E is negative off N (h in span{1,cos,sin} with h(0)=h(2)=0 is "
              "c sin(pi x/2))")
     out = []
-    for reading in ("A", "B"):  # Step 4 is the same statement under either rank reading
-        out.append(refute_exactly(step4, witness, lhs=with_combo.rank(), rhs=E.rank() + 1,
-                                  generality="exact rationals (L = 4)", reading=reading))
+    for reading, under in (("A", "Claim D.3 as printed (rank k)"),
+                           ("B", "Claim D.3 read as rank m")):  # the same Step 4 under either
+        out.append(refute_exactly(f"{step4} [{under}]", witness, lhs=with_combo.rank(),
+                                  rhs=E.rank() + 1, generality="exact rationals (L = 4)",
+                                  reading=reading))
     out.append(Evidence.informal("Claim D.3 as printed says rank(E) = k, but Lemma D.2 has m "
                                  "targets and no k", part="claim_d3"))
     out.append(prove_cases([("rank E on N", E.rank(), len(N))], reading="B", part="claim_d3",

@@ -54,6 +54,8 @@ def _real_grad(V: sp.Expr, X: sp.Matrix) -> sp.Matrix:
     kind="identity", expect="REFUTED",
     readings={"B": r"field $((XW_g)\odot(XW_i))W_o^\top$ (Hadamard product first), real gradient",
               "C": r"tied weights $W_g=W_i=W_o$"},
+    repairs={"C": ("other_object", "tying the three matrices gives another model: L124 itself "
+                                   "names the tied field ReLU^2, not the gated MLP")},
 )
 def gated_mlp_triple_potential(ctx):
     """Real X, independent weights. The gradient of V is (1/3)[((XW_i)*(XW_o))W_g^T +
@@ -62,7 +64,9 @@ def gated_mlp_triple_potential(ctx):
     C_MLP = 1, w_g = w_i = e_1, w_o = e_2, x = (1, 1): grad V = (2/3, 1/3), field (0, 1)
     (REFUTED); the untied field has a non-symmetric Jacobian, so it is the gradient of no
     potential. Reading C (tied): PROVED at N = 2, C = 2, C_MLP = 2. (The Wirtinger reading
-    dV/dX^* of this holomorphic V is 0.)"""
+    dV/dX^* of this holomorphic V is 0.) Severity (rule 6): false. The only repair that holds,
+    tying W_g = W_i = W_o, changes the object -- the paper's gated MLP has three independent
+    matrices, and L124 calls the tied model ReLU^2 -- so it is declared other_object."""
     x0, x1 = sp.symbols("x0 x1")
     X = sp.Matrix([[x0, x1]])
     pt = {x0: 1, x1: 1}
