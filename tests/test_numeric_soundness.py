@@ -277,13 +277,14 @@ def test_bi_lipschitz_map_is_supported_after_the_chase():
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_rope_fourier_pe_reading_d_does_not_flip_with_the_seed(seed, tmp_path):
-    """toef.rope_fourier_pe reading D was REFUTED at seed 0 (1.73e-3 against 1e-3) and
-    UNDECIDED at seed 1 (3.5e-4); re-evaluated exactly it is REFUTED at both."""
+    """toef.rope_fourier_pe reading B2 (reading D before it took the claim list's label) was
+    REFUTED at seed 0 (1.73e-3 against 1e-3) and UNDECIDED at seed 1 (3.5e-4); re-evaluated
+    exactly it is REFUTED at both."""
     import verify
 
     res = verify.run("toef.rope_fourier_pe", seed=seed, jobs=0,
                      results_path=tmp_path / "results.jsonl")["toef.rope_fourier_pe"]
-    (d,) = [e for e in res.evidence if e.reading == "D"]
+    (d,) = [e for e in res.evidence if e.reading == "B2"]
     assert d.verdict is Verdict.REFUTED, d.summary
     assert "confirmed exactly" in d.summary
     assert d.numbers["exact_error"] == pytest.approx(d.numbers["rel_error"], rel=1e-9)
