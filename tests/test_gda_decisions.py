@@ -649,3 +649,29 @@ def test_proportionality_rule_reaches_three_verdicts():
     assert proportionality_evidence([1 - 1e-8], "f", instance={"x": 1}).verdict is (
         Verdict.UNDECIDED
     )
+
+
+# ---- severity by the written rule (issue 24, C): a weakening repair is no erratum --------------
+@pytest.mark.parametrize("cid", ["gda.dyn.feedback_loop", "gda.dyn.alpha_reallocation",
+                                 "gda.em.e_step"])
+def test_a_repair_by_an_unstated_hypothesis_is_overstated(cid):
+    """The mass / responsibility / loop statements hold only with the row's other scores (or
+    the other links) held fixed: reading B is declared overstated, so a holding B leaves the
+    headline REFUTED (overstated), never 'with erratum'."""
+    from verify.combine import Combined, headline_of
+    from verify.registry import REGISTRY, discover
+
+    discover(["proofs.gda", "numerics.gda"])
+    c = REGISTRY[cid]
+    assert c.repairs == {"B": "overstated"} and c.repair_notes["B"]
+    head = headline_of({"A": Combined(Verdict.REFUTED, "x"), "B": Combined(Verdict.SUPPORTED, "y")},
+                       repairs=c.repairs, notes=c.repair_notes)
+    assert (head.verdict, head.severity, head.errata) == (Verdict.REFUTED, "overstated", ())
+
+
+def test_value_update_heads_with_the_aggregate_the_text_says():
+    from verify.registry import REGISTRY, discover
+
+    discover(["proofs.gda", "numerics.gda"])
+    c = REGISTRY["gda.dyn.value_update_prototype"]
+    assert c.headline[0] == "B" and "jointly" in c.headline[1] and not c.repairs

@@ -20,6 +20,7 @@ def _run(pattern, tmp_path):
     ("pegr.pe.vec_rho_properties", "PROVED", None),
     ("pegr.laplacian.rho_is_homomorphism", "SUPPORTED", "REFUTED"),  # with erratum
     ("pegr.homogeneous.lift_pe", "REFUTED", None),
+    ("pegr.rep.complete_reducibility", "PROVED", "REFUTED"),  # with erratum: L69's hypothesis
 ])
 def test_claim_verdicts(cid, verdict, literal, tmp_path):
     """The headline, and for a claim repaired by an erratum the printed reading A's verdict

@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import math
 
+import numpy as np
+
 from numerics.pegr.exp import (
     BEST,
     COLUMN_CLAIM,
@@ -189,3 +191,24 @@ def test_lift_pe_is_overstated_under_a_trivial_stabiliser():
     held = {"B": Verdict.SUPPORTED, "D": Verdict.PROVED}
     assert severity_of(Verdict.REFUTED, held, repairs) == ("overstated", "D")
     assert severity_of(Verdict.REFUTED, held | {"D": Verdict.UNDECIDED}, repairs)[0] == "false"
+
+
+# ---- pegr.rope.injectivity_norm_assumption D, pegr.graph.table1_laplacian_row C (issue 24, 3) --
+def test_qk_rotation_collides_despite_distinct_norms_exactly():
+    from numerics.pegr.rope import qk_collision
+
+    e = qk_collision()
+    assert e.verdict is REF and e.reading == "D" and e.method == "symbolic"
+    n1, n2 = e.counterexample["norms"]
+    assert n1 != n2
+
+
+def test_relabelling_action_check_reaches_both_verdicts(monkeypatch):
+    from numerics.pegr import graph
+    from verify.context import Context
+
+    ctx = Context("pegr.graph.table1_laplacian_row")
+    assert graph.relabelling_is_an_action(ctx).verdict is S
+    # a permutation matrix with the transposed convention composes the other way round
+    monkeypatch.setattr(graph, "perm_matrix", lambda s: np.eye(len(s), dtype=np.int64)[list(s)])
+    assert graph.relabelling_is_an_action(ctx).verdict is REF

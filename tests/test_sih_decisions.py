@@ -726,3 +726,16 @@ def test_lemma_d2_is_existential_refuted_only_by_its_nonexistence_certificates()
     refuted = lemma_d2_judgement([ce], [row])
     assert refuted.nonexistence and refuted.method == "certificate"
     assert lemma_d2_judgement([], [row]).witness
+
+
+def test_remark_e5_splits_over_which_width_and_refutes_the_widest_layer(tmp_path):
+    """Issue 24, 4: 'exponentially smaller width' is UNDECIDED as open_setting; its widest-layer
+    reading C is refuted by a proof that no witness exists (exact affine rank n - 1)."""
+    import verify
+
+    (r,) = verify.run(["sih.decode.remark_e5"], jobs=0, results_path=tmp_path / "r.jsonl",
+                      modules=["proofs.sih", "numerics.sih"])
+    assert str(r.verdict) == "UNDECIDED" and r.undecided_reason == "open_setting"
+    assert r.readings["C"]["verdict"] == "REFUTED"
+    (c,) = [e for e in r.evidence if e.reading == "C"]
+    assert c.nonexistence and c.method == "symbolic"

@@ -113,3 +113,35 @@ def test_lemma7_refutation_is_false_not_an_erratum():
     repairs = REGISTRY["toef.lemma7_softmax_free_energy"].repairs
     held = {"S3": Verdict.PROVED, "C": Verdict.PROVED, "D": Verdict.PROVED}
     assert severity_of(Verdict.REFUTED, held, repairs) == ("false", None)
+
+
+def test_readings_carry_the_claim_lists_labels():
+    """Issue 24, 3: where shared/claims/toef.md names a reading, its JSONL key is that label."""
+    from verify.registry import REGISTRY, discover
+
+    discover(["proofs.toef", "numerics.toef"])
+    labels = {
+        "toef.lemma7_softmax_free_energy": {"S3", "T1"},
+        "toef.relu_projection": {"P1", "P2"},
+        "toef.gated_mlp_minimal_under_SN": {"R1", "R2"},
+        "toef.softmax_in_canonical_form": {"M"},
+        "toef.rope_fourier_pe": {"B", "B2"},
+        "toef.lemma4_canonical_form": {"w2-f1", "w2-f2"},
+        "toef.lemma3_wirtinger_linear_attention": {"A1", "A2", "B2"},
+        "toef.def3_structural_optimality": {"i"},
+    }
+    for cid, want in labels.items():
+        assert want <= set(REGISTRY[cid].readings), (cid, REGISTRY[cid].readings)
+    assert REGISTRY["toef.lemma3_wirtinger_linear_attention"].proof.keys() == {"A2"}
+
+
+def test_rope_part_a_is_judged_against_the_cited_definition():
+    """(a) of l. 140: RoPE's rotations are U(1) characters (PROVED exactly), while the printed
+    frequency law sigma/T_PE is not RoPE's b^{-2 sigma/C} (REFUTED exactly, reading a-freq)."""
+    from numerics.toef.engineering import rope_frequencies_differ, rope_is_u1_character
+
+    u1 = rope_is_u1_character()
+    assert u1.verdict is Verdict.PROVED and u1.part == "(a) Fourier basis"
+    freq = rope_frequencies_differ()
+    assert freq.verdict is Verdict.REFUTED and freq.reading == "a-freq"
+    assert freq.counterexample["difference"] != "0"
