@@ -653,7 +653,7 @@ def test_proportionality_rule_reaches_three_verdicts():
 
 # ---- severity by the written rule (issue 24, C): a weakening repair is no erratum --------------
 @pytest.mark.parametrize("cid", ["gda.dyn.feedback_loop", "gda.dyn.alpha_reallocation",
-                                 "gda.em.e_step"])
+                                 "gda.em.e_step", "gda.diag.advantage_predicts_attention"])
 def test_a_repair_by_an_unstated_hypothesis_is_overstated(cid):
     """The mass / responsibility / loop statements hold only with the row's other scores (or
     the other links) held fixed: reading B is declared overstated, so a holding B leaves the
@@ -663,8 +663,10 @@ def test_a_repair_by_an_unstated_hypothesis_is_overstated(cid):
 
     discover(["proofs.gda", "numerics.gda"])
     c = REGISTRY[cid]
-    assert c.repairs == {"B": "overstated"} and c.repair_notes["B"]
-    head = headline_of({"A": Combined(Verdict.REFUTED, "x"), "B": Combined(Verdict.SUPPORTED, "y")},
+    (label,) = c.repairs
+    assert c.repairs == {label: "overstated"} and c.repair_notes[label]
+    head = headline_of({"A": Combined(Verdict.REFUTED, "x"),
+                        label: Combined(Verdict.SUPPORTED, "y")},
                        repairs=c.repairs, notes=c.repair_notes)
     assert (head.verdict, head.severity, head.errata) == (Verdict.REFUTED, "overstated", ())
 

@@ -54,8 +54,10 @@ def spearman(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         "criterion in the text)",
         **P_READINGS,
     },
-    repairs={"C": "erratum"},
-    expect="PROVED",
+    repairs={"C": ("overstated", "the advantage predicts the *score* change, with alpha_ij "
+                                 "|A^adv_ij| as its size; the attention weights follow only "
+                                 "with the row's other scores held fixed")},
+    expect="REFUTED",
 )
 def advantage_predicts_attention(ctx):
     """Reading A (attention = weights alpha, view F; sign read deterministically:
@@ -67,8 +69,14 @@ def advantage_predicts_attention(ctx):
     |A^adv_ij| (exact row), so B is REFUTED. The per-row Spearman correlations between |A^adv|
     (and alpha |A^adv|) and |Delta alpha| / |Delta s| are reported (view F, reading
     "magnitude"). Reading C, the corrected statement (the magnitude predictor is alpha_ij
-    |A^adv_ij|): Delta s_ij = -eta alpha_ij A^adv_ij is (23), PROVED for any row length, so the
-    refutation is an erratum. View-(P) tests are separate readings."""
+    |A^adv_ij|): Delta s_ij = -eta alpha_ij A^adv_ij is (23), PROVED for any row length.
+    View-(P) tests are separate readings.
+
+    Severity (rule 6): overstated, as gda.dyn.alpha_reallocation, read in the same context
+    (Sec. 8.1 restates Sec. 4.1's reallocation): the repair moves the prediction from the
+    attention weights to the scores and changes the magnitude predictor to alpha_ij |A^adv_ij|,
+    which a remark does not fix; it holds under the hypothesis that the row's other scores
+    stay fixed."""
     tall = sign_tallies(ctx, {"a": ("A", None), "s": ("S", None)}, name="diag")
     ex = exact_alpha_counterexample()
     out = [
