@@ -299,9 +299,14 @@ def ntk_kernel_invariance(ctx):
     kind="property",
     expect="SUPPORTED",
     readings={
-        "B": "K_test = the NTK between train and test points (not the linear kernel printed)",
-        "D": "finite-width MLPs (width 128) trained by GD / Adam as in §5",
+        "B": "(C) the kernel predictor of eq. (28), with K_test = the NTK between train and "
+             "test points (not the linear kernel printed)",
+        "D": "(D) finite-width MLPs (width 128) trained by GD / Adam as in §5",
     },
+    headline=("A", "the list's reading C of 'MLP predictions' (L65): the kernel predictor of "
+                   "eqs. (28)-(29), the object A.5 (L281-291) derives the equivariance for, "
+                   "with K_test as printed; the finite MLPs (D) are judged beside it, since "
+                   "the paper's '≈' gives them no tolerance"),
 )
 def ntk_predictor_equivariance(ctx):
     """The kernel predictor of eq. (28) with the analytic NTK, on the Radial VF (eq. (30))
