@@ -106,10 +106,13 @@ def eq7_errors(Phi: np.ndarray, s: tuple[int, ...]) -> dict[str, float]:
     statement=r"\gamma(gx)=[g\cdot\phi_1(x),\dots,g\cdot\phi_k(x)]=\rho(g)[\phi_1(x),\dots,"
               r"\phi_k(x)]=\rho(g)\gamma(x)",
     kind="property", expect="SUPPORTED",
-    readings={"B": "gamma(gx) = rho(g^{-1}) gamma(x) with the rho of L190",
+    readings={"B": "gamma(gx) = rho(g^{-1}) gamma(x) with the rho of L190 (the first equality "
+                   "read as the list's Reading 1, (g.phi)(x) = phi(g^{-1} x), L186)",
               "C": "existence only: for each g some sigma(g) in O(k) with gamma(gx) = sigma(g) "
                    "gamma(x)"},
-    repairs={"B": "erratum"}, quantifier={"C": "exists"},
+    repairs={"B": ("erratum", "rho(g^{-1}) for rho(g): with L186's action (Reading 1 of the "
+                              "first equality) the printed conclusion has g and g^{-1} swapped")},
+    quantifier={"C": "exists"},
 )
 def pe_equivariance_eq7(ctx):
     """With ``(g . phi)(x) = phi(g^{-1} x)`` (L186) and ``g . Phi = rho(g) Phi`` (L190),
