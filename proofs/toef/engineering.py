@@ -53,7 +53,8 @@ def _real_grad(V: sp.Expr, X: sp.Matrix) -> sp.Matrix:
               r"\ \dot X=\partial V/\partial X",
     kind="identity", expect="REFUTED",
     readings={"B": r"field $((XW_g)\odot(XW_i))W_o^\top$ (Hadamard product first), real gradient",
-              "C": r"tied weights $W_g=W_i=W_o$"},
+              "C": r"tied weights $W_g=W_i=W_o$",
+              "iii": r"(iii) complex X with $\dot X=\partial V/\partial X^*$, as in Def 2"},
     repairs={"C": ("other_object", "tying the three matrices gives another model: L124 itself "
                                    "names the tied field ReLU^2, not the gated MLP")},
 )
@@ -63,8 +64,9 @@ def gated_mlp_triple_potential(ctx):
     for C_MLP = C) and reading B ((XW_g)*(XW_i)) W_o^T both differ from it: N = 1, C = 2,
     C_MLP = 1, w_g = w_i = e_1, w_o = e_2, x = (1, 1): grad V = (2/3, 1/3), field (0, 1)
     (REFUTED); the untied field has a non-symmetric Jacobian, so it is the gradient of no
-    potential. Reading C (tied): PROVED at N = 2, C = 2, C_MLP = 2. (The Wirtinger reading
-    dV/dX^* of this holomorphic V is 0.) Severity (rule 6): false. The only repair that holds,
+    potential. Reading C (tied): PROVED at N = 2, C = 2, C_MLP = 2. Reading iii (the list's
+    derivative reading (iii), complex X with Def 2's dV/dX^*): V is holomorphic, so dV/dX^* = 0
+    and the field is not it (REFUTED, exact). Severity (rule 6): false. The only repair that holds,
     tying W_g = W_i = W_o, changes the object -- the paper's gated MLP has three independent
     matrices, and L124 calls the tied model ReLU^2 -- so it is declared other_object."""
     x0, x1 = sp.symbols("x0 x1")
@@ -89,6 +91,11 @@ def gated_mlp_triple_potential(ctx):
         {"N": 1, "C": 2, "C_MLP": 2, "W_gate": "E_11", "W_in": "E_11", "W_out": "E_21",
          "x": [1, 1]}, lhs=_real_grad(VA, X).subs(pt), rhs=FA.subs(pt)))
     J = sp.Matrix([[sp.diff(Fb[0, a], v) for v in X] for a in range(2)])
+    # (iii): complex X, Xdot = dV/dX^* (Def 2): V is a polynomial in X alone, so dV/dX^* = 0
+    out.append(refute_exactly(
+        "reading iii (complex X, Xdot = dV/dX^*): V is holomorphic, so dV/dX^* = (0, 0), but the "
+        "printed field ((x w_g)(x w_i)) w_o^T = (0, 1) at x = (1, 1)", ce,
+        lhs=wirtinger_conj(V, X).subs(pt), rhs=Fb.subs(pt), reading="iii"))
     out.append(refute_exactly("closedness: the untied field (0, x0^2) has Jacobian "
                               "[[0,0],[2x0,0]], not symmetric: no potential at all", ce,
                               lhs=J.subs(pt), rhs=J.T.subs(pt), reading="B", part="closedness"))
