@@ -26,8 +26,8 @@ from .model import PAPER, R
     readings={"B": "the group is SO(2)^{d/2} (Table 1): (phi_i) -> (+) R(phi_i) is a homomorphism",
               "C": "a representation of the position group (Z,+) with image in SO(2)^{d/2} in "
                    "SO(d)",
-              "D": "RoFormer relative property <R(m)q, R(n)k> = q^T R(n-m) k (Su et al., not in "
-                   "this paper)"},
+              "iv": "(iv) RoFormer relative property <R(m)q, R(n)k> = q^T R(n-m) k (Su et al., "
+                    "not in this paper)"},
 )
 def rope_representation(ctx):
     """SymPy, for every even d: ``R_Theta(m) = (+)_i R(m alpha_i)`` is block diagonal, so each
@@ -36,7 +36,7 @@ def rope_representation(ctx):
     1 (a block-diagonal determinant is the product of the blocks'; the image lies in SO(d):
     reading A, "a particular group representation of SO(d)" applied to v, L164), (iii) the
     equivariance of L170, each coordinate pair rotated by ``R(t alpha_i)``; reading B
-    (``SO(2)^{d/2}`` homomorphism), C (a representation of (Z, +)), D (the RoFormer relative
+    (``SO(2)^{d/2}`` homomorphism), C (a representation of (Z, +)), iv (the RoFormer relative
     property, a sum over the d/2 blocks with symbolic d/2). Float64 fuzzing up to d = 128:
     ``numerics/pegr/rope.py``.
 
@@ -94,7 +94,7 @@ def rope_representation(ctx):
                       sp.Sum(((R(m * a) * q).T * (R(n * a) * k))[0], (i, 1, h)),
                       sp.Sum((q.T * R((n - m) * a) * k)[0], (i, 1, h)))],
                     generality="symbolic d = 2h (sum over the blocks i = 1..h), alpha_i, q, k",
-                    scope="general", reading="D", summary="D: RoFormer relative property"),
+                    scope="general", reading="iv", summary="iv: RoFormer relative property"),
     ]
 
 
