@@ -510,17 +510,17 @@ CATEGORIES: tuple[tuple[Verdict, str], ...] = (
     (Verdict.PROVED, "bounded"),
     (Verdict.PROVED, "with erratum"),
     (Verdict.PROVED, "erratum in the proof"),
+    (Verdict.PROVED, "consistency check"),
     (Verdict.CERTIFIED, ""),
     (Verdict.CERTIFIED, "with erratum"),
     (Verdict.CERTIFIED, "erratum in the proof"),
     (Verdict.SUPPORTED, ""),
     (Verdict.SUPPORTED, "with erratum"),
     (Verdict.SUPPORTED, "erratum in the proof"),
-    (Verdict.PROVED, "consistency check"),
-    (Verdict.REFUTED, "consistency check"),
     (Verdict.REFUTED, "false"),
     (Verdict.REFUTED, "overstated"),
     (Verdict.REFUTED, "erratum"),
+    (Verdict.REFUTED, "consistency check"),
     (Verdict.REFUTED, ""),
     (Verdict.REPRODUCED, ""),
     (Verdict.REPRODUCED, "with erratum"),
@@ -594,7 +594,8 @@ def _undecided_by_reason(results: list[ClaimResult]) -> list[tuple[Tex, int]]:
 
 
 #: Order of the findings: a false theorem first, a typo last (verify.combine rule 6).
-SEVERITY_ORDER = {"false": 0, "overstated": 1, "erratum": 2, "erratum in the proof": 3}
+SEVERITY_ORDER = {"false": 0, "overstated": 1, "consistency check": 2, "erratum": 3,
+                  "erratum in the proof": 4}
 
 
 def findings_view(results: list[ClaimResult], *, only: str | None = None) -> list[dict[str, Any]]:
@@ -642,6 +643,8 @@ def _severity(r: ClaimResult) -> str:
     if r.errata and r.verdict is not Verdict.REFUTED:
         text = any(not headline.of_proof(e) for e in r.errata)
         return "erratum" if text else "erratum in the proof"
+    if r.kind == headline.CONSISTENCY:  # the paper's numbers disagree: no false theorem
+        return "consistency check"
     return r.severity or "false"
 
 
