@@ -366,7 +366,8 @@ def _weights_with(mech, ps, x):
     readings={
         "B": "score form: sum_ij w_ij (b_ij - E[b]) ds_ij/dtheta (as derived in Sec. 4 for softmax)"
     },
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "ds/dtheta for dw/dtheta: the score form "
+                              "Sec. 4 derives for softmax")},
     expect="SUPPORTED",
 )
 def crr_conj_advantage(ctx):

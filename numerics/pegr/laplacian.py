@@ -179,7 +179,8 @@ def pe_equivariance_eq7(ctx):
               r"=\rho(g)\rho(h)[\phi_i]\Rightarrow\rho(gh)=\rho(g)\rho(h)",
     kind="property", expect="SUPPORTED",
     readings={"B": "matrix of g in the basis phi (columns): g . phi_j = sum_i rho(g)_ij phi_i"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "rho(g) as the matrix of g in the basis phi (columns); with rows it "
+                              "is an anti-homomorphism")},
 )
 def rho_is_homomorphism(ctx):
     """Reading A (rows, as printed: ``g . Phi = rho(g) Phi``): the action is linear in the

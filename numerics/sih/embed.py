@@ -631,7 +631,7 @@ def remark_d7_exact_witness(Ls: list[int], centre: Fraction = Fraction(1, 2)) ->
               r"\ \text{exactly }\binom V2\text{ pairs of distinct configurations};"
               r"\ \delta\le1/(V^m-1)",
     readings={"B": r"$\binom{V^m}2$ pairs of distinct configurations"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "binom(V^m, 2) pairs of distinct configurations, not binom(V, 2)")},
 )
 def nondegeneracy(ctx):
     """Injectivity for random alpha in the simplex: check_injective on all V^m configurations

@@ -61,7 +61,8 @@ def algebra_span(gens: list[np.ndarray]) -> np.ndarray:
               r"(R^*WR=W\text{ for all }R\in U(C))",
     kind="property", expect="SUPPORTED",
     readings={"B": r"the parenthesis for all $R$ in the centralizer $\bigcap_iC_{U(C)}(W_i)$"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "the intuition's R ranges over the centralizer of the W_i, not all "
+                              "of U(C)")},
 )
 def axioms_1_to_4(ctx):
     """Intuitions parenthesis, reading A: R^*WR = W for all R in U(C) forces W scalar --

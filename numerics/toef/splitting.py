@@ -67,7 +67,7 @@ def _smallest_ill_typed(ctx) -> dict | None:
     kind="property", expect="SUPPORTED",
     readings={"B": r"the same with $W_{\rm out}^\top$ (and every output block of $W'_{\rm all}$ "
                    r"transposed)"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "W_out^T: eq. (1) as printed is ill-typed for C != C_MLP")},
 )
 def def1_transformer_ode(ctx):
     """Eq. (1) as printed multiplies the ``N x C_MLP`` gated activations by ``W_out``
@@ -398,7 +398,8 @@ def lemma1_bch_numeric(ctx):
     readings={"B": r"every $\lambda$ replaced by $\lambda/T$ (step $1/T$, as in the proof, "
                    r"l. 186-190); both schemes converge to the time-ordered flow with error "
                    r"$O(1/T)$"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "each lambda scaled by 1/T (step 1/T), as "
+                              "the proof (L186-190) does")},
 )
 def lemma2_depth(ctx):
     """Reading A (as printed, no 1/T): scalar generators a = -1, b = 1 (N = C = 1) give split

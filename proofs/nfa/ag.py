@@ -146,7 +146,7 @@ def linear_identity(ctx: verify.Context) -> list[Evidence]:
         r"with \mathcal L=\frac12\sum_i(y_i-f(x_i))^2",
         "C": r"as printed, with \mathcal L=\sum_i(y_i-f(x_i))^2 (no 1/2)",
     },
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "sign: the printed sum is -grad L, the descent direction")},
     expect="PROVED",
 )
 def intuition_gradient_sign(ctx: verify.Context) -> list[Evidence]:

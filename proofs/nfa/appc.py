@@ -59,7 +59,7 @@ def _instance(N: int, m: int, sign: int):
         "C": r"interpretation (L630, L638): \widetilde O_k equals -g_k, g_k, "
         r"or a fixed multiple (m = 1)",
     },
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "sign of the sum: the proof (L634) has +")},
     expect="PROVED",
 )
 def thm12_linear(ctx: verify.Context) -> list[Evidence]:

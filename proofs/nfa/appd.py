@@ -109,7 +109,7 @@ def _left_inverse_instances(ctx: verify.Context) -> Evidence:
         "for all g",
         "D": "reconstruction (Remark 15, L744): H >= K and Q full row rank => R O~ = g for all g",
     },
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "the undefined q of L726 is the g defined at L728")},
     expect="PROVED",
 )
 def thm14_multihead_identity(ctx: verify.Context) -> list[Evidence]:

@@ -84,7 +84,8 @@ def abelian_irreps_1d(ctx):
               r"rep. keep property (1)}",
     kind="identity", expect="PROVED",
     readings={"B": "rho takes values in the vector space End(V) (not: rho(G) is a vector space)"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "rho takes values in the vector space End(V); rho(G) itself is no "
+                              "vector space")},
 )
 def equivariant_maps_vs_reps(ctx):
     """(a) ``rho(gh) = rho(g) rho(h)`` is equivariance of rho from left multiplication to ``A ->

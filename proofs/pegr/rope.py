@@ -143,7 +143,7 @@ def printed_alpha(i: sp.Expr, d: sp.Expr) -> sp.Expr:
                    "10000^{-2(i-1)/d}, the printed formula with the sign of the exponent fixed",
               "C": "only 'the frequencies ... exponentially vary' (L170): alpha_{i+1}/alpha_i "
                    "constant"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "sign of the exponent: the cited RoPE has 10000^{-2(i-1)/d}")},
 )
 def rope_frequency_formula(ctx):
     """Specification check: the printed ``alpha_i = 10000^{+2(i-1)/d}`` (L170, reading A)

@@ -39,7 +39,7 @@ def s3_irreps() -> tuple[list[tuple[int, int]], list[sp.Matrix]]:
     kind="identity", expect="SUPPORTED",
     readings={"B": "the scaled entries sqrt(d_lambda) rho_ij form an orthonormal basis "
                    "(Peter-Weyl, compact G)"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "the entries need the factor sqrt(d_lambda) to be orthonormal")},
 )
 def peter_weyl(ctx):
     """Exact Schur orthogonality on S_3 (trivial, sign, standard in an orthonormal basis) with

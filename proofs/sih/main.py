@@ -74,7 +74,8 @@ def mlp_width_evidence(U: list, V: int,
     statement=r"D=V+d_p+2hV^m+V\le2(h+1)V+2d+2\ (m=1),\ \le2hV^m+2(m+V+d)+2\ (m>1);"
               r"\ \text{Layer-1 MLP hidden width exactly }4hV^m",
     readings={"B": r"MLP width exactly $4V^{|S_\gamma|}$ per head, total bounded by $4hV^m$"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "the Layer-1 MLP width is 4V^{|S_gamma|} per head; 4hV^m bounds the "
+                              "total")},
 )
 def dim_formula(ctx):
     """Block sums vs (54): PROVED symbolically (d_p = 2d+2 for m = 1; d_p <= 2(m+d)+2 gives (54)
@@ -141,7 +142,8 @@ def alignment_evidence(offsets, shift=None) -> Evidence:
                    r"$\delta_j$, $B_{3,Q}[j]$ that of $\delta_j+\hat e$; "
                    r"$c\langle q^{(Q)},q^{(K)}\rangle=ck$ iff the configurations agree, "
                    r"$\le c(k-1)$ otherwise"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "marginalise per neighbour (B_3[j] the one-hot state of delta_j): "
+                              "the per-partition blocks have mismatched sizes")},
 )
 def marginalisation_alignment(ctx):
     """For each partition of U (ECA) allowed by Def. 4.1 (|S_gamma| <= ceil(|U|/h)), the K

@@ -65,7 +65,8 @@ def non_centre_evidence(rule, name: str) -> Evidence:
     statement=r"|\mathcal S^k|=V^k,\ |\mathcal F|=V^{(V^k)};\ \text{ECA: }d=1,V=2,k=3"
               r"\text{ (256 rules)};\ \text{Game of Life: }d=2,V=2,k=8",
     readings={"B": r"Game of Life with the Moore neighbourhood including the centre, $k=9$"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "Game of Life's Moore neighbourhood has k = "
+                              "9 with the centre, not 8")},
 )
 def rule_space(ctx):
     """Counts by exhaustive enumeration (V=2, k<=3; V=3, k<=2) against V^k and V^(V^k): PROVED
@@ -158,7 +159,7 @@ def flatten_meanings(W: sp.Symbol, dims: tuple[int, ...] = (1, 2, 3)) -> dict[st
     statement=r"\text{row-major flattening separates adjacent physical neighbours by distances "
               r"of }\mathcal O(W^{m-1})",
     readings={"B": r"$\mathcal O(W^{d-1})$ (as printed at L192)"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "O(W^{d-1}) as at L192, not O(W^{m-1})")},
 )
 def flatten_distance(ctx):
     """Exact sequence distances under (T1): the interior neighbour along axis c sits

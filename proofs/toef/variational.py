@@ -176,7 +176,8 @@ def def2_dissipative_conservative(ctx):
               "C": r"up to a nonzero constant factor and a total time derivative: "
                    r"$d\alpha=-dX\wedge dX^*=i\,dq\wedge dp$, and the kinetic term is "
                    r"$-i\,(p\dot q-\tfrac12\tfrac{d}{dt}(pq))$"},
-    repairs={"C": "erratum"},
+    repairs={"C": ("erratum", "equal up to a constant factor and a total time derivative (d alpha "
+                              "= -dX ^ dX^*)")},
 )
 def def2_symplectic_legendre(ctx):
     """Scalar case, ``x = (q + ip)/sqrt2`` (l. 68): ``alpha = (i/2)(q dp - p dq)``,
