@@ -49,19 +49,10 @@ def values_continue(ctx):
     whole model of ``full_stationary_point`` (all parameter gradients 0, L = 2 ln 2, u != 0),
     where the values stop for good. L = 0 is not attainable with finite parameters (softmax
     p < 1), so 'unless the loss is exactly zero' is vacuous."""
-    out = [readout_u_evidence((1, 1, 1))]
-    ex = values_continue_counterexample()
-    ok = ex.pop("_ok")
-    out.append(
-        Evidence(
-            Verdict.REFUTED if ok else Verdict.UNDECIDED,
-            "(b) T=2, uniform attention, v_1 = -v_2, labels (0,1): u = (-1, 1) != 0 yet ubar = 0 "
-            "and grad W_V = 0 (both views); L = 2 ln 2",
-            method="symbolic",
-            part="(b)",
-            counterexample=ex,
-        )
-    )
+    # the summary leads with the strongest case, part (b) at an exact stationary point of the
+    # whole model (u != 0, the values never move again); (a), u = 0 under a degenerate read-out,
+    # comes last (issue 24, 2)
+    out = []
     sp_ex = full_stationary_point()
     ok2 = sp_ex.pop("_ok")
     out.append(
@@ -75,8 +66,21 @@ def values_continue(ctx):
             counterexample=sp_ex,
         )
     )
+    ex = values_continue_counterexample()
+    ok = ex.pop("_ok")
+    out.append(
+        Evidence(
+            Verdict.REFUTED if ok else Verdict.UNDECIDED,
+            "(b) T=2, uniform attention, v_1 = -v_2, labels (0,1): u = (-1, 1) != 0 yet ubar = 0 "
+            "and grad W_V = 0 (both views); L = 2 ln 2",
+            method="symbolic",
+            part="(b)",
+            counterexample=ex,
+        )
+    )
     # float64 re-check of (b) with the torch head
     out.append(stalled_values_evidence((0.7, -0.7), (1.0, -1.0), (0, 1)))
+    out.append(readout_u_evidence((1, 1, 1)))
     return out
 
 
