@@ -84,6 +84,7 @@ def test_a_tick_inside_a_gc_callback_waits_for_the_next_one() -> None:
     def work() -> None:
         while True:
             gc.collect()
+            _spin(0.01)
 
     dropped: list[object] = []
     hook, sys.unraisablehook = sys.unraisablehook, dropped.append
