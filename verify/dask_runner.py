@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .discovery import FILE_PREFIX
+from .sources import FILE_PREFIX
 from .errors import UsageError
 from .pool import Outcome, Resident, Task
 

@@ -142,8 +142,9 @@ def _patterns(config: pytest.Config) -> list[str] | None:
 
 
 def _collect(session: pytest.Session, config: pytest.Config) -> list[pytest.Item]:
+    from .discovery import discover, discover_selected
     from .errors import VerifyError
-    from .registry import KINDS, REGISTRY, discover, discover_selected
+    from .registry import KINDS, REGISTRY
 
     modules = sources(config)
     config._verify_template_modules = modules  # type: ignore[attr-defined]

@@ -18,17 +18,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from .context import PROFILES, Context
+from .discovery import default_modules, discover, discover_selected
 from .errors import ResultsFileError, UsageError
 from .execute import execute, failed
 from .pool import Outcome, Task, run_tasks
-from .registry import (
-    MAX_TIMEOUT_S,
-    REGISTRY,
-    Claim,
-    default_modules,
-    discover,
-    discover_selected,
-)
+from .registry import MAX_TIMEOUT_S, REGISTRY, Claim
 from .results import (
     ClaimResult,
     Results,

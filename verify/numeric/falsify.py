@@ -133,7 +133,7 @@ def importable(prop: Any) -> tuple[str, str] | None:
     qualname = getattr(prop, "__qualname__", None)
     if not module or not qualname or not qualname.isidentifier():
         return None
-    from ..discovery import FILE_MODULE_PREFIX
+    from ..sources import FILE_MODULE_PREFIX
 
     if module == "__main__" or module.startswith(FILE_MODULE_PREFIX):
         return None
