@@ -530,8 +530,8 @@ def _positive_gib(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a positive number of GiB, got {text!r}")
     return value
 def _capped_jobs(jobs: int) -> int:
-    """``jobs``, or the most this machine holds (:func:`verify.runner.max_jobs`), saying so."""
-    from .runner import WORKER_GIB, max_jobs
+    """``jobs``, or the most this machine holds (:func:`verify.pool.max_jobs`), saying so."""
+    from .pool import WORKER_GIB, max_jobs
 
     cap = max_jobs()
     if jobs <= cap:
@@ -550,7 +550,7 @@ def _fuzz_split(args: argparse.Namespace) -> dict:
     shards = args.shards
     if shards is None and args.scheduler:
         from .dask_runner import cluster_threads
-        from .runner import default_jobs
+        from .pool import default_jobs
 
         shards = cluster_threads(args.scheduler, args.jobs or default_jobs())
     return {"shards": shards or 1, "examples": args.examples}
