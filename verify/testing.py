@@ -239,7 +239,7 @@ def assert_equivariant(
     dtype: torch.dtype | None = None,
     device: str | None = None,
     tol: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     err_msg: str = "",
 ) -> Evidence:
     """Assert ``f(g.x) = g.f(x)`` on random inputs of shape ``shape`` and random ``g``.
@@ -274,9 +274,9 @@ def assert_equivariant(
             :func:`~verify.numeric.check_equivariance`).
         scale: a floor for the magnitude in the relative violation (when ``f`` may be ~0).
         budget, batch, tol, seed: as for :func:`~verify.numeric.falsify` (the same seed
-            gives the same result). ``dtype`` defaults to float64 (float32 findings are
-            re-checked in float64 anyway); ``device`` to that of ``f``'s parameters, else
-            the CPU.
+            gives the same result; ``None``: the claim's seed inside a claim, else 0).
+            ``dtype`` defaults to float64 (float32 findings are re-checked in float64
+            anyway); ``device`` to that of ``f``'s parameters, else the CPU.
         err_msg: appended to the failure message.
 
     Returns:
@@ -346,18 +346,20 @@ def _equivariance(
     dtype: Any = None,
     device: str | None = None,
     tol: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     assert_name: str,
 ) -> tuple[Evidence, str, str]:
     """The equivariance check both asserts run: its Evidence, the group described, and the
     call that repeats it."""
     import torch
 
+    from .context import engine_seed
     from .numeric import check_equivariance
     from .numeric import groups as G
 
     dtype = torch.float64 if dtype is None else dtype
     device = _device_of(f) if device is None else device
+    seed = engine_seed(seed)
     shape = tuple(int(s) for s in shape)
     named = isinstance(group, (str, G.Group))
     if named:

@@ -27,6 +27,7 @@ from typing import Any
 import torch
 from hypothesis.strategies import SearchStrategy
 
+from ..context import engine_seed
 from ..evidence import Evidence
 from .batching import InDtype, cast, flat, relative_gap
 from .falsify import falsify
@@ -71,7 +72,7 @@ def check_equivariance(
     dtype: torch.dtype = torch.float64,
     device: str | torch.device | None = None,
     tol: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     max_seconds: float | None = None,
 ) -> Evidence:
     """Falsify ``f(act_in(g, x)) == act_out(g, f(x))``.
@@ -99,13 +100,14 @@ def check_equivariance(
             :func:`~verify.numeric.randn`, so float32 and float64 draw the same numbers)
             are the same on both sides, and vary from one example to the next.
         budget, batch, dtype, device, tol, seed, max_seconds: as for
-            :func:`~verify.numeric.falsify`.
+            :func:`~verify.numeric.falsify` (``seed=None``: the claim's seed).
 
     Returns:
         the falsifier's Evidence; a counterexample holds the input ``x`` (and ``g`` when
         batched) at the worst batch index.
     """
     params = dict(params or {})
+    seed = engine_seed(seed)
     in_dtype = InDtype(f)
     group_is_strategy = isinstance(sample_group, SearchStrategy)
     if group_is_strategy and GROUP_KEY in params:
