@@ -160,6 +160,7 @@ def selected_modules(
     if any(sources.builtin_home(top) is None for top in DEFAULT_PACKAGES):
         return None  # the defaults are not (only) the built-in papers: no rule to go by
     keys = set(papers)
+    out: list[str] = []
     wanted: list[tuple[str, str | None]] = []  # (paper key, claims module name or None)
     for pat in pats:
         head, _, rest = pat.partition(".")
@@ -170,9 +171,8 @@ def selected_modules(
         wanted.append((head, segment if named else None))
     if papers:  # --paper and --claim together select their intersection
         wanted = [(k, s) for k, s in wanted if k in keys] or [(k, None) for k in sorted(keys)]
-    out: list[str] = []
-    for key, segment in wanted:
-        for name in _paper_modules(key, segment):
+    for key, claims_module in wanted:
+        for name in _paper_modules(key, claims_module):
             if name not in out:
                 out.append(name)
     return out
@@ -201,14 +201,14 @@ def _load(name: str, reg: Registry, by_module: dict[str, Advertised]) -> str:
     if name.startswith(sources.FILE_PREFIX):
         path = name[len(sources.FILE_PREFIX) :]
         try:
-            mod = sources.import_file(path)
+            module = sources.import_file(path)
         except (ClaimDefinitionError, DiscoveryError):
             raise
         except (Exception, SystemExit) as e:  # noqa: BLE001 - name the file and line, then stop
             raise DiscoveryError(
                 f"cannot import claims file {path!r}{_failure_site(e)}: {_failure(e)}"
             ) from e
-        reg.origins[mod.__name__] = shlex.quote(path)
+        reg.origins[module.__name__] = shlex.quote(path)
         return f"file {path}"
     for mod in _walk(name):
         if mod in _imported:

@@ -176,7 +176,7 @@ def _definitions(path: Path, mtime: float) -> tuple[tuple[str, tuple[str, ...]],
     """The top-level functions and classes the source at ``path`` defines, each class with
     the methods its body defines."""
     tree = ast.parse(path.read_bytes())
-    out = []
+    out: list[tuple[str, tuple[str, ...]]] = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out.append((node.name, ()))

@@ -230,9 +230,9 @@ def _die_with_the_run(slots: list[_Slot]) -> Iterator[None]:
     try:
         yield
     finally:
-        for sig, old in previous.items():
-            if signal.getsignal(sig) is handler:
-                signal.signal(sig, old)
+        for signum, old in previous.items():
+            if signal.getsignal(signum) is handler:
+                signal.signal(signum, old)
 
 
 def run_tasks(

@@ -91,7 +91,7 @@ class Claim:
 
     def resources_for(self, profile: str) -> dict[str, float]:
         """The Dask resources this claim needs in ``profile`` (``{"GPU": 1}``), if any."""
-        res = self.resources or {}
+        res: dict[str, Any] = dict(self.resources or {})
         if res and all(isinstance(v, dict) for v in res.values()):
             return dict(res.get(profile) or {})
         return dict(res)
@@ -151,12 +151,10 @@ class Registry:
 
     # -- registration -------------------------------------------------------------------------
     def add(self, c: Claim) -> None:
-        if c.id in self._claims:
-            other = self._claims[c.id]
-            if other.from_index:  # read from the claim index: the import replaces it
-                c.checks.extend(other.imported_checks())
-                other = None
-        if c.id in self._claims and other is not None:
+        other = self._claims.get(c.id)
+        if other is not None and other.from_index:  # read from the claim index: the import
+            c.checks.extend(other.imported_checks())  # replaces it
+        elif other is not None:
             raise DuplicateClaimError(
                 f"claim {c.id!r} is registered twice: in {other.file} and in {c.file}"
             )
@@ -447,8 +445,10 @@ def claim(
         try:
             by_profile = {k: Verdict.parse(v) for k, v in expect.items()} \
                 if isinstance(expect, dict) else {}
-            exp = Verdict.parse(expect) if expect is not None and not by_profile else \
-                by_profile.get("quick")
+            if by_profile or expect is None:
+                exp = by_profile.get("quick")
+            else:  # a verdict, or an empty dict (which parse refuses, saying why)
+                exp = Verdict.parse(expect)  # type: ignore[arg-type]
         except ValueError as e:
             raise ClaimDefinitionError(f"{where_}: expect: {e}") from None
         unknown = sorted(set(by_profile) - set(PROFILES))
@@ -498,7 +498,7 @@ def claim(
                 headline=heads,
                 vacuous=vacuous,
                 proof=dict(proof or {}),
-                undecided=tuple(undecided) if undecided is not None else None,
+                undecided=(undecided[0], undecided[1]) if undecided is not None else None,
                 resources=resources,
                 quantifier=dict(quantifier) if isinstance(quantifier, dict) else quantifier,
             )

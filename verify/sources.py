@@ -55,8 +55,9 @@ def builtin_home(name: str) -> Path | None:
 
 def _located_in(mod: ModuleType, home: Path) -> bool:
     paths = list(getattr(mod, "__path__", []) or [])
-    if getattr(mod, "__file__", None):
-        paths.append(str(Path(mod.__file__).parent))
+    file = getattr(mod, "__file__", None)
+    if file:
+        paths.append(str(Path(file).parent))
     return any(Path(p).resolve() == home.resolve() for p in paths)
 
 

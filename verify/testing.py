@@ -75,6 +75,7 @@ class EvidenceAssertionError(AssertionError):
 def assert_proved(actual: Checked, *, scope: str | None = None, err_msg: str = "") -> Checked:
     """Assert that ``actual`` is PROVED (and, with ``scope="general"``, proved in the
     generality of the statement rather than at listed instances only)."""
+    __tracebackhide__ = True  # pytest shows the caller, not this frame
     verdict, found_scope = _judge(actual)
     if verdict is Verdict.PROVED and (scope is None or found_scope == scope):
         return actual
@@ -87,6 +88,7 @@ def assert_proved(actual: Checked, *, scope: str | None = None, err_msg: str = "
 def assert_supported(actual: Checked, *, err_msg: str = "") -> Checked:
     """Assert that ``actual`` is SUPPORTED: numerically true on every input tried. (A PROVED
     or CERTIFIED does not pass: assert what you expect.)"""
+    __tracebackhide__ = True  # pytest shows the caller, not this frame
     verdict, _ = _judge(actual)
     if verdict is Verdict.SUPPORTED:
         return actual
@@ -96,6 +98,7 @@ def assert_supported(actual: Checked, *, err_msg: str = "") -> Checked:
 def assert_refuted(actual: Checked, *, err_msg: str = "") -> Checked:
     """Assert that ``actual`` is REFUTED, with a counterexample (a test that a planted bug,
     or a false statement, is caught)."""
+    __tracebackhide__ = True  # pytest shows the caller, not this frame
     verdict, _ = _judge(actual)
     if verdict is Verdict.REFUTED:
         return actual
@@ -131,6 +134,7 @@ def _pieces(actual: Any) -> list[Evidence]:
 def _fail(
     headline: str, actual: Checked, err_msg: str = "", rerun: str | None = None
 ) -> NoReturn:
+    __tracebackhide__ = True  # pytest shows the caller, not this frame
     message = headline + (f"\n{err_msg}" if err_msg else "") + "\n" + describe(actual, rerun)
     raise EvidenceAssertionError(message.rstrip(), actual)
 
@@ -287,6 +291,7 @@ def assert_equivariant(
             (REFUTED: the message shows the input ``x`` and element ``g`` at the worst batch
             index), or the check is NaN (UNDECIDED).
     """
+    __tracebackhide__ = True  # pytest shows the caller, not this frame
     ev, what, call = _equivariance(
         f, group=group, shape=shape, axis=axis, out_axis=out_axis, act_in=act_in,
         act_out=act_out, group_options=group_options, sample_input=sample_input, params=params,
@@ -318,6 +323,7 @@ def assert_not_equivariant(f: Callable[..., Any], *, err_msg: str = "", **option
             the worst violation seen, in how many inputs, and the call that repeats the
             search; UNDECIDED: why, e.g. a NaN).
     """
+    __tracebackhide__ = True  # pytest shows the caller, not this frame
     ev, what, call = _equivariance(f, assert_name="assert_not_equivariant", **options)
     if ev.verdict is Verdict.REFUTED:
         return ev
@@ -447,7 +453,7 @@ def _bound_action(grp: Group, axis: Any) -> Callable[[Any, Any], Any]:
         return grp.action()
     key = "axes" if "axes" in params else "axis"
     value = tuple(_axes(axis)) if key == "axes" or not isinstance(axis, int) else axis
-    return grp.action(**{key: value})
+    return grp.action(axes=value) if key == "axes" else grp.action(axis=value)
 
 
 def _where(axis: Any) -> str:

@@ -154,14 +154,15 @@ def dual_bound(
                                        rmatvec(p.A_eq, nu, p.n), strict=True)]
     bound = -dot(lam, p.b_ub) - dot(nu, p.b_eq)
     for j, rj in enumerate(r):
+        lo, hi = p.lower[j], p.upper[j]
         if rj > 0:
-            if p.lower[j] is None:
+            if lo is None:
                 return None, f"reduced cost r[{j}] = {rj} > 0 but x[{j}] has no lower bound"
-            bound += rj * p.lower[j]
+            bound += rj * lo
         elif rj < 0:
-            if p.upper[j] is None:
+            if hi is None:
                 return None, f"reduced cost r[{j}] = {rj} < 0 but x[{j}] has no upper bound"
-            bound += rj * p.upper[j]
+            bound += rj * hi
     return bound, "ok"
 
 
@@ -236,9 +237,11 @@ def _cvx_solve(
     lo = [j for j in range(n) if p.lower[j] is not None]
     hi = [j for j in range(n) if p.upper[j] is not None]
     if lo:
-        cons.append(x[lo] >= (0.0 if homogeneous else float_vector([p.lower[j] for j in lo])))
+        lows = [b for b in p.lower if b is not None]  # in the order of ``lo``
+        cons.append(x[lo] >= (0.0 if homogeneous else float_vector(lows)))
     if hi:
-        cons.append(x[hi] <= (0.0 if homogeneous else float_vector([p.upper[j] for j in hi])))
+        highs = [b for b in p.upper if b is not None]
+        cons.append(x[hi] <= (0.0 if homogeneous else float_vector(highs)))
     if extra_box is not None:
         cons.append(cp.abs(x) <= extra_box)
     prob = cp.Problem(cp.Minimize(c_min @ x), cons)
@@ -279,12 +282,14 @@ def _round_point(p: LPProblem, xf: np.ndarray, lam_f: np.ndarray | None, *,
             rhs.append(zero if homogeneous else p.b_ub[i])
     for j in range(p.n):
         for bnd in (p.lower[j], p.upper[j]):
-            target = zero if homogeneous else bnd
-            if bnd is not None and abs(xf[j] - float(target)) <= tol:
+            if bnd is None:
+                continue
+            at = zero if homogeneous else bnd  # an active bound (never ``target``, the goal)
+            if abs(xf[j] - float(at)) <= tol:
                 e = [zero] * p.n
                 e[j] = Fraction(1)
                 rows.append(e)
-                rhs.append(target)
+                rhs.append(at)
                 break
     best: Vector | None = None
     best_val: Fraction | None = None
@@ -297,9 +302,9 @@ def _round_point(p: LPProblem, xf: np.ndarray, lam_f: np.ndarray | None, *,
             if z is None or point_violation(p, z, homogeneous=homogeneous):
                 continue
             val = dot(objective, z) if objective is not None else zero
-            if best is None or val < best_val:
+            if best_val is None or val < best_val:
                 best, best_val = z, val
-        if best is not None:
+        if best is not None and best_val is not None:
             if objective is None or (target is not None and best_val <= target):
                 return best
             if goal is not None and float(best_val) <= goal + 1e-12 * (1.0 + abs(goal)):

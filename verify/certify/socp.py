@@ -134,7 +134,8 @@ class SOCPProblem:
         for i, cone in enumerate(cones):
             if len(cone) != 4:
                 raise ValueError(f"cone {i}: expected (F, g, h, d), got {len(cone)} items")
-            parsed.append(SOCCone.make(*cone, n=lin.n))
+            F, g, h, d = cone
+            parsed.append(SOCCone.make(F, g, h, d, n=lin.n))
         return cls(lin, parsed)
 
     def violation(self, x: Sequence[Fraction]) -> str | None:
@@ -300,7 +301,7 @@ def _dual_float(
     lam, nu = cp.Variable(m_ub, nonneg=True), cp.Variable(m_eq)
     zl, zu = cp.Variable(n, nonneg=True), cp.Variable(n, nonneg=True)
     Ls = [cp.Variable(len(cone.g)) if cone.g else None for cone in p.cones]
-    mus = cp.Variable(len(p.cones)) if p.cones else None
+    mus: Any = cp.Variable(len(p.cones)) if p.cones else None  # indexed only when cones exist
     r = ((np.zeros(n) if farkas else float_vector(lin.c_min))
          + float_matrix(lin.A_ub, n).T @ lam + float_matrix(lin.A_eq, n).T @ nu)
     obj = -(float_vector(lin.b_ub) @ lam) - (float_vector(lin.b_eq) @ nu)

@@ -118,7 +118,7 @@ def check_equivariance(
     if pass_params:
         takers["f"] = keywords(f)
     if all(names is not None for names in takers.values()):
-        unused = sorted(set(params) - set().union(*takers.values()))
+        unused = sorted(set(params).difference(*[n for n in takers.values() if n is not None]))
         if unused:
             hint = "" if pass_params else " (pass_params=True gives them to f)"
             raise ValueError(f"check_equivariance: params {unused} are taken by none of "

@@ -313,6 +313,7 @@ def _sampled(
     if ev.verdict is Verdict.REFUTED:
         ev.summary = f"not injective: two distinct sampled inputs with equal outputs; {ev.summary}"
         # prose for a reader; the re-run command is the claim's own (set by the runner)
+        assert ev.counterexample is not None  # the falsifier's REFUTED always carries one
         ev.counterexample["how_to_check"] = (
             f"evaluate f in float64 at counterexample['inputs']['x'] and ['partner'] "
             f"(equal outputs); "

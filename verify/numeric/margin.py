@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeAlias
 
 import torch
 from hypothesis.strategies import SearchStrategy
@@ -39,7 +39,7 @@ from .devices import dtype_name, eps, prepare_device
 from .falsify import default_tol, falsify
 from .judge import zone
 
-Scores = torch.Tensor | Callable[[Any], torch.Tensor]
+Scores: TypeAlias = "torch.Tensor | Callable[[Any], torch.Tensor]"
 
 
 def margins(S: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
