@@ -2,8 +2,8 @@
 so that selecting claims (``verify list``, ``verify run --claim ID``) imports nothing.
 
 Discovering the default sources (the built-in papers and the entry-point group
-``verify.claims``) imports every claims module, torch and SymPy with them: seconds before the
-first verdict, paid again by the worker that runs the claim. After such a full discovery the
+``verify.claims``) imports every claims module, torch and SymPy with them, before the first
+verdict, and again in the worker that runs the claim. After such a full discovery the
 index records each claim's metadata (id, paper, where, statement, kind, expect, budget,
 readings, resources, ``file:line`` of its checks, and the modules holding its checks), in the
 user's cache folder (:func:`index_dir`; never in a checkout). A later process answers a

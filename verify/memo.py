@@ -24,9 +24,9 @@ callable changed: a function or class of the computation's own package (the modu
 source digest covers) bound to something other than its definition in the source, or a
 Python function of torch, ``torch.nn.functional``, ``torch.linalg``, numpy, ``numpy.linalg``
 or ``math`` that those libraries did not define. The patched process computes its own value,
-and a clean process never reads it. (Decision, issue 25 item 4: key on the state that can be
-named, refuse the disk when callables are patched; the alternative, comparing with the
-template's state, would miss patches made while the template imported the claims.)
+and a clean process never reads it. (The key holds the state that can be named, and the
+disk is refused when callables are patched: comparing with the template's state instead
+would miss patches made while the template imported the claims.)
 
 Only deterministic functions may be memoised: then a hit returns exactly what recomputing
 would in a clean process, and a verdict still depends only on its own claim and seed, never

@@ -5,8 +5,7 @@ imports torch, sympy and the claims and then runs nothing itself; for every clai
 child, so each claim starts from the same clean, pre-imported state and nothing one claim
 changes (globals, working directory, environment, monkeypatches) reaches another. The child
 is forked ahead and takes its task from the slot's pipe, so a claim costs the parent one
-message each way, as a long-lived worker did; the fork costs the machine about 15 ms of CPU
-per claim (``benchmarks/bench_runner.py``).
+message each way and the machine one fork (``benchmarks/bench_runner.py`` measures it).
 
 Why own templates rather than ``multiprocessing``'s forkserver with preload: the forkserver
 is one process per parent, shared by every run, whose preload cannot follow the ``modules``

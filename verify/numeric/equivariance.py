@@ -41,7 +41,7 @@ MAP_KEYWORDS: tuple[str, ...] = ("generator", "dtype", "device")
 
 def keywords(fn: Callable[..., Any]) -> frozenset[str] | None:
     """The keyword names ``fn`` accepts, or ``None`` when it takes ``**kwargs`` (or its
-    signature cannot be read: it is then given everything, as before)."""
+    signature cannot be read: it is then given everything)."""
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
@@ -133,7 +133,7 @@ def check_equivariance(
         if not group_is_strategy:
             g_elem = cast(sample_group(**std, **only(takers["sample_group"], drawn)), dtype)
         fn = in_dtype(dtype, device)
-        if pass_params:  # one seed per example, drawn after the inputs (they stay as before)
+        if pass_params:  # one seed per example, drawn after the inputs (which it leaves alone)
             seed = int(torch.randint(0, 2**62, (1,), generator=generator, device=generator.device))
 
             def call(inputs: Any) -> Any:

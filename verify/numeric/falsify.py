@@ -210,7 +210,7 @@ def _reduce(v: torch.Tensor) -> tuple[float, int, int]:
 
     Reduced on ``v``'s device with one transfer of four numbers: on a GPU, copying a batch of
     a million violations to the host and scanning it there costs several times the property
-    itself (benchmarks/RESULTS.md, "On a GPU")."""
+    itself."""
     nan = torch.isnan(v)
     finite = v.masked_fill(nan, -math.inf)
     i = torch.argmax(finite)

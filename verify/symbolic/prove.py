@@ -23,7 +23,7 @@ exactly, by a rigorous interval enclosure, or by a difference stable across two 
 far above their error bounds (the rule is in :mod:`.witness`); everything else, timeouts
 included, is UNDECIDED with the reason.
 
-Soundness where SymPy is not (issue 23):
+Soundness where SymPy is not:
 
 * **the second route** (:mod:`.confirm`): every PROVED and every REFUTED is re-checked by
   explicit evaluation (sums written out over integer indices, exact and 50/100-digit points on
@@ -448,7 +448,7 @@ def _decide(L: Any, R: Any, *, total: float, seed: int, points: int,
                 return _refuted(ev, found), ""
 
     if symbolic_size and dims and diff is not None and not ladder.symbolic_matrix:
-        # induction in the one size symbol (issue 23, 2.4), before concrete sizes
+        # induction in the one size symbol, before concrete sizes
         proof = _induction(L, R, dims, deadline, steps)
         if proof is not None:
             return ev(Verdict.PROVED, proof.summary, generality=proof.generality,
