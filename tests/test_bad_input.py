@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import verify.registry
+import verify.discovery
 from verify import Evidence, Verdict
 from verify.cli import main
 from verify.errors import ResultsFileError
@@ -56,7 +56,7 @@ BAD_LINES = {
 
 @pytest.fixture
 def fixture_claims(monkeypatch):
-    monkeypatch.setattr(verify.registry, "DEFAULT_PACKAGES", ("verify_fixture_claims",))
+    monkeypatch.setattr(verify.discovery, "DEFAULT_PACKAGES", ("verify_fixture_claims",))
 
 
 def _bad_file(tmp_path: Path, bad: str) -> Path:

@@ -42,17 +42,8 @@ def index_in_tmp(tmp_path, monkeypatch):
 def real(index_in_tmp):
     """The global registry (where ``@verify.claim`` registers), emptied for the test and
     given back as it was."""
-    saved = (dict(REGISTRY._claims), dict(REGISTRY.papers), list(REGISTRY.searched),
-             dict(REGISTRY.broken), dict(REGISTRY.origins), list(REGISTRY._pending))
-    REGISTRY.clear()
-    yield REGISTRY
-    REGISTRY.clear()
-    REGISTRY._claims.update(saved[0])
-    REGISTRY.papers.update(saved[1])
-    REGISTRY.searched.extend(saved[2])
-    REGISTRY.broken.update(saved[3])
-    REGISTRY.origins.update(saved[4])
-    REGISTRY._pending.extend(saved[5])
+    with REGISTRY.emptied() as reg:
+        yield reg
 
 
 def _claims_file(folder: Path, text: str = CLAIMS) -> list[str]:

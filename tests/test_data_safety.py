@@ -60,7 +60,7 @@ def test_no_test_names_a_results_path_outside_tmp_path():
 # -- one writer per results file ----------------------------------------------------------------
 def _cli(*args: str, modules: tuple[str, ...]) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(FIX), *sys.path]), COLUMNS="200")
-    code = (f"import sys, verify.registry as r; r.DEFAULT_PACKAGES={modules!r}; "
+    code = (f"import sys, verify.discovery as r; r.DEFAULT_PACKAGES={modules!r}; "
             "from verify.cli import main; sys.exit(main(sys.argv[1:]))")
     return subprocess.Popen([sys.executable, "-c", code, *args], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from verify.discovery import claim_modules
 from verify.errors import DiscoveryError
-from verify.registry import Registry, check_location, claim_modules
+from verify.registry import Registry, check_location
 
 
 def _package(root: Path, name: str, files: dict[str, str]) -> None:

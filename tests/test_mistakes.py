@@ -19,7 +19,7 @@ FIX = Path(__file__).parent / "fixtures"
 #: The ``verify`` script as installed: the current folder is not on its sys.path (``python -m``
 #: and ``python -c`` would put it there).
 SCRIPT = ("import os, sys; sys.path[:] = [p for p in sys.path if p not in ('', os.getcwd())]; "
-          "import verify.registry as r; r.DEFAULT_PACKAGES = ('verify_fixture_claims',); "
+          "import verify.discovery as r; r.DEFAULT_PACKAGES = ('verify_fixture_claims',); "
           "from verify.cli import main; sys.exit(main(sys.argv[1:]))")
 
 

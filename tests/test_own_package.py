@@ -44,7 +44,7 @@ def _cli(
                           capture_output=True, text=True, timeout=300)
 
 
-FIXTURE_DEFAULTS = "import verify.registry as r; r.DEFAULT_PACKAGES = ('verify_fixture_claims',); "
+FIXTURE_DEFAULTS = "import verify.discovery as r; r.DEFAULT_PACKAGES = ('verify_fixture_claims',); "
 
 
 def test_claims_file_runs_without_installing(tmp_path):

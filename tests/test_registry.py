@@ -98,6 +98,31 @@ def test_evidence_for_before_and_after_the_claim_both_attach():
     assert reg["pp.a"].checks[1:] == [early, late]
 
 
+def test_pending_evidence_is_answered_for_and_forgotten_through_the_registry():
+    """A discovery validates only the evidence_for registered since its snapshot, and a
+    failed module's waiting evidence_for is forgotten (public methods, not ``_pending``)."""
+    reg = Registry()
+    verify.evidence_for("pp.old", registry=reg)(lambda ctx: None)
+    before = reg.pending()
+    reg.validate(since=before)  # waiting from before the snapshot: not this discovery's
+    verify.evidence_for("pp.new", registry=reg)(lambda ctx: None)
+    with pytest.raises(ClaimDefinitionError, match=r"evidence_for\('pp.new'\)"):
+        reg.validate(since=before)
+    reg.forget_pending_since(before)
+    assert [cid for cid, _, _ in reg.pending()] == ["pp.old"]
+
+
+def test_emptied_gives_the_registry_back_as_it_was():
+    reg = Registry()
+    _register(reg, "pp.kept")
+    verify.evidence_for("pp.later", registry=reg)(lambda ctx: None)
+    with reg.emptied() as empty:
+        assert len(empty) == 0 and empty.pending() == []
+        _register(empty, "pp.scratch")
+    assert [c.id for c in reg] == ["pp.kept"]
+    assert [cid for cid, _, _ in reg.pending()] == ["pp.later"]
+
+
 def test_select_globs_and_papers():
     reg = Registry()
     _register(reg, "pp.ag.one")

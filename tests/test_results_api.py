@@ -44,7 +44,7 @@ def _write(path: Path, results: list[ClaimResult]) -> Path:
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, COLUMNS="200", PYTHONPATH=os.pathsep.join([str(FIX), *sys.path]))
-    code = ("import sys, verify.registry as r; r.DEFAULT_PACKAGES=('verify_fixture_claims',); "
+    code = ("import sys, verify.discovery as r; r.DEFAULT_PACKAGES=('verify_fixture_claims',); "
             "from verify.cli import main; sys.exit(main(sys.argv[1:]))")
     return subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=cwd,
                           capture_output=True, text=True, timeout=300)

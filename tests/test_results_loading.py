@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import verify
-import verify.registry
+import verify.discovery
 import verify.results
 from verify import Evidence, Verdict
 from verify.cli import main, results_table
@@ -83,7 +83,7 @@ def _commands(tmp_path: Path, path: Path) -> dict[str, list[str]]:
 ])
 def test_a_special_results_file_is_refused_at_once(tmp_path, capsys, monkeypatch, no_hang,
                                                    kind, command):
-    monkeypatch.setattr(verify.registry, "DEFAULT_PACKAGES", ("verify_fixture_claims",))
+    monkeypatch.setattr(verify.discovery, "DEFAULT_PACKAGES", ("verify_fixture_claims",))
     path = _special(tmp_path, kind)
     assert main(_commands(tmp_path, path)[command]) == 2
     err = _one_line(capsys)

@@ -112,7 +112,7 @@ def test_same_seed_gives_identical_results_files(tmp_path):
 def _cli(*args: str, **kw) -> subprocess.Popen:
     fixtures = str(Path(__file__).parent / "fixtures")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([fixtures, *sys.path]))
-    return subprocess.Popen([sys.executable, "-c", "import sys, verify.registry as r; "
+    return subprocess.Popen([sys.executable, "-c", "import sys, verify.discovery as r; "
                              "r.DEFAULT_PACKAGES=('verify_fixture_slow',); "
                              "from verify.cli import main; sys.exit(main(sys.argv[1:]))", *args],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

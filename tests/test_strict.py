@@ -62,7 +62,7 @@ def test_a_check_that_raises_or_returns_garbage_sets_the_error():
 
 def verify_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(FIX), *sys.path]), COLUMNS="200")
-    code = ("import sys, verify.registry as r; r.DEFAULT_PACKAGES=('verify_fixture_claims',); "
+    code = ("import sys, verify.discovery as r; r.DEFAULT_PACKAGES=('verify_fixture_claims',); "
             "from verify.cli import main; sys.exit(main(sys.argv[1:]))")
     return subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=cwd,
                           capture_output=True, text=True, timeout=300)

@@ -269,3 +269,28 @@ def test_testing_is_a_lazy_public_name_of_verify():
     import verify
 
     assert "testing" in verify.__all__ and verify.testing.assert_proved is assert_proved
+
+
+def test_a_failing_assert_shows_the_callers_frame_not_verify_testing(tmp_path):
+    """``__tracebackhide__``: pytest's traceback of a failed assert stops at the test's own
+    line; no frame of verify/testing.py is shown."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "test_hidden.py").write_text(
+        "from verify import Evidence, Verdict\n"
+        "from verify.testing import assert_supported\n\n\n"
+        "def test_fails():\n"
+        "    assert_supported(Evidence(Verdict.UNDECIDED, 'a NaN was seen', method='numeric'))\n",
+        encoding="utf-8")
+    root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, *sys.path]))
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=long",
+         "-p", "no:verify", str(tmp_path / "test_hidden.py")],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "EvidenceAssertionError" in out.stdout and "assert_supported(Evidence(" in out.stdout
+    assert "testing.py" not in out.stdout, out.stdout

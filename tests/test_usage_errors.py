@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import verify
-import verify.registry
+import verify.discovery
 from verify import Evidence, Verdict
 from verify.cli import main
 from verify.errors import ClaimDefinitionError, ResultsFileError
@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture
 def fixture_claims(monkeypatch):
-    monkeypatch.setattr(verify.registry, "DEFAULT_PACKAGES", ("verify_fixture_claims",))
+    monkeypatch.setattr(verify.discovery, "DEFAULT_PACKAGES", ("verify_fixture_claims",))
 
 
 def _one_line(capsys) -> str:
@@ -256,7 +256,7 @@ def test_report_no_pdf_does_not_speak_of_a_tex_engine(tmp_path, capsys):
 @pytest.mark.parametrize("argv", [["list"], ["list", "--json"]])
 def test_list_into_a_closed_pipe_is_quiet(tmp_path, argv):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), str(FIX), *sys.path]))
-    code = ("import sys, verify.registry as r; r.DEFAULT_PACKAGES=('verify_fixture_claims',); "
+    code = ("import sys, verify.discovery as r; r.DEFAULT_PACKAGES=('verify_fixture_claims',); "
             "from verify.cli import main; sys.exit(main(sys.argv[1:]))")
     p = subprocess.Popen([sys.executable, "-c", code, *argv], env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)

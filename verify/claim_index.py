@@ -2,8 +2,8 @@
 so that selecting claims (``verify list``, ``verify run --claim ID``) imports nothing.
 
 Discovering the default sources (the built-in papers and the entry-point group
-``verify.claims``) imports every claims module, torch and SymPy with them: seconds before the
-first verdict, paid again by the worker that runs the claim. After such a full discovery the
+``verify.claims``) imports every claims module, torch and SymPy with them, before the first
+verdict, and again in the worker that runs the claim. After such a full discovery the
 index records each claim's metadata (id, paper, where, statement, kind, expect, budget,
 readings, resources, ``file:line`` of its checks, and the modules holding its checks), in the
 user's cache folder (:func:`index_dir`; never in a checkout). A later process answers a
@@ -22,7 +22,7 @@ The rule that keeps it from ever giving a wrong answer: a record is used only wh
   wherever they are installed, so a constant imported from a neighbour is followed too;
 - nothing failed to import when it was recorded (a skipped module's warning must recur).
 
-Otherwise the sources are imported as before, and recorded again. Registration that reads
+Otherwise the sources are imported, and recorded again. Registration that reads
 data files (not Python modules) at import time is not followed: such a claims package must
 not be indexed (``VERIFY_INDEX_DIR=off``).
 """
@@ -40,10 +40,11 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from .discovery import FILE_PREFIX, file_module_name
+from .import_graph import static_imports, walk, with_parents
 from .registry import Claim, Paper, Registry
+from .sources import FILE_PREFIX, file_module_name
 from .verdict import Verdict
 
 #: The layout of an index file; a file of another version is ignored.
@@ -89,6 +90,11 @@ class IndexedClaim(Claim):
     for its checks (:class:`IndexedCheck`) and the ``file:line`` they had."""
 
     recorded_code: list[str] = field(default_factory=list)
+    from_index: ClassVar[bool] = True
+
+    def imported_checks(self) -> list[Any]:
+        """The checks added by an import (none of the stand-ins)."""
+        return [fn for fn in self.checks if not isinstance(fn, IndexedCheck)]
 
     @property  # type: ignore[override]
     def code(self) -> list[str]:
@@ -97,12 +103,12 @@ class IndexedClaim(Claim):
 
 def is_stub(c: Claim) -> bool:
     """Whether ``c`` was read from the index (its checks were not imported)."""
-    return isinstance(c, IndexedClaim)
+    return c.from_index
 
 
 def real_checks(c: Claim) -> list[Any]:
     """The checks of ``c`` that were imported (none of a stub's stand-ins)."""
-    return [fn for fn in c.checks if not isinstance(fn, IndexedCheck)]
+    return c.imported_checks()
 
 
 def forget_stubs(reg: Registry) -> None:
@@ -121,7 +127,7 @@ def _local_files(sources: Sequence[str]) -> tuple[list[str], list[str]]:
     """The files of the loaded modules outside the standard library and site-packages, and
     of verify, its built-in papers and the sources' own packages wherever they are installed;
     and the folders of the loaded packages among them (sorted, absolute)."""
-    from .discovery import BUILTIN_PACKAGES, advertised
+    from .sources import BUILTIN_PACKAGES, advertised
 
     skip = _third_party_roots()
     own = {"verify", *BUILTIN_PACKAGES, *(a.module.split(".")[0] for a in advertised()),
@@ -178,7 +184,7 @@ def fresh(recorded: dict[str, Any]) -> bool:
 # -- keys and files --------------------------------------------------------------------------
 def _key(sources: Sequence[str]) -> str:
     from . import __version__
-    from .discovery import _INSTALL_ROOT, advertised
+    from .sources import INSTALL_ROOT, advertised
 
     eps = []
     for a in advertised():
@@ -190,7 +196,7 @@ def _key(sources: Sequence[str]) -> str:
             with contextlib.suppress(PackageNotFoundError):
                 version = dist_version(a.distribution)
         eps.append([a.name, a.module, a.distribution, version])
-    blob = json.dumps({"verify": __version__, "python": sys.version, "root": str(_INSTALL_ROOT),
+    blob = json.dumps({"verify": __version__, "python": sys.version, "root": str(INSTALL_ROOT),
                        "sources": list(sources), "entry_points": sorted(eps, key=str)})
     return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:16]
 
@@ -264,54 +270,29 @@ def record(reg: Registry, sources: Sequence[str]) -> Path | None:
 
 def _imports_of(name: str) -> set[str]:
     """The loaded modules that module ``name``'s source imports (statically, anywhere in it)."""
-    import ast
-
     mod = sys.modules.get(name)
     file = getattr(mod, "__file__", None)
+    if not file:
+        return set()
     try:
-        tree = ast.parse(Path(file).read_text(encoding="utf-8")) if file else None
+        is_package = getattr(mod, "__path__", None) is not None
+        found = static_imports(name, Path(file), is_package=is_package)
     except (OSError, SyntaxError, ValueError):
         return set()
-    if tree is None:
-        return set()
-    package = name if getattr(mod, "__path__", None) is not None else name.rpartition(".")[0]
-    out: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                head = ".".join(parts[: len(parts) - node.level + 1])
-                base = f"{head}.{base}" if base else head
-            out.add(base)
-            out.update(f"{base}.{a.name}" for a in node.names)
-    with_parents = set()
-    for m in out:
-        while m:
-            with_parents.add(m)
-            m = m.rpartition(".")[0]
-    return {m for m in with_parents if m in sys.modules}
+    return {m for m in with_parents(found) if m in sys.modules}
 
 
 def _imported_by(name: str) -> set[str]:
     """Every loaded module that importing ``name`` can load: the closure of
-    :func:`_imports_of` over the modules outside the standard library and site-packages."""
-    skip = _third_party_roots()
-    seen: set[str] = set()
-    todo = [name]
-    while todo:
-        m = todo.pop()
-        if m in seen:
-            continue
-        seen.add(m)
+    :func:`_imports_of`, not followed into the standard library and site-packages."""
+    roots = _third_party_roots()
+
+    def third_party(m: str) -> bool:
         file = getattr(sys.modules.get(m), "__file__", None)
-        if not isinstance(file, str) or any(str(Path(file).resolve()).startswith(r)
-                                            for r in skip):
-            continue
-        todo.extend(_imports_of(m) - seen)
-    return seen
+        return not isinstance(file, str) or any(str(Path(file).resolve()).startswith(r)
+                                                for r in roots)
+
+    return set(walk(name, _imports_of, skip=third_party))
 
 
 # -- using -----------------------------------------------------------------------------------

@@ -374,7 +374,8 @@ def _select(args: argparse.Namespace, modules: list[str] | None) -> list[str] | 
 
 # -- list -----------------------------------------------------------------------------------------
 def _cmd_list(args: argparse.Namespace) -> int:
-    from .registry import REGISTRY, discover, discover_selected
+    from .discovery import discover, discover_selected
+    from .registry import REGISTRY
 
     modules = _modules(args)
     if modules is None:  # the installed papers: import only the modules that can hold them
@@ -432,7 +433,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 highlight=False,
             )
 
-    from .registry import discover
+    from .discovery import discover
 
     if args.command == "fuzz":  # `verify fuzz ID ...`: what is not a claims file is an id
         ids = [f for f in args.files if not f.endswith(".py")]
@@ -529,8 +530,8 @@ def _positive_gib(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a positive number of GiB, got {text!r}")
     return value
 def _capped_jobs(jobs: int) -> int:
-    """``jobs``, or the most this machine holds (:func:`verify.runner.max_jobs`), saying so."""
-    from .runner import WORKER_GIB, max_jobs
+    """``jobs``, or the most this machine holds (:func:`verify.pool.max_jobs`), saying so."""
+    from .pool import WORKER_GIB, max_jobs
 
     cap = max_jobs()
     if jobs <= cap:
@@ -549,7 +550,7 @@ def _fuzz_split(args: argparse.Namespace) -> dict:
     shards = args.shards
     if shards is None and args.scheduler:
         from .dask_runner import cluster_threads
-        from .runner import default_jobs
+        from .pool import default_jobs
 
         shards = cluster_threads(args.scheduler, args.jobs or default_jobs())
     return {"shards": shards or 1, "examples": args.examples}
@@ -619,7 +620,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if result is None:
         import tempfile
 
-        from .registry import REGISTRY, discover, discover_selected
+        from .discovery import discover, discover_selected
+        from .registry import REGISTRY
         from .runner import run
 
         if modules is None:  # the installed papers: the claim index answers when it is fresh
@@ -652,7 +654,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def _cmd_where(claim_id: str, modules: list[str] | None = None) -> int:
     """``file:line`` of each check of a claim, one per line, without running anything."""
-    from .registry import REGISTRY, discover
+    from .discovery import discover
+    from .registry import REGISTRY
 
     discover(modules)
     for loc in REGISTRY[claim_id].code:

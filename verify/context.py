@@ -41,9 +41,18 @@ def claim_seed(run_seed: int, claim_id: str) -> int:
 class Context:
     """The environment one claim's checks run in.
 
+    Two seeds, for two jobs:
+
+    - ``seed`` (derived from ``run_seed`` and ``claim_id``) seeds every random choice that
+      belongs to this claim alone; an engine called with ``seed=None`` uses it
+      (:func:`engine_seed`), as ``device=None`` uses ``device``;
+    - ``run_seed`` is the run-wide seed: what several claims must share is seeded from it
+      (a paper's trained models, memoised once per run seed and reused by every claim that
+      reads them, :mod:`verify.memo`), never from one claim's ``seed``.
+
     Attributes:
         claim_id: the claim being checked.
-        run_seed: the seed given to the run (``--seed``).
+        run_seed: the seed given to the run (``--seed``); seeds what claims share.
         seed: this claim's seed, derived from ``run_seed`` and ``claim_id``.
         profile: ``"quick"`` (CI, small sizes), ``"deep"`` (full sweeps, reproductions)
             or ``"fuzz"`` (deep, with larger search budgets).
@@ -155,6 +164,21 @@ def active_device() -> str | None:
     the numeric engines run there when a check names no device, so that ``--device cpu``
     means the CPU for every search of the claim, on a machine with a GPU too."""
     return None if _active is None else _active.device
+
+
+def active_seed() -> int | None:
+    """The seed of the claim whose checks run in this process now (None outside a claim)."""
+    return None if _active is None else _active.seed
+
+
+def engine_seed(seed: int | None) -> int:
+    """The seed an engine searches with: ``seed`` when given; for ``None``, the active
+    claim's seed (:attr:`Context.seed`), as ``device=None`` follows the claim's device; and
+    0 outside a claim, so a call from a script or a test stays reproducible."""
+    if seed is not None:
+        return int(seed)
+    claim = active_seed()
+    return 0 if claim is None else claim
 
 
 def search_share(budget: int, seed: int) -> tuple[int, int]:

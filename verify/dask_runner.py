@@ -44,9 +44,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .discovery import FILE_PREFIX
 from .errors import UsageError
 from .pool import Outcome, Resident, Task
+from .sources import FILE_PREFIX
 
 log = logging.getLogger(__name__)
 
@@ -298,7 +298,7 @@ def _resident(modules: Sequence[str] | None, threads: int, mem_gib: float | None
 def _share(shares: dict[str, int], device: str) -> tuple[int, float | None]:
     """Torch threads and the address-space limit (GiB, None on CUDA) of one claim on this
     worker: its share of the host's cores and memory."""
-    from .runner import default_memory_gib
+    from .pool import default_memory_gib
 
     try:
         from distributed import get_worker

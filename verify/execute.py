@@ -3,7 +3,8 @@
 This is what a claim process (a fork of a clean template, :mod:`verify.isolation`) does. It
 never raises for a misbehaving check: the claim's other checks still run, and
 
-- a check that raises (a NameError, a wrong keyword, a wrong shape, a bad group name) or
+- a check that raises (a NameError, a wrong keyword, a wrong shape, a bad group name, a
+  tensor on another device than the claim's) or
   returns something that is not evidence is a bug in the claim's code: the claim's status is
   :attr:`Verdict.ERROR <verify.verdict.Verdict.ERROR>`, not a verdict of the paper, and its
   ``error`` names the exception and the last frame of the traceback in the claim's own file
@@ -70,14 +71,8 @@ def collect(fn: Any, ctx: Context, errors: list[str] | None = None,
                            elapsed_s=time.perf_counter() - t0)]
         tb = traceback.format_exc(limit=6)
         log.debug("check %s raised:\n%s", _name(fn), tb)
-        return [
-            broken(
-                f"check {_name(fn)} raised {type(e).__name__}: {_shorten(str(e), 500)}"
-                f"{_at(fn, e)}",
-                steps=[_shorten(tb, 4000)],
-                elapsed_s=time.perf_counter() - t0,
-            )
-        ]
+        return [broken(_crash_reason(fn, ctx, e), steps=[_shorten(tb, 4000)],
+                       elapsed_s=time.perf_counter() - t0)]
     items: list[Any]
     if isinstance(out, Evidence):
         items = [out]
@@ -144,38 +139,23 @@ def _at(fn: Any, exc: BaseException) -> str:
 
 
 #: torch's messages for a tensor on the wrong device (a check that builds its constants on
-#: the CPU while the search draws on the GPU): the check runs again on the CPU.
-DEVICE_MISMATCH = re.compile(
+#: the CPU while the search draws on the GPU, or hands a CUDA tensor to NumPy): the claim is
+#: ERROR, and its reason says what to fix.
+_DEVICE_MISMATCH = re.compile(
     r"on the same device|device type for generator|device type tensor to numpy"
     r"|either on cpu or on the same device"
 )
 
 
-def collect_on_device(fn: Any, ctx: Context, errors: list[str] | None = None,
-                      limits: list[str] | None = None) -> list[Evidence]:
-    """:func:`collect` on the claim's device. On a GPU, a check that fails only because it
-    mixes devices is run again, from the same seeds, on the CPU: its evidence is then the
-    CPU run's (the same as ``--device cpu``), and its summary says so. Any other failure
-    stays the check's own UNDECIDED."""
-    if not ctx.device.startswith("cuda"):
-        return collect(fn, ctx, errors, limits)
-    failures: list[str] = []
-    evidence = collect(fn, ctx, failures, limits)
-    mixed = [f for f in failures if DEVICE_MISMATCH.search(f)]
-    if not mixed:
-        if errors is not None:
-            errors.extend(failures)
-        return evidence
-    log.warning("%s: %s; running the check on the CPU", ctx.claim_id, mixed[0])
-    cpu = dataclasses.replace(ctx, device="cpu")
-    reset_global_state(cpu.seed)
-    with activate(cpu):
-        again = collect(fn, cpu, errors, limits)
-    note = f"[on cpu: on {ctx.device} {_shorten(mixed[0].splitlines()[0], 160)}]"
-    for e in again:
-        e.summary = f"{note} {e.summary}"
-        e.device = e.device or "cpu"
-    return again
+def _crash_reason(fn: Any, ctx: Context, e: BaseException) -> str:
+    """Why check ``fn`` crashed, as the claim's ERROR states it: the exception and where it
+    was raised, and for a tensor on another device than the claim's, that it mixes devices."""
+    raised = f"raised {type(e).__name__}: {_shorten(str(e), 500)}{_at(fn, e)}"
+    if _DEVICE_MISMATCH.search(str(e)):
+        return (f"check {_name(fn)} mixes devices on {ctx.device} (it must build its tensors "
+                f"and generators on the device it is given, and take no NumPy of a CUDA "
+                f"tensor): {raised}")
+    return f"check {_name(fn)} {raised}"
 
 
 def _shorten(text: str, width: int) -> str:
@@ -222,7 +202,7 @@ def execute(claim: Claim, ctx: Context) -> ClaimResult:
     limits: list[str] = []  # the checks that ran out of memory: UNDECIDED, with the reason
     with activate(ctx):  # the falsifier reads the fuzz split (examples, shard) from it
         for fn in claim.checks:
-            evidence.extend(collect_on_device(fn, ctx, errors, limits))
+            evidence.extend(collect(fn, ctx, errors, limits))
     for e in evidence:
         if e.seed is None and e.method in ("numeric", "experiment"):
             e.seed = ctx.seed

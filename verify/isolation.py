@@ -215,7 +215,7 @@ def template_main(
     os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")  # is_available() keeps forks safe
     try:
         from .devices import configure_torch
-        from .registry import discover
+        from .discovery import discover
 
         discover(modules)
         if "torch" in sys.modules:  # claims that never import torch (SymPy proofs) skip it

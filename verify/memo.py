@@ -24,9 +24,9 @@ callable changed: a function or class of the computation's own package (the modu
 source digest covers) bound to something other than its definition in the source, or a
 Python function of torch, ``torch.nn.functional``, ``torch.linalg``, numpy, ``numpy.linalg``
 or ``math`` that those libraries did not define. The patched process computes its own value,
-and a clean process never reads it. (Decision, issue 25 item 4: key on the state that can be
-named, refuse the disk when callables are patched; the alternative, comparing with the
-template's state, would miss patches made while the template imported the claims.)
+and a clean process never reads it. (The key holds the state that can be named, and the
+disk is refused when callables are patched: comparing with the template's state instead
+would miss patches made while the template imported the claims.)
 
 Only deterministic functions may be memoised: then a hit returns exactly what recomputing
 would in a clean process, and a verdict still depends only on its own claim and seed, never
@@ -64,6 +64,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .import_graph import static_imports, walk
+
 log = logging.getLogger(__name__)
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -91,22 +93,8 @@ def checkpoint_interval() -> float:
 
 def _imported(module: str, path: Path, package: str) -> set[str]:
     """Modules of ``package`` that the source at ``path`` (module ``module``) imports."""
-    tree = ast.parse(path.read_bytes())
-    base = module.split(".")
-    if path.name != "__init__.py":
-        base = base[:-1]
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            root = base[: len(base) - node.level + 1] if node.level else []
-            stem = ".".join(root + ([node.module] if node.module else []))
-            names = [stem] + [f"{stem}.{a.name}" for a in node.names]
-        else:
-            continue
-        found.update(n for n in names if n == package or n.startswith(package + "."))
-    return found
+    found = static_imports(module, path, is_package=path.name == "__init__.py")
+    return {n for n in found if n == package or n.startswith(package + ".")}
 
 
 def _source_file(module: str) -> Path | None:
@@ -126,21 +114,13 @@ def _package_sources(module: str) -> tuple[tuple[str, Path], ...]:
     ``numerics.gda``) that it imports, directly or through another one, with their files."""
     parts = module.split(".")
     package = ".".join(parts[:2])
-    out: list[tuple[str, Path]] = []
-    seen: set[str] = set()
-    todo = [module]
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
+
+    def imports_of(name: str) -> set[str]:
         path = _source_file(name)
-        if path is None:  # a name imported from a module, not a module: nothing to read
-            continue
-        out.append((name, path))
-        if len(parts) > 1:
-            todo.extend(sorted(_imported(name, path, package) - seen))
-    return tuple(out)
+        return _imported(name, path, package) if path is not None and len(parts) > 1 else set()
+
+    found = walk(module, imports_of, skip=lambda name: _source_file(name) is None)
+    return tuple((name, path) for name in found if (path := _source_file(name)) is not None)
 
 
 @functools.lru_cache(maxsize=64)
@@ -196,7 +176,7 @@ def _definitions(path: Path, mtime: float) -> tuple[tuple[str, tuple[str, ...]],
     """The top-level functions and classes the source at ``path`` defines, each class with
     the methods its body defines."""
     tree = ast.parse(path.read_bytes())
-    out = []
+    out: list[tuple[str, tuple[str, ...]]] = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out.append((node.name, ()))

@@ -5,8 +5,7 @@ imports torch, sympy and the claims and then runs nothing itself; for every clai
 child, so each claim starts from the same clean, pre-imported state and nothing one claim
 changes (globals, working directory, environment, monkeypatches) reaches another. The child
 is forked ahead and takes its task from the slot's pipe, so a claim costs the parent one
-message each way, as a long-lived worker did; the fork costs the machine about 15 ms of CPU
-per claim (``benchmarks/bench_runner.py``).
+message each way and the machine one fork (``benchmarks/bench_runner.py`` measures it).
 
 Why own templates rather than ``multiprocessing``'s forkserver with preload: the forkserver
 is one process per parent, shared by every run, whose preload cannot follow the ``modules``
@@ -49,6 +48,44 @@ GRACE_S = 2.0
 STARTUP_S = 300.0
 #: Seconds a template may take to report on a claim the parent killed.
 DRAIN_S = 30.0
+
+
+# -- sizing: how many workers a machine holds, and the memory of each -------------------------
+def default_jobs() -> int:
+    """The number of workers a run starts when not told: one per core, at most 8."""
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+#: Memory one worker needs: its template process (the claims and their libraries imported,
+#: about 250 MB for the built-in papers) and the claim it forks at work.
+WORKER_GIB = 0.5
+
+
+def _physical_memory() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def max_jobs() -> int:
+    """The most worker processes this machine holds: one per :data:`WORKER_GIB` of physical
+    memory, and at most four per core (more only wait for a core, each holding its memory).
+    A larger ``jobs`` is capped to it (``verify run --jobs`` says so)."""
+    cores = os.cpu_count() or 1
+    total = _physical_memory()
+    by_memory = int(total / (WORKER_GIB * 2**30)) if total else 4 * cores
+    return max(1, min(4 * cores, by_memory))
+
+
+def default_memory_gib(jobs: int) -> float | None:
+    """Address-space limit per worker: 80% of physical memory shared by the workers, so a
+    runaway claim raises MemoryError in its own worker instead of starving the machine.
+    (Not applied on CUDA, whose driver reserves large virtual ranges.)"""
+    total = _physical_memory()
+    if total is None:
+        return None
+    return max(2.0, 0.8 * total / 2**30 / max(1, jobs))
 
 
 @dataclass
@@ -192,9 +229,9 @@ def _die_with_the_run(slots: list[_Slot]) -> Iterator[None]:
     try:
         yield
     finally:
-        for sig, old in previous.items():
-            if signal.getsignal(sig) is handler:
-                signal.signal(sig, old)
+        for signum, old in previous.items():
+            if signal.getsignal(signum) is handler:
+                signal.signal(signum, old)
 
 
 def run_tasks(

@@ -142,8 +142,9 @@ def _patterns(config: pytest.Config) -> list[str] | None:
 
 
 def _collect(session: pytest.Session, config: pytest.Config) -> list[pytest.Item]:
+    from .discovery import discover, discover_selected
     from .errors import VerifyError
-    from .registry import KINDS, REGISTRY, discover, discover_selected
+    from .registry import KINDS, REGISTRY
 
     modules = sources(config)
     config._verify_template_modules = modules  # type: ignore[attr-defined]
@@ -324,9 +325,8 @@ def _resident(config: pytest.Config, device: str) -> Any:
     slot, with this worker's share of the cores under pytest-xdist."""
     resident = getattr(config, "_verify_resident", None)
     if resident is None:
-        from .pool import Resident
+        from .pool import Resident, default_memory_gib
         from .registry import REGISTRY
-        from .runner import default_memory_gib
 
         workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1))
         threads = max(1, (os.cpu_count() or 1) // workers)

@@ -1,34 +1,29 @@
-"""Registering claims (``@verify.claim``) and discovering them in ``proofs/`` and ``numerics/``.
+"""Registering claims (``@verify.claim``): the registry of claims and papers.
 
 A claim is registered once, under a stable id, by the decorator :func:`claim` on its
 check function. Further evidence for the same claim may come from another module
 (typically the numeric cross-check in ``numerics/`` of an identity proved in ``proofs/``),
 registered with :func:`evidence_for`. Mistakes are raised at import time, naming the
 claim and the file: a duplicate id, a missing or malformed field, an unknown kind.
+Finding and importing the modules that register claims is :mod:`verify.discovery`'s job.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
-import importlib
 import inspect
-import logging
-import pkgutil
 import re
-import shlex
-import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from . import discovery
+from . import sources
 from .combine import QUANTIFIERS, REPAIRS, UNDECIDED_REASONS  # combine, rules 6, 7 and 9
 from .context import PROFILES
-from .errors import ClaimDefinitionError, DiscoveryError, DuplicateClaimError, UnknownClaimError
+from .errors import ClaimDefinitionError, DuplicateClaimError, UnknownClaimError
 from .verdict import Verdict
-
-log = logging.getLogger(__name__)
 
 #: The kinds of claims (docs/api.md), plus ``informal`` for interpretive statements and
 #: ``consistency`` for an arithmetic check of numbers the paper reports about itself (a total
@@ -41,12 +36,12 @@ KINDS: tuple[str, ...] = ("identity", "property", "rate", "existence", "experime
 #: Longer ones overflow the operating system's timers.
 MAX_TIMEOUT_S = 7 * 24 * 3600.0
 
-#: Packages searched for claims by default.
-DEFAULT_PACKAGES: tuple[str, ...] = ("proofs", "numerics")
-
 _ID_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[A-Za-z0-9_]+)+$")
 
 Check = Callable[..., Any]
+
+#: An ``evidence_for`` whose claim is not registered yet: (claim id, check, file).
+PendingEvidence = tuple[str, Check, str]
 
 
 @dataclass
@@ -100,7 +95,7 @@ class Claim:
 
     def resources_for(self, profile: str) -> dict[str, float]:
         """The Dask resources this claim needs in ``profile`` (``{"GPU": 1}``), if any."""
-        res = self.resources or {}
+        res: dict[str, Any] = dict(self.resources or {})
         if res and all(isinstance(v, dict) for v in res.values()):
             return dict(res.get(profile) or {})
         return dict(res)
@@ -109,6 +104,14 @@ class Claim:
     def code(self) -> list[str]:
         """``file:line`` of each check, the file relative to its package root (as in a repo)."""
         return [check_location(fn) for fn in self.checks]
+
+    #: Whether this claim's metadata was read from the claim index, its checks not imported
+    #: (:class:`verify.claim_index.IndexedClaim`): an import of its module replaces it.
+    from_index: ClassVar[bool] = False
+
+    def imported_checks(self) -> list[Check]:
+        """The checks of this claim that were imported (callable in this process)."""
+        return list(self.checks)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -141,7 +144,7 @@ class Registry:
     def __init__(self) -> None:
         self.papers: dict[str, Paper] = {}
         self._claims: dict[str, Claim] = {}
-        self._pending: list[tuple[str, Check, str]] = []  # evidence_for before its claim
+        self._pending: list[PendingEvidence] = []  # evidence_for before its claim
         #: Where :func:`discover` looked for claims, one phrase each ("package proofs (...)").
         self.searched: list[str] = []
         #: Claims modules skipped because they failed to import: module -> the reason.
@@ -152,14 +155,10 @@ class Registry:
 
     # -- registration -------------------------------------------------------------------------
     def add(self, c: Claim) -> None:
-        if c.id in self._claims:
-            other = self._claims[c.id]
-            from . import claim_index
-
-            if claim_index.is_stub(other):  # read from the index: the import replaces it
-                c.checks.extend(claim_index.real_checks(other))
-                other = None
-        if c.id in self._claims and other is not None:
+        other = self._claims.get(c.id)
+        if other is not None and other.from_index:  # read from the claim index: the import
+            c.checks.extend(other.imported_checks())  # replaces it
+        elif other is not None:
             raise DuplicateClaimError(
                 f"claim {c.id!r} is registered twice: in {other.file} and in {c.file}"
             )
@@ -177,6 +176,15 @@ class Registry:
             self._claims[claim_id].checks.append(fn)
         else:
             self._pending.append((claim_id, fn, file))
+
+    def pending(self) -> list[PendingEvidence]:
+        """The ``evidence_for`` registrations still waiting for their claim (a snapshot)."""
+        return list(self._pending)
+
+    def forget_pending_since(self, snapshot: Sequence[PendingEvidence]) -> None:
+        """Forget the waiting ``evidence_for`` registered after ``snapshot`` was taken (those
+        of a claims module that failed to import)."""
+        self._pending = [p for p in self._pending if any(p is q for q in snapshot)]
 
     def drop(self, ids: Iterable[str]) -> None:
         """Forget these claims (those a claims module registered before it failed)."""
@@ -198,8 +206,8 @@ class Registry:
         ``file:PATH`` entries), in registration order."""
         names = []
         for m in modules:
-            if m.startswith(discovery.FILE_PREFIX):
-                m = discovery.file_module_name(m[len(discovery.FILE_PREFIX) :])
+            if m.startswith(sources.FILE_PREFIX):
+                m = sources.file_module_name(m[len(sources.FILE_PREFIX) :])
             names.append(m)
 
         def inside(c: Claim) -> bool:
@@ -214,17 +222,17 @@ class Registry:
         if not any(s.startswith("entry point") for s in self.searched):
             looked += (
                 f"; no installed package advertises entry-point group "
-                f"{discovery.ENTRY_POINT_GROUP!r}"
+                f"{sources.ENTRY_POINT_GROUP!r}"
             )
         skipped = "".join(f"; skipped {m}: {why}" for m, why in self.broken.items())
         return f"claims were looked for in: {looked}{skipped}"
 
-    def validate(self, since: int = 0) -> None:
-        """Raise if some ``evidence_for`` registered after the first ``since`` pending ones
-        names a claim nobody registered. (A module imported directly, outside a discovery,
-        may leave its ``evidence_for`` pending until its claim's own module is imported; a
-        discovery answers only for the modules it imported itself.)"""
-        new = self._pending[since:]
+    def validate(self, since: Sequence[PendingEvidence] = ()) -> None:
+        """Raise if some ``evidence_for`` registered after the snapshot ``since``
+        (:meth:`pending`) names a claim nobody registered. (A module imported directly,
+        outside a discovery, may leave its ``evidence_for`` pending until its claim's own
+        module is imported; a discovery answers only for the modules it imported itself.)"""
+        new = [p for p in self._pending if p not in since]
         if new:
             cid, _, file = new[0]
             raise ClaimDefinitionError(
@@ -284,7 +292,26 @@ class Registry:
             chosen = [c for c in chosen if any(fnmatch.fnmatchcase(c.id, p) for p in pats)]
         return chosen
 
+    @contextlib.contextmanager
+    def emptied(self) -> Iterator[Registry]:
+        """This registry, empty for the duration of the ``with`` block and given back with
+        what it held afterwards (a test that registers into the global registry)."""
+        saved = (dict(self._claims), dict(self.papers), list(self.searched), dict(self.broken),
+                 dict(self.origins), list(self._pending))
+        self.clear()
+        try:
+            yield self
+        finally:
+            self.clear()
+            self._claims.update(saved[0])
+            self.papers.update(saved[1])
+            self.searched.extend(saved[2])
+            self.broken.update(saved[3])
+            self.origins.update(saved[4])
+            self._pending.extend(saved[5])
+
     def clear(self) -> None:
+        """Forget every claim, paper and record of where claims were looked for."""
         self.papers.clear()
         self._claims.clear()
         self._pending.clear()
@@ -422,8 +449,10 @@ def claim(
         try:
             by_profile = {k: Verdict.parse(v) for k, v in expect.items()} \
                 if isinstance(expect, dict) else {}
-            exp = Verdict.parse(expect) if expect is not None and not by_profile else \
-                by_profile.get("quick")
+            if by_profile or expect is None:
+                exp = by_profile.get("quick")
+            else:  # a verdict, or an empty dict (which parse refuses, saying why)
+                exp = Verdict.parse(expect)  # type: ignore[arg-type]
         except ValueError as e:
             raise ClaimDefinitionError(f"{where_}: expect: {e}") from None
         unknown = sorted(set(by_profile) - set(PROFILES))
@@ -473,7 +502,7 @@ def claim(
                 headline=heads,
                 vacuous=vacuous,
                 proof=dict(proof or {}),
-                undecided=tuple(undecided) if undecided is not None else None,
+                undecided=(undecided[0], undecided[1]) if undecided is not None else None,
                 resources=resources,
                 quantifier=dict(quantifier) if isinstance(quantifier, dict) else quantifier,
             )
@@ -654,277 +683,18 @@ def evidence_for(claim_id: str, *, registry: Registry | None = None) -> Callable
     return decorate
 
 
-_imported: set[str] = set()
+#: Names that moved to :mod:`verify.discovery`, still importable from here.
+_DISCOVERY_NAMES = frozenset({
+    "DEFAULT_PACKAGES", "claim_modules", "default_modules", "discover", "discover_selected",
+    "selected_modules",
+})
 
 
-def discover(modules: Iterable[str] | None = None, registry: Registry | None = None) -> Registry:
-    """Import every module under ``modules`` (packages are walked) so their claims register.
+def __getattr__(name: str) -> Any:
+    """``verify.registry.discover`` and the other discovery names, from
+    :mod:`verify.discovery` (which imports this module, so not at import time)."""
+    if name in _DISCOVERY_NAMES:
+        from . import discovery
 
-    Defaults to :data:`DEFAULT_PACKAGES` plus any module advertised under the entry-point
-    group ``verify.claims`` by an installed package (a user's own papers). An entry
-    ``file:PATH`` imports the claims file ``PATH`` (:func:`verify.discovery.import_file`).
-
-    The built-in packages are imported from verify's installation, whatever ``sys.path``
-    holds (:func:`verify.discovery.pin_builtins`). A module advertised by an entry point that
-    fails to import (or a built-in package shadowed by one imported earlier) is skipped: its
-    claims are dropped, the reason is kept in ``registry.broken`` and logged, and every other
-    paper is still discovered. Any other failure raises :class:`DiscoveryError` naming the
-    module and the ``file:line`` where it failed. ``registry.searched`` records where claims
-    were looked for.
-    """
-    reg = registry if registry is not None else REGISTRY
-    names = list(modules) if modules is not None else default_modules()
-    advertised = {a.module: a for a in discovery.advertised()}
-    already_pending = list(reg._pending)
-    for name in names:
-        if name in reg.broken:
-            continue
-        before, pending = set(c.id for c in reg), list(reg._pending)
-        try:
-            where = _load(name, reg, advertised)
-        except Exception as e:
-            shadowed = isinstance(e, discovery.ShadowedPackageError)
-            if name not in advertised and not shadowed:
-                raise
-            reg.broken[name] = str(e)
-            reg.drop({c.id for c in reg} - before)
-            reg._pending = [p for p in reg._pending if any(p is q for q in pending)]
-            log.warning("skipped claims module %s: %s", name, e)
-            continue
-        if where not in reg.searched:
-            reg.searched.append(where)
-    reg.validate(since=sum(1 for p in reg._pending if p in already_pending))
-    return reg
-
-
-def discover_selected(
-    select: str | Sequence[str] | None = None,
-    paper: str | Sequence[str] | None = None,
-    registry: Registry | None = None,
-    *,
-    imports: bool = False,
-) -> list[str]:
-    """Discover the default claims sources, importing only the built-in modules that can hold
-    the selected claims; return the modules imported (what a run's workers must import).
-
-    When the claim index (:mod:`verify.claim_index`) is fresh, nothing is imported: the
-    registry holds the recorded claims (stubs whose checks cannot run here) and the modules
-    returned are those of the selected claims' checks. ``imports=True`` (claims run in this
-    process) always imports. Without a usable index every source is discovered and recorded.
-
-    The naming rule (:func:`selected_modules`) picks, for ``--claim nfa.ag.*`` or
-    ``--paper nfa``, the paper packages ``proofs.nfa`` and ``numerics.nfa`` and, within
-    them, the claims modules named ``ag``: a single claim then costs the imports of its
-    own modules, not of every paper. Whenever the narrowed import cannot answer the
-    selection (a pattern matches nothing there, or an ``evidence_for`` names a claim of a
-    module not imported), every source is discovered, so the outcome is the same as
-    :func:`discover` with the defaults: the same claims, and the same errors.
-    """
-    reg = registry if registry is not None else REGISTRY
-    from . import claim_index
-
-    if not imports:  # the claim index answers without importing, when it is fresh
-        answered = claim_index.answer(reg, default_modules(), select, paper)
-        if answered is not None:
-            return answered
-    claim_index.forget_stubs(reg)
-    recordable = claim_index.untouched(reg, default_modules())  # before anything is imported
-    narrowed = selected_modules(select, paper) if claim_index.index_dir() is None else None
-    if narrowed is not None:
-        modules = [*narrowed, *_entry_point_modules()]
-        try:
-            discover(modules, reg)
-            reg.select(select, paper)
-            return modules
-        except (UnknownClaimError, ClaimDefinitionError):
-            pass  # not answered by the narrowed modules: discover everything, as by default
-    modules = default_modules()
-    discover(modules, reg)
-    if recordable:
-        claim_index.record(reg, modules)
-    return modules
-
-
-_GLOB = re.compile(r"[*?\[\]]")
-
-
-def selected_modules(
-    select: str | Sequence[str] | None, paper: str | Sequence[str] | None
-) -> list[str] | None:
-    """The built-in modules that can hold the claims selected by id globs ``select`` and
-    paper keys ``paper``, by the naming rule; ``None`` when the selection may lie anywhere.
-
-    The rule: the claims of paper ``k`` live in the packages ``proofs.k`` and ``numerics.k``;
-    and when such a package lists a claims module named ``s`` in ``__claims__``, the claims
-    ``k.s.*`` live in the modules named ``s`` (tests/test_startup.py checks that every
-    built-in claim follows it). A pattern whose paper key is a glob selects everything.
-    """
-    pats = [select] if isinstance(select, str) else list(select or [])
-    papers = [paper] if isinstance(paper, str) else list(paper or [])
-    if not pats and not papers:
-        return None
-    if any(discovery.builtin_home(top) is None for top in DEFAULT_PACKAGES):
-        return None  # the defaults are not (only) the built-in papers: no rule to go by
-    keys = set(papers)
-    wanted: list[tuple[str, str | None]] = []  # (paper key, claims module name or None)
-    for pat in pats:
-        head, _, rest = pat.partition(".")
-        if _GLOB.search(head):
-            return None
-        segment, _, tail = rest.partition(".")
-        named = tail and not _GLOB.search(segment)
-        wanted.append((head, segment if named else None))
-    if papers:  # --paper and --claim together select their intersection
-        wanted = [(k, s) for k, s in wanted if k in keys] or [(k, None) for k in sorted(keys)]
-    out: list[str] = []
-    for key, segment in wanted:
-        for name in _paper_modules(key, segment):
-            if name not in out:
-                out.append(name)
-    return out
-
-
-def _paper_modules(key: str, segment: str | None) -> list[str]:
-    """The built-in modules for claims ``key.segment.*`` (``key.*`` when segment is None)."""
-    packages = [f"{top}.{key}" for top in DEFAULT_PACKAGES if _has_package(top, key)]
-    if segment is None:
-        return packages
-    named = [
-        f"{pkg}.{segment}"
-        for pkg in packages
-        if segment in (getattr(_import(pkg), "__claims__", None) or ())
-    ]
-    return named or packages
-
-
-def _has_package(top: str, key: str) -> bool:
-    home = discovery.builtin_home(top)
-    return home is not None and (home / key / "__init__.py").is_file()
-
-
-def _load(name: str, reg: Registry, advertised: dict[str, discovery.Advertised]) -> str:
-    """Import the claims of one source; return how it is described to a user."""
-    if name.startswith(discovery.FILE_PREFIX):
-        path = name[len(discovery.FILE_PREFIX) :]
-        try:
-            mod = discovery.import_file(path)
-        except (ClaimDefinitionError, DiscoveryError):
-            raise
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - name the file and line, then stop
-            raise DiscoveryError(
-                f"cannot import claims file {path!r}{_failure_site(e)}: {_failure(e)}"
-            ) from e
-        reg.origins[mod.__name__] = shlex.quote(path)
-        return f"file {path}"
-    for mod in _walk(name):
-        if mod in _imported:
-            continue
-        try:
-            importlib.import_module(mod)
-        except (ClaimDefinitionError, DiscoveryError):
-            raise
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - report which file failed, then stop
-            raise DiscoveryError(
-                f"cannot import claims module {mod!r}{_failure_site(e)}: {_failure(e)}"
-            ) from e
-        _imported.add(mod)
-    top = name.split(".", 1)[0]  # a built-in paper or claims module: its package's phrase
-    home = discovery.builtin_home(top) if discovery.is_builtin(name) else None
-    if home is not None:
-        return f"package {top} ({home})"
-    if name in advertised:
-        return advertised[name].describe()
-    if name not in DEFAULT_PACKAGES:
-        reg.origins[name] = f"--module {name}"
-    return f"module {name}"
-
-
-def _failure(e: BaseException) -> str:
-    """What went wrong in an import, as a user would say it."""
-    if isinstance(e, SystemExit):
-        return f"it called sys.exit({e.code!r})"
-    return f"{type(e).__name__}: {e}"
-
-
-def _failure_site(e: BaseException) -> str:
-    """`` at file:line``: the last frame of the traceback outside the import machinery."""
-    import traceback
-
-    frames = [
-        f
-        for f in traceback.extract_tb(e.__traceback__)
-        if "importlib" not in f.filename and not f.filename.startswith("<frozen")
-    ]
-    if isinstance(e, SyntaxError) and e.filename:
-        return f" at {e.filename}:{e.lineno}"
-    return f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
-
-
-def default_modules() -> list[str]:
-    """Where claims are discovered by default: ``proofs``, ``numerics``, and the modules that
-    installed packages advertise under the entry-point group ``verify.claims``."""
-    return [*DEFAULT_PACKAGES, *_entry_point_modules()]
-
-
-def claim_modules(pkg: Any) -> list[str]:
-    """The submodules of package ``pkg`` that hold claims, by the discovery rule:
-
-    a package that lists its claim modules in ``__claims__`` (a sequence of submodule names,
-    ``("identities", "em")``) is searched in exactly those, each of them a module or a package
-    to which the same rule applies; a package without ``__claims__`` is walked whole, every
-    submodule imported. A paper's shared model (``model.py``) is therefore public and is
-    simply not listed.
-    """
-    listed = getattr(pkg, "__claims__", None)
-    if listed is None:
-        found = pkgutil.walk_packages(pkg.__path__, prefix=pkg.__name__ + ".")
-        return sorted(info.name for info in found)
-    if isinstance(listed, str) or not all(isinstance(n, str) for n in listed):
-        raise DiscoveryError(
-            f"{pkg.__name__}.__claims__ must be a sequence of submodule names, got {listed!r}"
-        )
-    out: list[str] = []
-    for sub in listed:
-        name = f"{pkg.__name__}.{sub}"
-        out.append(name)
-        mod = _import(name)
-        if hasattr(mod, "__path__"):
-            out.extend(claim_modules(mod))
-    return out
-
-
-def _import(name: str) -> Any:
-    try:
-        if discovery.is_builtin(name):
-            discovery.pin_builtins()  # never a same-named folder from sys.path instead
-        return importlib.import_module(name)
-    except ModuleNotFoundError as e:
-        if e.name == name.split(".")[0] or e.name == name:
-            from .suggest import module_in_cwd
-
-            here = module_in_cwd(name)
-            if here is not None:  # as `python -m` would: the current folder, after sys.path
-                sys.path.append(str(Path.cwd()))
-                return _import(name)
-        if e.name == name:
-            raise DiscoveryError(f"no module named {name!r} to discover claims in") from None
-        raise DiscoveryError(f"cannot import claims module {name!r}: {e}") from e
-    except (ClaimDefinitionError, DiscoveryError):
-        raise
-    except (Exception, SystemExit) as e:  # noqa: BLE001
-        raise DiscoveryError(
-            f"cannot import claims module {name!r}{_failure_site(e)}: {_failure(e)}"
-        ) from e
-
-
-def _walk(name: str) -> list[str]:
-    pkg = _import(name)
-    _imported.add(name)
-    out = [name]
-    if hasattr(pkg, "__path__"):
-        out.extend(claim_modules(pkg))
-    return out
-
-
-def _entry_point_modules() -> list[str]:
-    return [a.module for a in discovery.advertised()]
+        return getattr(discovery, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,17 +18,18 @@ from dataclasses import replace
 from pathlib import Path
 
 from .context import PROFILES, Context
+from .discovery import default_modules, discover, discover_selected
 from .errors import ResultsFileError, UsageError
 from .execute import execute, failed
-from .pool import Outcome, Task, run_tasks
-from .registry import (
-    MAX_TIMEOUT_S,
-    REGISTRY,
-    Claim,
-    default_modules,
-    discover,
-    discover_selected,
+from .pool import (
+    Outcome,
+    Task,
+    default_jobs,
+    default_memory_gib,
+    max_jobs,
+    run_tasks,
 )
+from .registry import MAX_TIMEOUT_S, REGISTRY, Claim
 from .results import (
     ClaimResult,
     Results,
@@ -45,43 +46,6 @@ from .shards import shard_contexts
 log = logging.getLogger(__name__)
 
 DEFAULT_RESULTS = Path("results.jsonl")
-
-
-def default_jobs() -> int:
-    return max(1, min(os.cpu_count() or 1, 8))
-
-
-#: Memory one worker needs: its template process (the claims and their libraries imported,
-#: about 250 MB for the built-in papers) and the claim it forks at work.
-WORKER_GIB = 0.5
-
-
-def _physical_memory() -> int | None:
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def max_jobs() -> int:
-    """The most worker processes this machine holds: one per :data:`WORKER_GIB` of physical
-    memory, and at most four per core (more only wait for a core, each holding its memory).
-    A larger ``jobs`` is capped to it (``verify run --jobs`` says so)."""
-    cores = os.cpu_count() or 1
-    total = _physical_memory()
-    by_memory = int(total / (WORKER_GIB * 2**30)) if total else 4 * cores
-    return max(1, min(4 * cores, by_memory))
-
-
-def default_memory_gib(jobs: int) -> float | None:
-    """Address-space limit per worker: 80% of physical memory shared by the workers, so a
-    runaway claim raises MemoryError in its own worker instead of starving the machine.
-    (Not applied on CUDA, whose driver reserves large virtual ranges.)"""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return None
-    return max(2.0, 0.8 * total / 2**30 / max(1, jobs))
 
 
 def run(
@@ -145,20 +109,8 @@ def run(
     """
     # Every argument, the claims and the scheduler are checked before the results file is
     # touched: a usage error found late must not have emptied the file first.
-    if profile not in PROFILES:
-        raise UsageError(f"profile {profile!r}: expected one of {', '.join(PROFILES)}")
-    if jobs is not None and (not _is_int(jobs) or jobs < 0):
-        raise UsageError(f"jobs must be an integer >= 0, got {jobs!r}")
-    if not _is_int(seed):
-        raise UsageError(f"seed must be an integer, got {seed!r}")
-    if not _is_int(shards) or shards < 1:
-        raise UsageError(f"shards must be an integer >= 1, got {shards!r}")
-    if examples is not None and (not _is_int(examples) or examples < 1):
-        raise UsageError(f"examples must be an integer >= 1, got {examples!r}")
-    if scheduler is not None and jobs == 0:
-        raise UsageError("jobs=0 runs in this process: it cannot be given with a scheduler")
-    seed = int(seed)
-    timeout = _check_timeout(timeout)
+    seed, timeout, jobs = _check_arguments(profile, jobs, seed, shards, examples, scheduler,
+                                           timeout)
     path = _check_results_path(results_path, resume)
     if scheduler is not None:
         check_scheduler(scheduler)
@@ -170,12 +122,7 @@ def run(
     # On a cluster, each worker resolves an unspecified device itself (CUDA where it has it).
     dev = resolve_device(device) if scheduler is None or device is not None else "cpu"
     narrowed = modules is None  # the default sources: only the modules that can hold them
-    if narrowed:
-        modules = discover_selected(select, paper, imports=jobs == 0)  # jobs=0 runs here
-    else:
-        modules = list(modules)
-        discover(modules)
-    modules = [m for m in modules if m not in REGISTRY.broken]  # workers import exactly these
+    modules = _discover(select, paper, modules, imports=jobs == 0)
     claims = REGISTRY.select(select, paper)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -193,14 +140,7 @@ def run(
             jobs=jobs if jobs is not None else default_jobs(), claims=len(claims),
             complete=False, claims_sources=provenance.claims_sources(modules),
         )
-        done: dict[str, ClaimResult] = {}
-        if resume and path.exists():
-            for r in load(path):  # a crash or timeout is not done: it runs again (and a
-                # memoised training it was in resumes from its checkpoint, verify.memo)
-                if r.run_seed == seed and r.profile == profile and not r.crashed:
-                    done[r.id] = r
-            if narrowed and any(cid not in REGISTRY for cid in done):
-                discover(default_modules())  # the file is rewritten in the order of all claims
+        done = _resumed(path, seed, profile, narrowed) if resume else {}
         try:
             provenance.write(path, meta)
             write_all(path, done.values())  # a new file (also drops a half-written last line)
@@ -210,74 +150,31 @@ def run(
         todo = [c for c in claims if c.id not in done]
         if on_start:
             on_start(todo)
-
-        def budget(c: Claim) -> float:
-            if timeout is not None:
-                return timeout
-            return c.timeout_for(profile) or PROFILES[profile]["timeout"]
-
-        def context(c: Claim) -> Context:
-            return Context(claim_id=c.id, run_seed=seed, profile=profile, device=dev,
-                           budget_s=budget(c), source=REGISTRY.origin(c), examples=examples,
-                           shards=shards)
-
-        def record(result: ClaimResult) -> None:
-            result = storable(result)  # odd data costs this claim, never the file or the run
-            done[result.id] = result
-            append(path, result)
-            if on_result:
-                on_result(result)
-
         t_run = time.monotonic()
-        tasks = [Task(c.id, x) for c in todo for x in shard_contexts(context(c), shards)]
-        gathered: dict[str, list[tuple[int, ClaimResult]]] = {}
-
-        def finish(c: Claim, ctx: Context, result: ClaimResult) -> None:
-            """Record a claim's result, once all its shards have theirs."""
-            if shards == 1:
-                record(result)
-                return
-            got = gathered.setdefault(c.id, [])
-            got.append((ctx.shard, result))
-            if len(got) == shards:
-                results = [r for _, r in sorted(got, key=lambda sr: sr[0])]
-                record(merge_shards(c, replace(ctx, shard=0), results))
-
+        recorder = _Recorder(path, done, shards, on_result)
+        tasks = [
+            Task(c.id, x)
+            for c in todo
+            for x in shard_contexts(
+                Context(claim_id=c.id, run_seed=seed, profile=profile, device=dev,
+                        budget_s=_budget(c, profile, timeout), source=REGISTRY.origin(c),
+                        examples=examples, shards=shards),
+                shards,
+            )
+        ]
         if jobs == 0:
-            for t in tasks:
-                c = REGISTRY[t.claim_id]
-                finish(c, t.ctx, run_inline(c, t.ctx))
+            _dispatch_inline(tasks, recorder.finish)
+        elif scheduler is not None:
+            _dispatch_dask(tasks, recorder.finish, scheduler=scheduler,
+                           jobs=jobs or default_jobs(), modules=modules, profile=profile,
+                           device=device)
         else:
-
-            def on_outcome(o: Outcome) -> None:
-                c = REGISTRY[o.task.claim_id]
-                if o.record is not None:
-                    try:
-                        result = ClaimResult.from_dict(o.record)
-                    except ResultsFileError as e:
-                        why = f"result could not be saved: {e}"
-                        result = failed(c, o.task.ctx, why, o.elapsed_s)
-                else:
-                    result = failed(c, o.task.ctx, o.failure or "unknown failure",
-                                    o.elapsed_s, o.output)
-                finish(c, o.task.ctx, result)
-
             n_jobs = jobs or default_jobs()
-            if scheduler is not None:
-                from . import dask_runner
-
-                def needs(t: Task) -> dict[str, float]:
-                    c = REGISTRY[t.claim_id]
-                    return {} if device == "cpu" else c.resources_for(profile)
-
-                dask_runner.run_tasks(tasks, scheduler=scheduler, jobs=n_jobs, modules=modules,
-                                      on_outcome=on_outcome, resources=needs,
-                                      auto_device=device is None)
-            else:
-                if memory_gib is None and dev == "cpu":
-                    memory_gib = default_memory_gib(n_jobs)
-                run_tasks(tasks, jobs=n_jobs, modules=modules, on_outcome=on_outcome,
-                          mem_gib=memory_gib)
+            if memory_gib is None and dev == "cpu":
+                memory_gib = default_memory_gib(n_jobs)
+            run_tasks(tasks, jobs=n_jobs, modules=modules,
+                      on_outcome=lambda o: recorder.finish(*_outcome_result(o)),
+                      mem_gib=memory_gib)
 
         order = {c.id: i for i, c in enumerate(REGISTRY)}
         final = sorted(done.values(), key=lambda r: order.get(r.id, len(order)))
@@ -287,6 +184,28 @@ def run(
         provenance.write(path, meta)
     selected = {c.id for c in claims}
     return Results([r for r in final if r.id in selected], path=path)
+
+
+# -- validation -------------------------------------------------------------------------------
+def _check_arguments(
+    profile: str, jobs: int | None, seed: int, shards: int, examples: int | None,
+    scheduler: str | None, timeout: float | None,
+) -> tuple[int, float | None, int | None]:
+    """``(seed, timeout, jobs)`` normalised, or :class:`UsageError` naming the first argument
+    out of its range."""
+    if profile not in PROFILES:
+        raise UsageError(f"profile {profile!r}: expected one of {', '.join(PROFILES)}")
+    if jobs is not None and (not _is_int(jobs) or jobs < 0):
+        raise UsageError(f"jobs must be an integer >= 0, got {jobs!r}")
+    if not _is_int(seed):
+        raise UsageError(f"seed must be an integer, got {seed!r}")
+    if not _is_int(shards) or shards < 1:
+        raise UsageError(f"shards must be an integer >= 1, got {shards!r}")
+    if examples is not None and (not _is_int(examples) or examples < 1):
+        raise UsageError(f"examples must be an integer >= 1, got {examples!r}")
+    if scheduler is not None and jobs == 0:
+        raise UsageError("jobs=0 runs in this process: it cannot be given with a scheduler")
+    return int(seed), _check_timeout(timeout), jobs
 
 
 def _is_int(value: object) -> bool:
@@ -390,6 +309,114 @@ def check_scheduler(address: object, connect_s: float = 5.0) -> None:
     except OSError as e:
         raise UsageError(f"--scheduler {address!r}: cannot reach {host}:{port} "
                          f"({e.strerror or e}); is the scheduler running?") from None
+
+
+# -- discovery and resume ---------------------------------------------------------------------
+def _discover(
+    select: str | Sequence[str] | None, paper: str | Sequence[str] | None,
+    modules: Sequence[str] | None, *, imports: bool,
+) -> list[str]:
+    """Discover the claims sources into the registry; return the modules the workers import
+    (those that did not fail to import). The default sources (``modules=None``) are narrowed
+    to the modules that can hold the selection; ``imports`` imports them here even when the
+    claim index could answer (``jobs=0`` runs the claims in this process)."""
+    if modules is None:
+        found = discover_selected(select, paper, imports=imports)
+    else:
+        found = list(modules)
+        discover(found)
+    return [m for m in found if m not in REGISTRY.broken]
+
+
+def _resumed(path: Path, seed: int, profile: str, narrowed: bool) -> dict[str, ClaimResult]:
+    """The results already in ``path`` that a resumed run keeps: those of this seed and
+    profile, less the crashed ones (a crash or timeout runs again, and a memoised training it
+    was in resumes from its checkpoint, :mod:`verify.memo`)."""
+    done: dict[str, ClaimResult] = {}
+    if not path.exists():
+        return done
+    for r in load(path):
+        if r.run_seed == seed and r.profile == profile and not r.crashed:
+            done[r.id] = r
+    if narrowed and any(cid not in REGISTRY for cid in done):
+        discover(default_modules())  # the file is rewritten in the order of all claims
+    return done
+
+
+def _budget(c: Claim, profile: str, timeout: float | None) -> float:
+    """Claim ``c``'s time budget: the run's ``timeout``, else its own, else the profile's."""
+    if timeout is not None:
+        return timeout
+    return c.timeout_for(profile) or PROFILES[profile]["timeout"]
+
+
+# -- recording --------------------------------------------------------------------------------
+class _Recorder:
+    """Streams each claim's result to the results file as it is known, merging a sharded
+    claim's results once all its shards have theirs (:func:`verify.shards.merge`)."""
+
+    def __init__(self, path: Path, done: dict[str, ClaimResult], shards: int,
+                 on_result: Callable[[ClaimResult], None] | None) -> None:
+        self.path, self.done, self.shards, self.on_result = path, done, shards, on_result
+        self.gathered: dict[str, list[tuple[int, ClaimResult]]] = {}
+
+    def record(self, result: ClaimResult) -> None:
+        result = storable(result)  # odd data costs this claim, never the file or the run
+        self.done[result.id] = result
+        append(self.path, result)
+        if self.on_result:
+            self.on_result(result)
+
+    def finish(self, c: Claim, ctx: Context, result: ClaimResult) -> None:
+        """Record a claim's result, once all its shards have theirs."""
+        if self.shards == 1:
+            self.record(result)
+            return
+        got = self.gathered.setdefault(c.id, [])
+        got.append((ctx.shard, result))
+        if len(got) == self.shards:
+            results = [r for _, r in sorted(got, key=lambda sr: sr[0])]
+            self.record(merge_shards(c, replace(ctx, shard=0), results))
+
+
+Finish = Callable[[Claim, Context, ClaimResult], None]
+
+
+# -- dispatch: in this process, a local pool, or a Dask cluster ------------------------------
+def _dispatch_inline(tasks: Sequence[Task], finish: Finish) -> None:
+    """Run ``tasks`` one by one in this process (``jobs=0``)."""
+    for t in tasks:
+        c = REGISTRY[t.claim_id]
+        finish(c, t.ctx, run_inline(c, t.ctx))
+
+
+def _outcome_result(o: Outcome) -> tuple[Claim, Context, ClaimResult]:
+    """The claim, context and result of a task a worker ran: its record, or the failure."""
+    c = REGISTRY[o.task.claim_id]
+    if o.record is not None:
+        try:
+            result = ClaimResult.from_dict(o.record)
+        except ResultsFileError as e:
+            result = failed(c, o.task.ctx, f"result could not be saved: {e}", o.elapsed_s)
+    else:
+        result = failed(c, o.task.ctx, o.failure or "unknown failure", o.elapsed_s, o.output)
+    return c, o.task.ctx, result
+
+
+def _dispatch_dask(
+    tasks: Sequence[Task], finish: Finish, *, scheduler: str, jobs: int,
+    modules: Sequence[str], profile: str, device: str | None,
+) -> None:
+    """Run ``tasks`` on a Dask cluster, each claim with the resources it declares (none when
+    the run is on the CPU) and, when ``device`` is not given, the device of its worker."""
+    from . import dask_runner
+
+    def needs(t: Task) -> dict[str, float]:
+        return {} if device == "cpu" else REGISTRY[t.claim_id].resources_for(profile)
+
+    dask_runner.run_tasks(tasks, scheduler=scheduler, jobs=jobs, modules=modules,
+                          on_outcome=lambda o: finish(*_outcome_result(o)), resources=needs,
+                          auto_device=device is None)
 
 
 # -- jobs=0: a claim in this process ------------------------------------------------------------

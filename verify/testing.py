@@ -75,6 +75,7 @@ class EvidenceAssertionError(AssertionError):
 def assert_proved(actual: Checked, *, scope: str | None = None, err_msg: str = "") -> Checked:
     """Assert that ``actual`` is PROVED (and, with ``scope="general"``, proved in the
     generality of the statement rather than at listed instances only)."""
+    __tracebackhide__ = True  # pytest shows the caller, not this frame
     verdict, found_scope = _judge(actual)
     if verdict is Verdict.PROVED and (scope is None or found_scope == scope):
         return actual
@@ -87,6 +88,7 @@ def assert_proved(actual: Checked, *, scope: str | None = None, err_msg: str = "
 def assert_supported(actual: Checked, *, err_msg: str = "") -> Checked:
     """Assert that ``actual`` is SUPPORTED: numerically true on every input tried. (A PROVED
     or CERTIFIED does not pass: assert what you expect.)"""
+    __tracebackhide__ = True  # pytest shows the caller, not this frame
     verdict, _ = _judge(actual)
     if verdict is Verdict.SUPPORTED:
         return actual
@@ -96,6 +98,7 @@ def assert_supported(actual: Checked, *, err_msg: str = "") -> Checked:
 def assert_refuted(actual: Checked, *, err_msg: str = "") -> Checked:
     """Assert that ``actual`` is REFUTED, with a counterexample (a test that a planted bug,
     or a false statement, is caught)."""
+    __tracebackhide__ = True  # pytest shows the caller, not this frame
     verdict, _ = _judge(actual)
     if verdict is Verdict.REFUTED:
         return actual
@@ -131,6 +134,7 @@ def _pieces(actual: Any) -> list[Evidence]:
 def _fail(
     headline: str, actual: Checked, err_msg: str = "", rerun: str | None = None
 ) -> NoReturn:
+    __tracebackhide__ = True  # pytest shows the caller, not this frame
     message = headline + (f"\n{err_msg}" if err_msg else "") + "\n" + describe(actual, rerun)
     raise EvidenceAssertionError(message.rstrip(), actual)
 
@@ -239,7 +243,7 @@ def assert_equivariant(
     dtype: torch.dtype | None = None,
     device: str | None = None,
     tol: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     err_msg: str = "",
 ) -> Evidence:
     """Assert ``f(g.x) = g.f(x)`` on random inputs of shape ``shape`` and random ``g``.
@@ -274,9 +278,9 @@ def assert_equivariant(
             :func:`~verify.numeric.check_equivariance`).
         scale: a floor for the magnitude in the relative violation (when ``f`` may be ~0).
         budget, batch, tol, seed: as for :func:`~verify.numeric.falsify` (the same seed
-            gives the same result). ``dtype`` defaults to float64 (float32 findings are
-            re-checked in float64 anyway); ``device`` to that of ``f``'s parameters, else
-            the CPU.
+            gives the same result; ``None``: the claim's seed inside a claim, else 0).
+            ``dtype`` defaults to float64 (float32 findings are re-checked in float64
+            anyway); ``device`` to that of ``f``'s parameters, else the CPU.
         err_msg: appended to the failure message.
 
     Returns:
@@ -287,6 +291,7 @@ def assert_equivariant(
             (REFUTED: the message shows the input ``x`` and element ``g`` at the worst batch
             index), or the check is NaN (UNDECIDED).
     """
+    __tracebackhide__ = True  # pytest shows the caller, not this frame
     ev, what, call = _equivariance(
         f, group=group, shape=shape, axis=axis, out_axis=out_axis, act_in=act_in,
         act_out=act_out, group_options=group_options, sample_input=sample_input, params=params,
@@ -318,6 +323,7 @@ def assert_not_equivariant(f: Callable[..., Any], *, err_msg: str = "", **option
             the worst violation seen, in how many inputs, and the call that repeats the
             search; UNDECIDED: why, e.g. a NaN).
     """
+    __tracebackhide__ = True  # pytest shows the caller, not this frame
     ev, what, call = _equivariance(f, assert_name="assert_not_equivariant", **options)
     if ev.verdict is Verdict.REFUTED:
         return ev
@@ -346,18 +352,20 @@ def _equivariance(
     dtype: Any = None,
     device: str | None = None,
     tol: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     assert_name: str,
 ) -> tuple[Evidence, str, str]:
     """The equivariance check both asserts run: its Evidence, the group described, and the
     call that repeats it."""
     import torch
 
+    from .context import engine_seed
     from .numeric import check_equivariance
     from .numeric import groups as G
 
     dtype = torch.float64 if dtype is None else dtype
     device = _device_of(f) if device is None else device
+    seed = engine_seed(seed)
     shape = tuple(int(s) for s in shape)
     named = isinstance(group, (str, G.Group))
     if named:
@@ -445,7 +453,7 @@ def _bound_action(grp: Group, axis: Any) -> Callable[[Any, Any], Any]:
         return grp.action()
     key = "axes" if "axes" in params else "axis"
     value = tuple(_axes(axis)) if key == "axes" or not isinstance(axis, int) else axis
-    return grp.action(**{key: value})
+    return grp.action(axes=value) if key == "axes" else grp.action(axis=value)
 
 
 def _where(axis: Any) -> str:

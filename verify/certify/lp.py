@@ -27,7 +27,6 @@ reported in the user's sense (a dual of a max problem proves an *upper* bound).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -35,7 +34,8 @@ from typing import Any
 import numpy as np
 
 from ..evidence import Evidence
-from .certificate import Certificate, ClaimSpec, Outcome, decide
+from .certificate import Certificate, ClaimSpec, Outcome
+from .driver import certify, float_matrix, float_vector
 from .exact import Matrix, Vector, dot, matvec, rmatvec, to_fraction, to_matrix, to_vector
 from .rounding import DENOMINATORS, candidates, project_affine, round_vector, scale_of
 
@@ -118,7 +118,7 @@ def _parse_bounds(bounds: Any, n: int) -> tuple[list[Bound], list[Bound]]:
 
 
 # -- exact checks ----------------------------------------------------------------------------
-def _point_violation(p: LPProblem, x: Vector, *, homogeneous: bool = False) -> str | None:
+def point_violation(p: LPProblem, x: Vector, *, homogeneous: bool = False) -> str | None:
     """Why ``x`` is not feasible (``homogeneous``: as a recession direction), or None."""
     if len(x) != p.n:
         return f"point has {len(x)} entries, expected {p.n}"
@@ -154,14 +154,15 @@ def dual_bound(
                                        rmatvec(p.A_eq, nu, p.n), strict=True)]
     bound = -dot(lam, p.b_ub) - dot(nu, p.b_eq)
     for j, rj in enumerate(r):
+        lo, hi = p.lower[j], p.upper[j]
         if rj > 0:
-            if p.lower[j] is None:
+            if lo is None:
                 return None, f"reduced cost r[{j}] = {rj} > 0 but x[{j}] has no lower bound"
-            bound += rj * p.lower[j]
+            bound += rj * lo
         elif rj < 0:
-            if p.upper[j] is None:
+            if hi is None:
                 return None, f"reduced cost r[{j}] = {rj} < 0 but x[{j}] has no upper bound"
-            bound += rj * p.upper[j]
+            bound += rj * hi
     return bound, "ok"
 
 
@@ -171,7 +172,7 @@ def check_lp_certificate(p: LPProblem, cert: Certificate) -> tuple[bool, str]:
     try:
         if cert.kind in ("primal", "ray"):
             x = [to_fraction(v) for v in cert.values["x"]]
-            why = _point_violation(p, x)
+            why = point_violation(p, x)
             if why:
                 return False, f"primal point infeasible: {why}"
             obj = dot(p.c, x)
@@ -180,7 +181,7 @@ def check_lp_certificate(p: LPProblem, cert: Certificate) -> tuple[bool, str]:
                     return False, f"objective of the point is {obj}, certificate says {cert.value}"
                 return True, f"feasible point, objective {obj}"
             d = [to_fraction(v) for v in cert.values["d"]]
-            why = _point_violation(p, d, homogeneous=True)
+            why = point_violation(p, d, homogeneous=True)
             if why:
                 return False, f"not a recession direction: {why}"
             slope = dot(p.c_min, d)
@@ -209,14 +210,6 @@ def check_lp_certificate(p: LPProblem, cert: Certificate) -> tuple[bool, str]:
 
 
 # -- solving and rounding --------------------------------------------------------------------
-def _floats(A: Matrix, n: int) -> np.ndarray:
-    return np.array([[float(v) for v in r] for r in A], dtype=float).reshape(len(A), n)
-
-
-def _fvec(v: Sequence[Fraction]) -> np.ndarray:
-    return np.array([float(x) for x in v], dtype=float)
-
-
 def _solvers(preferred: str | None) -> list[str]:
     import cvxpy as cp
 
@@ -235,18 +228,20 @@ def _cvx_solve(
     n = p.n
     x = cp.Variable(n)
     cons = []
-    Aub, Aeq = _floats(p.A_ub, n), _floats(p.A_eq, n)
-    zub = 0.0 if homogeneous else _fvec(p.b_ub)
-    zeq = 0.0 if homogeneous else _fvec(p.b_eq)
+    Aub, Aeq = float_matrix(p.A_ub, n), float_matrix(p.A_eq, n)
+    zub = 0.0 if homogeneous else float_vector(p.b_ub)
+    zeq = 0.0 if homogeneous else float_vector(p.b_eq)
     ub_con = Aub @ x <= zub if len(p.A_ub) else None
     eq_con = Aeq @ x == zeq if len(p.A_eq) else None
     cons += [con for con in (ub_con, eq_con) if con is not None]
     lo = [j for j in range(n) if p.lower[j] is not None]
     hi = [j for j in range(n) if p.upper[j] is not None]
     if lo:
-        cons.append(x[lo] >= (0.0 if homogeneous else _fvec([p.lower[j] for j in lo])))
+        lows = [b for b in p.lower if b is not None]  # in the order of ``lo``
+        cons.append(x[lo] >= (0.0 if homogeneous else float_vector(lows)))
     if hi:
-        cons.append(x[hi] <= (0.0 if homogeneous else _fvec([p.upper[j] for j in hi])))
+        highs = [b for b in p.upper if b is not None]
+        cons.append(x[hi] <= (0.0 if homogeneous else float_vector(highs)))
     if extra_box is not None:
         cons.append(cp.abs(x) <= extra_box)
     prob = cp.Problem(cp.Minimize(c_min @ x), cons)
@@ -278,8 +273,8 @@ def _round_point(p: LPProblem, xf: np.ndarray, lam_f: np.ndarray | None, *,
     zero = Fraction(0)
     rows: Matrix = list(p.A_eq)
     rhs: Vector = [zero] * len(p.b_eq) if homogeneous else list(p.b_eq)
-    Aub_f = _floats(p.A_ub, p.n)
-    bub_f = np.zeros(len(p.b_ub)) if homogeneous else _fvec(p.b_ub)
+    Aub_f = float_matrix(p.A_ub, p.n)
+    bub_f = np.zeros(len(p.b_ub)) if homogeneous else float_vector(p.b_ub)
     slack = bub_f - Aub_f @ xf if len(p.A_ub) else np.zeros(0)
     for i, s in enumerate(slack):
         if s <= tol or (lam_f is not None and i < len(lam_f) and lam_f[i] > tol):
@@ -287,12 +282,14 @@ def _round_point(p: LPProblem, xf: np.ndarray, lam_f: np.ndarray | None, *,
             rhs.append(zero if homogeneous else p.b_ub[i])
     for j in range(p.n):
         for bnd in (p.lower[j], p.upper[j]):
-            target = zero if homogeneous else bnd
-            if bnd is not None and abs(xf[j] - float(target)) <= tol:
+            if bnd is None:
+                continue
+            at = zero if homogeneous else bnd  # an active bound (never ``target``, the goal)
+            if abs(xf[j] - float(at)) <= tol:
                 e = [zero] * p.n
                 e[j] = Fraction(1)
                 rows.append(e)
-                rhs.append(target)
+                rhs.append(at)
                 break
     best: Vector | None = None
     best_val: Fraction | None = None
@@ -302,12 +299,12 @@ def _round_point(p: LPProblem, xf: np.ndarray, lam_f: np.ndarray | None, *,
         if rows[len(p.A_eq):]:
             tries.append(project_affine(x, p.A_eq, rhs[: len(p.A_eq)]))
         for z in tries:
-            if z is None or _point_violation(p, z, homogeneous=homogeneous):
+            if z is None or point_violation(p, z, homogeneous=homogeneous):
                 continue
             val = dot(objective, z) if objective is not None else zero
-            if best is None or val < best_val:
+            if best_val is None or val < best_val:
                 best, best_val = z, val
-        if best is not None:
+        if best is not None and best_val is not None:
             if objective is None or (target is not None and best_val <= target):
                 return best
             if goal is not None and float(best_val) <= goal + 1e-12 * (1.0 + abs(goal)):
@@ -331,7 +328,7 @@ def _round_dual(p: LPProblem, lam_f: np.ndarray, nu_f: np.ndarray, *, objective:
     scale = scale_of([*lam_f.tolist(), *nu_f.tolist(), *(float(v) for v in p.c)])
     tol = 1e-7 * scale
     abs_scale = 1.0 + abs(goal) if goal is not None else 1.0
-    base = _fvec(p.c_min) if objective else np.zeros(n)
+    base = float_vector(p.c_min) if objective else np.zeros(n)
     best: tuple[Vector, Vector, Fraction] | None = None
     extra = 2
     for q in [*DENOMINATORS, None]:
@@ -393,7 +390,7 @@ def _farkas_lp(p: LPProblem, solver: str) -> tuple[np.ndarray, np.ndarray] | Non
     lo_f = np.array([0.0 if v is None else float(v) for v in p.lower])
     hi_f = np.array([0.0 if v is None else float(v) for v in p.upper])
     cons = [
-        _floats(p.A_ub, n).T @ lam + _floats(p.A_eq, n).T @ nu == zl - zu,
+        float_matrix(p.A_ub, n).T @ lam + float_matrix(p.A_eq, n).T @ nu == zl - zu,
         cp.sum(lam) + cp.sum(zl) + cp.sum(zu) + cp.norm1(nu) <= 1,
     ]
     no_lo = [j for j in range(n) if p.lower[j] is None]
@@ -402,7 +399,7 @@ def _farkas_lp(p: LPProblem, solver: str) -> tuple[np.ndarray, np.ndarray] | Non
         cons.append(zl[no_lo] == 0)
     if no_hi:
         cons.append(zu[no_hi] == 0)
-    obj = (-(_fvec(p.b_ub) @ lam if m_ub else 0) - (_fvec(p.b_eq) @ nu if m_eq else 0)
+    obj = (-(float_vector(p.b_ub) @ lam if m_ub else 0) - (float_vector(p.b_eq) @ nu if m_eq else 0)
            + lo_f @ zl - hi_f @ zu)
     prob = cp.Problem(cp.Maximize(obj), cons)
     try:
@@ -419,7 +416,7 @@ def certify_lp(p: LPProblem, *, solver: str | None = None) -> Outcome:
     """Solve ``p`` with cvxpy and keep the rounded certificates that pass the exact check."""
     out = Outcome(sense=p.sense)
     sign = 1 if p.sense == "min" else -1
-    c_min = _fvec(p.c_min)
+    c_min = float_vector(p.c_min)
     for s in _solvers(solver):
         status, xf, lam_f, nu_f = _cvx_solve(p, c_min, s)
         out.steps.append(f"cvxpy/{s}: status {status}")
@@ -476,7 +473,8 @@ def _certify_ray(p: LPProblem, solver: str) -> Certificate | None:
     if xf is None:
         return None
     x = _round_point(p, xf, lam_f)
-    st, df, lam_d, _ = _cvx_solve(p, _fvec(p.c_min), solver, extra_box=1.0, homogeneous=True)
+    st, df, lam_d, _ = _cvx_solve(p, float_vector(p.c_min), solver, extra_box=1.0,
+                                  homogeneous=True)
     if x is None or df is None:
         return None
     d = _round_point(p, df, lam_d, homogeneous=True, objective=p.c_min)
@@ -524,9 +522,5 @@ def lp(
     """
     p = LPProblem.make(c, A_ub, b_ub, A_eq, b_eq, bounds, sense)
     claim = ClaimSpec.make(claim_bound, claim_value, tol, claim_feasible)
-    out = certify_lp(p, solver=solver)
-    for cert in out.certificates.values():  # belt and braces: every kept certificate re-checked
-        ok, why = check_lp_certificate(p, cert)
-        if not ok:
-            raise AssertionError(f"internal error: kept a certificate that fails its check: {why}")
-    return decide(out, claim, gap_tol=gap_tol, what="LP")
+    return certify(p, solve_and_round=lambda q: certify_lp(q, solver=solver),
+                   check=check_lp_certificate, claim=claim, gap_tol=gap_tol, what="LP")

@@ -16,8 +16,8 @@ with ``<A, X> = trace(A^T X)``. Certificates (checked by :func:`check_sdp_certif
 Rounding the optimum of an SDP usually breaks PSD-ness (the optimal ``X`` and ``S`` are
 singular), so each side is also re-solved with a *margin*, ``X >= eps I`` or
 ``S >= eps I``; the rounded point then stays PSD and the exact check passes, at the price of
-a bound that is ``O(eps)`` weaker. The margin ladder is :data:`MARGINS` (relative to the
-data's scale).
+a bound that is ``O(eps)`` weaker. The margin ladder is
+:data:`verify.certify.driver.MARGINS` (relative to the data's scale).
 
 **LMI form** (:func:`lmi`): find ``y`` with ``F(y) = F0 + sum_i y_i F_i`` PSD (PD when
 ``strict``), e.g. a Lyapunov matrix. A point is checked by exact LDL^T; infeasibility by a
@@ -39,7 +39,8 @@ import numpy as np
 
 from ..evidence import Evidence
 from ..verdict import Verdict
-from .certificate import Certificate, ClaimSpec, Outcome, decide, short
+from .certificate import Certificate, ClaimSpec, Outcome, short
+from .driver import MARGINS, certify, conic_solver, solve_status
 from .exact import (
     Matrix,
     Vector,
@@ -56,8 +57,6 @@ from .rounding import DENOMINATORS, project_affine, rationalize, scale_of
 
 log = logging.getLogger(__name__)
 
-#: Margins (times the data scale) tried when plain rounding breaks PSD-ness.
-MARGINS: tuple[float, ...] = (0.0, 1e-9, 1e-8, 1e-7, 1e-6)
 
 Blocks = list[Matrix]
 
@@ -207,25 +206,6 @@ def _fl(B: Matrix) -> np.ndarray:
     return np.array([[float(v) for v in r] for r in B], dtype=float).reshape(len(B), len(B))
 
 
-def _solver(pref: str | None) -> str | None:
-    import cvxpy as cp
-
-    have = cp.installed_solvers()
-    for s in ([pref] if pref else ["CLARABEL", "SCS"]):
-        if s in have:
-            return s
-    return None
-
-
-def _solve(prob: Any, solver: str) -> str:
-    try:
-        prob.solve(solver=solver)
-    except Exception as e:  # noqa: BLE001 - solver trouble means UNDECIDED, not a crash
-        log.info("cvxpy %s failed: %s", solver, e)
-        return f"error: {type(e).__name__}"
-    return str(prob.status)
-
-
 def _primal_float(
     p: SDPProblem, eps: float, solver: str, *, objective: bool = True
 ) -> tuple[str, list[np.ndarray] | None]:
@@ -237,7 +217,7 @@ def _primal_float(
         cons.append(sum(cp.trace(_fl(Ak) @ X) for Ak, X in zip(a, Xs, strict=True)) == float(bi))
     obj = sum(cp.trace(_fl(Ck) @ X) for Ck, X in zip(p.C_min, Xs, strict=True)) if objective else 0
     prob = cp.Problem(cp.Minimize(obj), cons)
-    status = _solve(prob, solver)
+    status = solve_status(prob, solver)
     if any(X.value is None for X in Xs):
         return status, None
     return status, [np.asarray(X.value) for X in Xs]
@@ -262,7 +242,7 @@ def _dual_float(
         prob = cp.Problem(cp.Maximize(t), cons)
     else:
         prob = cp.Problem(cp.Maximize(bf @ y), cons)
-    status = _solve(prob, solver)
+    status = solve_status(prob, solver)
     if y.value is None or (farkas and (t.value is None or t.value < -1e-12)):
         return status, None
     return status, np.atleast_1d(np.asarray(y.value, dtype=float))
@@ -290,7 +270,7 @@ def certify_sdp(
 ) -> Outcome:
     """Solve, round with growing margins, and keep what passes the exact check."""
     out = Outcome(sense=p.sense)
-    s = _solver(solver)
+    s = conic_solver(solver)
     if s is None:
         out.failures.append("no SDP solver installed with cvxpy (CLARABEL or SCS)")
         return out
@@ -365,13 +345,10 @@ def sdp(
     :func:`check_sdp_certificate`; they are in ``numbers["certificates"]`` as exact strings.
     """
     p = SDPProblem.make(C, A, b, sense)
-    out = certify_sdp(p, solver=solver)
-    for cert in out.certificates.values():  # belt and braces: every kept certificate re-checked
-        ok, why = check_sdp_certificate(p, cert)
-        if not ok:
-            raise AssertionError(f"internal error: kept a certificate that fails its check: {why}")
-    return decide(out, ClaimSpec.make(claim_bound, claim_value, tol, claim_feasible),
-                  gap_tol=gap_tol, what="SDP")
+    return certify(p, solve_and_round=lambda q: certify_sdp(q, solver=solver),
+                   check=check_sdp_certificate,
+                   claim=ClaimSpec.make(claim_bound, claim_value, tol, claim_feasible),
+                   gap_tol=gap_tol, what="SDP")
 
 
 # -- LMI feasibility -------------------------------------------------------------------------
@@ -441,7 +418,7 @@ def lmi(F0: Any, F: Any, *, strict: bool = False, box: float = 1e6,
     import cvxpy as cp
 
     p = LMIProblem.make(F0, F, strict)
-    s = _solver(solver)
+    s = conic_solver(solver)
     n, m = len(p.F0), len(p.F)
     steps: list[str] = []
     nums: dict[str, Any] = {"size": n, "unknowns": m}
@@ -450,7 +427,7 @@ def lmi(F0: Any, F: Any, *, strict: bool = False, box: float = 1e6,
     y, t = cp.Variable(m), cp.Variable()
     Fy = _fl(p.F0) + sum(y[i] * _fl(p.F[i]) for i in range(m))
     prob = cp.Problem(cp.Maximize(t), [Fy >> t * np.eye(n), t <= 1, cp.abs(y) <= box])
-    status = _solve(prob, s)
+    status = solve_status(prob, s)
     steps.append(f"cvxpy/{s}: max margin t = {prob.value} ({status})")
     nums["margin_float"] = prob.value if isinstance(prob.value, float) else None
     if y.value is not None and t.value is not None and t.value >= -1e-9:
@@ -493,7 +470,7 @@ def _lmi_alternative(p: LMIProblem, solver: str) -> Matrix | None:
         Z = cp.Variable((n, n), symmetric=True)
         cons = [Z >> eps * np.eye(n), cp.trace(Z) == 1] + [cp.trace(_fl(Fi) @ Z) == 0 for Fi in p.F]
         prob = cp.Problem(cp.Minimize(cp.trace(_fl(p.F0) @ Z)), cons)
-        if not _solve(prob, solver).startswith("optimal") or Z.value is None:
+        if not solve_status(prob, solver).startswith("optimal") or Z.value is None:
             continue
         A = [[Fi] for Fi in p.F] + [[identity(n)]]
         b = [Fraction(0)] * len(p.F) + [Fraction(1)]

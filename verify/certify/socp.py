@@ -35,7 +35,7 @@ bound are the LP's own. Certificates (checked by :func:`check_socp_certificate`)
 Optimal primal and dual points sit on the cone boundaries, where rounding breaks
 ``u^T u <= t^2`` half of the time; so each side is also re-solved with a *margin* (primal:
 ``||u|| <= t - eps`` and the inequalities and bounds tightened by ``eps``; dual:
-``||lambda_i|| <= mu_i - eps``), ``eps`` in :data:`verify.certify.sdp.MARGINS` times the data
+``||lambda_i|| <= mu_i - eps``), ``eps`` in :data:`verify.certify.driver.MARGINS` times the data
 scale. The bound is then ``O(eps)`` weaker, which the reported interval shows. Optima that
 are rational (a Pythagorean distance, a projection with a rational foot point) are found
 exactly by the small-denominator roundings before any margin is needed.
@@ -55,11 +55,11 @@ from typing import Any
 import numpy as np
 
 from ..evidence import Evidence
-from .certificate import Certificate, ClaimSpec, Outcome, decide, short
+from .certificate import Certificate, ClaimSpec, Outcome, short
+from .driver import MARGINS, certify, conic_solver, float_matrix, float_vector, solve_status
 from .exact import Matrix, Vector, dot, matvec, rmatvec, solve, to_fraction, to_matrix, to_vector
-from .lp import LPProblem, _floats, _fvec, _point_violation, dual_bound
+from .lp import LPProblem, dual_bound, point_violation
 from .rounding import DENOMINATORS, candidates, project_affine, round_vector, scale_of
-from .sdp import MARGINS, _solve, _solver
 
 log = logging.getLogger(__name__)
 
@@ -134,12 +134,13 @@ class SOCPProblem:
         for i, cone in enumerate(cones):
             if len(cone) != 4:
                 raise ValueError(f"cone {i}: expected (F, g, h, d), got {len(cone)} items")
-            parsed.append(SOCCone.make(*cone, n=lin.n))
+            F, g, h, d = cone
+            parsed.append(SOCCone.make(F, g, h, d, n=lin.n))
         return cls(lin, parsed)
 
     def violation(self, x: Sequence[Fraction]) -> str | None:
         """Why ``x`` is infeasible (linear part or a cone), or None; all exact."""
-        why = _point_violation(self.lin, list(x))
+        why = point_violation(self.lin, list(x))
         if why:
             return why
         for i, cone in enumerate(self.cones):
@@ -257,9 +258,9 @@ def _primal_float(p: SOCPProblem, eps: float, solver: str) -> tuple[str, np.ndar
     x = cp.Variable(n)
     cons = []
     if lin.A_eq:
-        cons.append(_floats(lin.A_eq, n) @ x == _fvec(lin.b_eq))
+        cons.append(float_matrix(lin.A_eq, n) @ x == float_vector(lin.b_eq))
     if lin.A_ub:
-        cons.append(_floats(lin.A_ub, n) @ x <= _fvec(lin.b_ub) - eps)
+        cons.append(float_matrix(lin.A_ub, n) @ x <= float_vector(lin.b_ub) - eps)
     for j in range(n):
         lo, hi = lin.lower[j], lin.upper[j]
         room = eps if lo is None or hi is None else min(eps, float(hi - lo) / 4)
@@ -268,13 +269,13 @@ def _primal_float(p: SOCPProblem, eps: float, solver: str) -> tuple[str, np.ndar
         if hi is not None:
             cons.append(x[j] <= float(hi) - room)
     for cone in p.cones:
-        t = _fvec(cone.h) @ x + float(cone.d) - eps
+        t = float_vector(cone.h) @ x + float(cone.d) - eps
         if cone.F:
-            cons.append(cp.SOC(t, _floats(cone.F, n) @ x + _fvec(cone.g)))
+            cons.append(cp.SOC(t, float_matrix(cone.F, n) @ x + float_vector(cone.g)))
         else:
             cons.append(t >= 0)
-    prob = cp.Problem(cp.Minimize(_fvec(lin.c_min) @ x), cons)
-    status = _solve(prob, solver)
+    prob = cp.Problem(cp.Minimize(float_vector(lin.c_min) @ x), cons)
+    status = solve_status(prob, solver)
     return status, None if x.value is None else np.asarray(x.value, dtype=float)
 
 
@@ -300,17 +301,17 @@ def _dual_float(
     lam, nu = cp.Variable(m_ub, nonneg=True), cp.Variable(m_eq)
     zl, zu = cp.Variable(n, nonneg=True), cp.Variable(n, nonneg=True)
     Ls = [cp.Variable(len(cone.g)) if cone.g else None for cone in p.cones]
-    mus = cp.Variable(len(p.cones)) if p.cones else None
-    r = ((np.zeros(n) if farkas else _fvec(lin.c_min))
-         + _floats(lin.A_ub, n).T @ lam + _floats(lin.A_eq, n).T @ nu)
-    obj = -(_fvec(lin.b_ub) @ lam) - (_fvec(lin.b_eq) @ nu)
+    mus: Any = cp.Variable(len(p.cones)) if p.cones else None  # indexed only when cones exist
+    r = ((np.zeros(n) if farkas else float_vector(lin.c_min))
+         + float_matrix(lin.A_ub, n).T @ lam + float_matrix(lin.A_eq, n).T @ nu)
+    obj = -(float_vector(lin.b_ub) @ lam) - (float_vector(lin.b_eq) @ nu)
     cons = []
     for k, (cone, L) in enumerate(zip(p.cones, Ls, strict=True)):
-        r = r - mus[k] * _fvec(cone.h)
+        r = r - mus[k] * float_vector(cone.h)
         obj = obj - mus[k] * float(cone.d)
         if L is not None:
-            r = r - _floats(cone.F, n).T @ L
-            obj = obj - _fvec(cone.g) @ L
+            r = r - float_matrix(cone.F, n).T @ L
+            obj = obj - float_vector(cone.g) @ L
             cons.append(cp.SOC(mus[k] - eps, L))
         else:
             cons.append(mus[k] >= eps)
@@ -329,7 +330,7 @@ def _dual_float(
                 + (cp.sum(mus) if mus is not None else 0))
         cons.append(mass <= 1)
     prob = cp.Problem(cp.Maximize(obj), cons)
-    status = _solve(prob, solver)
+    status = solve_status(prob, solver)
     if lam.value is None or nu.value is None or (mus is not None and mus.value is None):
         return status, None
     if farkas and (prob.value is None or prob.value <= 0):
@@ -351,7 +352,7 @@ def _round_primal(
     tol = 1e-7 * scale_of([*xf.tolist(), *(float(b) for b in lin.b_ub)])
     rows, rhs = list(lin.A_eq), list(lin.b_eq)
     if lin.A_ub:
-        for i, s in enumerate(_fvec(lin.b_ub) - _floats(lin.A_ub, p.n) @ xf):
+        for i, s in enumerate(float_vector(lin.b_ub) - float_matrix(lin.A_ub, p.n) @ xf):
             if s <= tol:
                 rows.append(lin.A_ub[i])
                 rhs.append(lin.b_ub[i])
@@ -467,7 +468,7 @@ def certify_socp(
 ) -> Outcome:
     """Solve ``p`` with cvxpy, round with growing margins, keep what passes the exact check."""
     out = Outcome(sense=p.sense)
-    s = _solver(solver)
+    s = conic_solver(solver)
     if s is None:
         out.failures.append("no SOCP solver installed with cvxpy (CLARABEL or SCS)")
         return out
@@ -494,7 +495,7 @@ def certify_socp(
     if not status.startswith("optimal") or xf is None:
         out.failures.append(f"solver status {status}")
         return out
-    goal = float(_fvec(p.lin.c_min) @ xf)
+    goal = float(float_vector(p.lin.c_min) @ xf)
     near = 1e-9 * (1 + abs(goal))
     best_d: tuple[Multipliers, Fraction, float] | None = None
     for eps in margins:
@@ -571,10 +572,7 @@ def socp(
     ``numbers["certificates"]`` as exact strings.
     """
     p = SOCPProblem.make(c, cones, A_ub, b_ub, A_eq, b_eq, bounds, sense)
-    out = certify_socp(p, solver=solver)
-    for cert in out.certificates.values():  # belt and braces: every kept certificate re-checked
-        ok, why = check_socp_certificate(p, cert)
-        if not ok:
-            raise AssertionError(f"internal error: kept a certificate that fails its check: {why}")
-    return decide(out, ClaimSpec.make(claim_bound, claim_value, tol, claim_feasible),
-                  gap_tol=gap_tol, what="SOCP")
+    return certify(p, solve_and_round=lambda q: certify_socp(q, solver=solver),
+                   check=check_socp_certificate,
+                   claim=ClaimSpec.make(claim_bound, claim_value, tol, claim_feasible),
+                   gap_tol=gap_tol, what="SOCP")

@@ -27,6 +27,7 @@ from typing import Any
 import torch
 from hypothesis.strategies import SearchStrategy
 
+from ..context import engine_seed
 from ..evidence import Evidence
 from .batching import InDtype, cast, flat, relative_gap
 from .falsify import falsify
@@ -40,7 +41,7 @@ MAP_KEYWORDS: tuple[str, ...] = ("generator", "dtype", "device")
 
 def keywords(fn: Callable[..., Any]) -> frozenset[str] | None:
     """The keyword names ``fn`` accepts, or ``None`` when it takes ``**kwargs`` (or its
-    signature cannot be read: it is then given everything, as before)."""
+    signature cannot be read: it is then given everything)."""
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
@@ -71,7 +72,7 @@ def check_equivariance(
     dtype: torch.dtype = torch.float64,
     device: str | torch.device | None = None,
     tol: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     max_seconds: float | None = None,
 ) -> Evidence:
     """Falsify ``f(act_in(g, x)) == act_out(g, f(x))``.
@@ -99,13 +100,14 @@ def check_equivariance(
             :func:`~verify.numeric.randn`, so float32 and float64 draw the same numbers)
             are the same on both sides, and vary from one example to the next.
         budget, batch, dtype, device, tol, seed, max_seconds: as for
-            :func:`~verify.numeric.falsify`.
+            :func:`~verify.numeric.falsify` (``seed=None``: the claim's seed).
 
     Returns:
         the falsifier's Evidence; a counterexample holds the input ``x`` (and ``g`` when
         batched) at the worst batch index.
     """
     params = dict(params or {})
+    seed = engine_seed(seed)
     in_dtype = InDtype(f)
     group_is_strategy = isinstance(sample_group, SearchStrategy)
     if group_is_strategy and GROUP_KEY in params:
@@ -116,7 +118,7 @@ def check_equivariance(
     if pass_params:
         takers["f"] = keywords(f)
     if all(names is not None for names in takers.values()):
-        unused = sorted(set(params) - set().union(*takers.values()))
+        unused = sorted(set(params).difference(*[n for n in takers.values() if n is not None]))
         if unused:
             hint = "" if pass_params else " (pass_params=True gives them to f)"
             raise ValueError(f"check_equivariance: params {unused} are taken by none of "
@@ -131,7 +133,7 @@ def check_equivariance(
         if not group_is_strategy:
             g_elem = cast(sample_group(**std, **only(takers["sample_group"], drawn)), dtype)
         fn = in_dtype(dtype, device)
-        if pass_params:  # one seed per example, drawn after the inputs (they stay as before)
+        if pass_params:  # one seed per example, drawn after the inputs (which it leaves alone)
             seed = int(torch.randint(0, 2**62, (1,), generator=generator, device=generator.device))
 
             def call(inputs: Any) -> Any:

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 from hypothesis.strategies import SearchStrategy
 
-from ..context import derive_seed, search_share
+from ..context import derive_seed, engine_seed, search_share
 from ..evidence import Evidence
 from ..jsonable import to_jsonable
 from ..verdict import Verdict
@@ -133,7 +133,7 @@ def importable(prop: Any) -> tuple[str, str] | None:
     qualname = getattr(prop, "__qualname__", None)
     if not module or not qualname or not qualname.isidentifier():
         return None
-    from ..discovery import FILE_MODULE_PREFIX
+    from ..sources import FILE_MODULE_PREFIX
 
     if module == "__main__" or module.startswith(FILE_MODULE_PREFIX):
         return None
@@ -210,7 +210,7 @@ def _reduce(v: torch.Tensor) -> tuple[float, int, int]:
 
     Reduced on ``v``'s device with one transfer of four numbers: on a GPU, copying a batch of
     a million violations to the host and scanning it there costs several times the property
-    itself (benchmarks/RESULTS.md, "On a GPU")."""
+    itself."""
     nan = torch.isnan(v)
     finite = v.masked_fill(nan, -math.inf)
     i = torch.argmax(finite)
@@ -246,7 +246,7 @@ def falsify(
     dtype: torch.dtype = torch.float64,
     device: str | torch.device | None = None,
     tol: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     max_seconds: float | None = None,
 ) -> Evidence:
     """Search for an input on which ``prop`` is violated by more than ``tol``.
@@ -267,7 +267,8 @@ def falsify(
         device: ``None`` = CUDA when present (TF32 off), else CPU.
         tol: refutation threshold on the violation; ``None`` = :func:`default_tol`.
         seed: seeds hypothesis; the torch seeds are drawn by hypothesis from it. The same
-            seed gives the same Evidence (up to ``elapsed_s``).
+            seed gives the same Evidence (up to ``elapsed_s``). ``None``: the seed of the
+            claim being checked (:attr:`verify.Context.seed`), 0 outside a claim.
         max_seconds: optional wall-clock budget (e.g. ``ctx.time_left() / 2``): after it, no
             new example is evaluated (shrinking stops at the best example so far). A run that
             hits it is reproducible only up to where it stopped (``numbers["out_of_time"]``).
@@ -300,19 +301,20 @@ def falsify(
         raise ValueError(f"falsify: batch must be >= 1, got {batch!r}")
     if int(budget) < 0:
         raise ValueError(f"falsify: budget must be >= 0, got {budget!r}")
-    budget, seed = search_share(int(budget), int(seed))  # `verify fuzz`: examples, shards
+    # `verify fuzz`: the examples and seed of this shard
+    budget, seed = search_share(int(budget), engine_seed(seed))
     dev = prepare_device(device)
     tol_ = default_tol(dtype) if tol is None else float(tol)
     if not tol_ >= 0:
         raise ValueError(f"falsify: tol must be >= 0, got {tol!r}")
-    search = dict(prop=prop, params=params, budget=int(budget), batch=int(batch), dtype=dtype,
-                  dev=dev, tol_=tol_, max_seconds=max_seconds)
-    ev = _search(**search, seed=int(seed), t0=t0)
+    spec = _Spec(prop=prop, params=params, budget=int(budget), batch=int(batch), dtype=dtype,
+                 dev=dev, tol_=tol_, max_seconds=max_seconds)
+    ev = _search(spec, seed=int(seed), t0=t0)
     if ev.verdict is not Verdict.REFUTED or ev.numbers["violation_float64"] >= (
         REFUTE_FACTOR * tol_
     ):
         return ev
-    return _stand_or_fall(ev, _search(**search, seed=fresh_seed(seed), t0=time.monotonic()))
+    return _stand_or_fall(ev, _search(spec, seed=fresh_seed(seed), t0=time.monotonic()))
 
 
 def fresh_seed(seed: int) -> int:
@@ -353,47 +355,83 @@ def _stand_or_fall(ev: Evidence, second: Evidence) -> Evidence:
     )
 
 
-def _search(
-    *,
-    prop: Prop,
-    params: dict[str, SearchStrategy[Any]],
-    budget: int,
-    batch: int,
-    dtype: torch.dtype,
-    dev: str,
-    tol_: float,
-    seed: int,
-    max_seconds: float | None,
-    t0: float,
-) -> Evidence:
-    """One hypothesis search with ``seed``: the body of :func:`falsify` (rule 2 aside)."""
-    hi = recheck_dtype(dtype)
-    state = _State()
-    qualname = getattr(prop, "__qualname__", None) or getattr(prop, "__name__", None) or "prop"
-    name = qualname.rpartition("<locals>.")[2]  # check_equivariance.<locals>.f reads f
+@dataclass(frozen=True)
+class _Spec:
+    """What one search looks for, and within what: the arguments of :func:`falsify`, checked."""
 
-    stop_at = None if max_seconds is None else t0 + float(max_seconds)
-    failures: dict[str, _Confirmed | _NaNFound] = {}
+    prop: Prop
+    params: dict[str, SearchStrategy[Any]]
+    budget: int
+    batch: int
+    dtype: torch.dtype
+    dev: str
+    tol_: float
+    max_seconds: float | None
 
-    def check_example(drawn: dict[str, Any], torch_seed: int) -> None:
-        if stop_at is None:
-            return evaluate_example(drawn, torch_seed)
+
+@dataclass
+class _Found:
+    """What a search step saw: its tallies, and the confirmed finding, the NaN finding or the
+    failure that did not replay (at most one of the three)."""
+
+    state: _State
+    finding: Finding | None = None
+    nan_finding: Finding | None = None
+    flaky: BaseException | None = None
+
+
+def _search(spec: _Spec, *, seed: int, t0: float) -> Evidence:
+    """One hypothesis search with ``seed``, judged: the body of :func:`falsify` (rule 2 aside)."""
+    if spec.budget == 0:  # nothing was asked for: neither a pass nor a counterexample
+        return Evidence(
+            Verdict.UNDECIDED,
+            "budget=0: no example was evaluated",
+            method="numeric",
+            dtype=dtype_name(spec.dtype),
+            device=spec.dev,
+            seed=int(seed),
+            numbers={"examples": 0, "budget": 0, "batch": spec.batch, "tol": spec.tol_},
+        )
+    found = _Searcher(spec, t0).run(seed)
+    return _evidence(spec, found, seed=seed, elapsed=time.monotonic() - t0)
+
+
+class _Searcher:
+    """The search step: hypothesis draws examples, each is evaluated as one batch in the
+    searched dtype, and an exceedance (or a NaN) is re-evaluated in float64; a confirmed one
+    is raised so that hypothesis shrinks it."""
+
+    def __init__(self, spec: _Spec, t0: float) -> None:
+        self.spec = spec
+        self.hi = recheck_dtype(spec.dtype)
+        self.state = _State()
+        self.stop_at = None if spec.max_seconds is None else t0 + float(spec.max_seconds)
+        self.failures: dict[str, _Confirmed | _NaNFound] = {}
+
+    def check_example(self, drawn: dict[str, Any], torch_seed: int) -> None:
+        """Evaluate one example, unless the time is spent: then evaluate nothing new and
+        replay the failures already seen (so that shrinking ends on a known example)."""
+        if self.stop_at is None:
+            return self.evaluate_example(drawn, torch_seed)
         key = json.dumps([to_jsonable(drawn), torch_seed], sort_keys=True)
-        if time.monotonic() > stop_at:  # out of time: evaluate nothing new, replay known failures
-            state.out_of_time = True
-            known = failures.get(key)
+        if time.monotonic() > self.stop_at:
+            self.state.out_of_time = True
+            known = self.failures.get(key)
             if known is not None:
                 raise type(known)(known.finding)
             raise _OutOfTime  # ends generation; hypothesis "shrinks" it at no cost
         try:
-            return evaluate_example(drawn, torch_seed)
+            return self.evaluate_example(drawn, torch_seed)
         except (_Confirmed, _NaNFound) as e:
-            failures[key] = e
+            self.failures[key] = e
             raise
 
-    def evaluate_example(drawn: dict[str, Any], torch_seed: int) -> None:
+    def evaluate_example(self, drawn: dict[str, Any], torch_seed: int) -> None:
+        """Evaluate one example's batch; raise :class:`_Confirmed` or :class:`_NaNFound` when
+        float64 confirms a violation above tol or a NaN."""
+        spec, state = self.spec, self.state
         state.evaluations += 1
-        v, inputs = _evaluate(prop, drawn, torch_seed, batch, dtype, dev)
+        v, inputs = _evaluate(spec.prop, drawn, torch_seed, spec.batch, spec.dtype, spec.dev)
         w, i, n_nan = _reduce(v)
         state.per_example.append(w)
         if w > state.worst or not state.worst_at:
@@ -404,93 +442,76 @@ def _search(
                 "batch_index": i,
             }
         target(min(w, _TARGET_CAP), label="worst violation")
-        if w <= tol_ and n_nan == 0:
+        if w <= spec.tol_ and n_nan == 0:
             return
         if n_nan:
             state.nan_in_dtype += 1
         state.rechecks += 1
         v_hi, inputs_hi = (
-            (v, inputs) if hi == dtype else _evaluate(prop, drawn, torch_seed, batch, hi, dev)
+            (v, inputs) if self.hi == spec.dtype
+            else _evaluate(spec.prop, drawn, torch_seed, spec.batch, self.hi, spec.dev)
         )
         w_hi, i_hi, nan_count_hi = _reduce(v_hi)
-        if w_hi > tol_:
-            raise _Confirmed(
-                Finding(
-                    dict(drawn),
-                    torch_seed,
-                    i_hi,
-                    w_hi,
-                    _finite_or_none(v[i_hi]),
-                    _inputs_at(inputs_hi, i_hi),
-                )
-            )
+        if w_hi > spec.tol_:
+            raise _Confirmed(Finding(dict(drawn), torch_seed, i_hi, w_hi,
+                                     _finite_or_none(v[i_hi]), _inputs_at(inputs_hi, i_hi)))
         if nan_count_hi:
             j = int(torch.isnan(v_hi).nonzero()[0])
-            raise _NaNFound(
-                Finding(
-                    dict(drawn),
-                    torch_seed,
-                    j,
-                    math.nan,
-                    _finite_or_none(v[j]),
-                    _inputs_at(inputs_hi, j),
-                )
-            )
+            raise _NaNFound(Finding(dict(drawn), torch_seed, j, math.nan,
+                                    _finite_or_none(v[j]), _inputs_at(inputs_hi, j)))
         state.cleared += 1
 
-    if int(budget) == 0:  # nothing was asked for: neither a pass nor a counterexample
-        return Evidence(
-            Verdict.UNDECIDED,
-            "budget=0: no example was evaluated",
-            method="numeric",
-            dtype=dtype_name(dtype),
-            device=dev,
-            seed=int(seed),
-            numbers={"examples": 0, "budget": 0, "batch": int(batch), "tol": tol_},
-        )
-    test = given(drawn=st.fixed_dictionaries(params), torch_seed=st.integers(0, _MAX_TORCH_SEED))(
-        check_example
-    )
-    test = settings(
-        max_examples=int(budget),
-        database=None,
-        deadline=None,
-        derandomize=False,
-        verbosity=Verbosity.quiet,
-        phases=[Phase.generate, Phase.target, Phase.shrink],
-        suppress_health_check=list(HealthCheck),
-        report_multiple_bugs=True,
-        print_blob=False,
-    )(test)
-    test = hypothesis_seed(int(seed))(test)
+    def run(self, seed: int) -> _Found:
+        """Run hypothesis seeded ``seed`` over the examples; what it found."""
+        test = given(drawn=st.fixed_dictionaries(self.spec.params),
+                     torch_seed=st.integers(0, _MAX_TORCH_SEED))(self.check_example)
+        test = settings(
+            max_examples=self.spec.budget,
+            database=None,
+            deadline=None,
+            derandomize=False,
+            verbosity=Verbosity.quiet,
+            phases=[Phase.generate, Phase.target, Phase.shrink],
+            suppress_health_check=list(HealthCheck),
+            report_multiple_bugs=True,
+            print_blob=False,
+        )(test)
+        test = hypothesis_seed(int(seed))(test)
+        found = _Found(self.state)
+        try:
+            with hypothesis_files_outside_cwd():
+                test()
+        except _Confirmed as e:
+            found.finding = e.finding
+        except _NaNFound as e:
+            found.nan_finding = e.finding
+        except Flaky as e:  # a failure that did not replay: not a reproducible counterexample
+            found.flaky = e
+        except _OutOfTime:
+            pass
+        except BaseExceptionGroup as group:  # several distinct failures, or hypothesis's Flaky
+            leaves = _leaves(group)
+            conf = [x for x in leaves if isinstance(x, _Confirmed)]
+            nans = [x for x in leaves if isinstance(x, _NaNFound)]
+            others = [x for x in leaves if not isinstance(x, (_Confirmed, _NaNFound, _OutOfTime))]
+            if conf:
+                found.finding = conf[0].finding
+            elif nans:
+                found.nan_finding = nans[0].finding
+            if others and not (conf or nans):
+                raise others[0] from group
+        return found
 
-    finding: Finding | None = None
-    nan_finding: Finding | None = None
-    flaky: BaseException | None = None
-    try:
-        with hypothesis_files_outside_cwd():
-            test()
-    except _Confirmed as e:
-        finding = e.finding
-    except _NaNFound as e:
-        nan_finding = e.finding
-    except Flaky as e:  # a failure that did not replay: not a reproducible counterexample
-        flaky = e
-    except _OutOfTime:
-        pass
-    except BaseExceptionGroup as group:  # several distinct failures, or hypothesis's Flaky
-        conf = [x for x in _leaves(group) if isinstance(x, _Confirmed)]
-        nans = [x for x in _leaves(group) if isinstance(x, _NaNFound)]
-        others = [
-            x for x in _leaves(group) if not isinstance(x, (_Confirmed, _NaNFound, _OutOfTime))
-        ]
-        if conf:
-            finding = conf[0].finding
-        elif nans:
-            nan_finding = nans[0].finding
-        if others and not (conf or nans):
-            raise others[0] from group
 
+def _evidence(spec: _Spec, found: _Found, *, seed: int, elapsed: float) -> Evidence:
+    """The evidence step: the verdict a search's findings give (REFUTED on a float64-confirmed
+    finding; UNDECIDED on a failure that did not replay, a NaN in float64, or no example;
+    SUPPORTED otherwise), with its numbers and the histogram of worst violations."""
+    state, dtype, dev, tol_, batch = found.state, spec.dtype, spec.dev, spec.tol_, spec.batch
+    hi = recheck_dtype(dtype)
+    qualname = (getattr(spec.prop, "__qualname__", None) or getattr(spec.prop, "__name__", None)
+                or "prop")
+    name = qualname.rpartition("<locals>.")[2]  # check_equivariance.<locals>.f reads f
     eps_ = eps(dtype)
     common: dict[str, Any] = dict(
         method="numeric", dtype=dtype_name(dtype), device=dev, seed=int(seed)
@@ -506,14 +527,13 @@ def _search(
         "eps": eps_,
         "dtype": dtype_name(dtype),
         "device": dev,
-        "budget": int(budget),
+        "budget": spec.budget,
         "float64_rechecks": state.rechecks,
         "cleared_by_float64": state.cleared,
         "nan_batches_in_dtype": state.nan_in_dtype,
         "worst_example": state.worst_at,
         "out_of_time": state.out_of_time,
     }
-    elapsed = time.monotonic() - t0
     common["figures"] = [
         {
             "kind": "histogram",
@@ -524,8 +544,9 @@ def _search(
         }
     ]
 
+    finding = found.finding
     if finding is not None:
-        ce = finding.as_counterexample(batch, dev, prop)
+        ce = finding.as_counterexample(batch, dev, spec.prop)
         numbers["violation_float64"] = finding.violation
         return Evidence(
             Verdict.REFUTED,
@@ -546,17 +567,18 @@ def _search(
             ],
             **common,
         )
-    if flaky is not None:
+    if found.flaky is not None:
         return Evidence(
             Verdict.UNDECIDED,
             f"a violation above tol {tol_:.2g} was seen but did not reproduce on replay "
-            f"(non-deterministic property?): {str(flaky)[:200]}",
+            f"(non-deterministic property?): {str(found.flaky)[:200]}",
             numbers=numbers,
             elapsed_s=elapsed,
             **common,
         )
+    nan_finding = found.nan_finding
     if nan_finding is not None:
-        ce = nan_finding.as_counterexample(batch, dev, prop)
+        ce = nan_finding.as_counterexample(batch, dev, spec.prop)
         ce.pop("violation_float64")
         numbers["nan_example"] = ce
         return Evidence(
@@ -576,7 +598,7 @@ def _search(
         f"no violation above tol {tol_:.2g} in {state.evaluations * batch} inputs "
         f"({state.evaluations} examples x {batch}, {dtype_name(dtype)}, {dev}); worst "
         f"{state.worst:.3g} = {state.worst / eps_:.3g} eps"
-        + (f" (time budget {max_seconds:g} s reached)" if state.out_of_time else ""),
+        + (f" (time budget {spec.max_seconds:g} s reached)" if state.out_of_time else ""),
         numbers=numbers,
         elapsed_s=elapsed,
         generality=f"{state.evaluations * batch} random inputs, {dtype_name(dtype)}",

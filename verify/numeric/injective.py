@@ -35,6 +35,7 @@ from typing import Any
 import torch
 from hypothesis.strategies import SearchStrategy
 
+from ..context import engine_seed
 from ..evidence import Evidence
 from ..jsonable import to_jsonable
 from ..verdict import Verdict
@@ -87,7 +88,7 @@ def check_injective(
     dtype: torch.dtype = torch.float64,
     device: str | torch.device | None = None,
     tol: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     max_seconds: float | None = None,
     gap_limit: int = 4096,
     contains: Callable[[torch.Tensor], Any] | None = None,
@@ -101,7 +102,8 @@ def check_injective(
             exhaustively, or a sampler ``(generator=, batch=, dtype=, device=, **drawn)``.
         batched: finite tensor domains: call ``f`` on chunks of ``batch`` rows at once.
         params, budget, batch, dtype, device, tol, seed, max_seconds: as for
-            :func:`~verify.numeric.falsify` (sampled domains; ``batch`` also chunks a finite
+            :func:`~verify.numeric.falsify` (sampled domains, ``seed=None`` the claim's
+            seed; ``batch`` also chunks a finite
             one; ``tol`` is the relative gap below which a finite domain is UNDECIDED,
             default ``64 * eps`` of the outputs' dtype).
         gap_limit: finite domains larger than this skip the O(n^2) smallest-gap search.
@@ -114,8 +116,8 @@ def check_injective(
         refinement did not turn into a confirmed collision inside the domain).
     """
     if callable(domain) and not isinstance(domain, (torch.Tensor, Sequence)):
-        return _sampled(f, domain, params, budget, batch, dtype, device, tol, seed, max_seconds,
-                        contains)
+        return _sampled(f, domain, params, budget, batch, dtype, device, tol,
+                        engine_seed(seed), max_seconds, contains)
     return _finite(f, domain, batched, batch, device, tol, gap_limit)
 
 
@@ -311,6 +313,7 @@ def _sampled(
     if ev.verdict is Verdict.REFUTED:
         ev.summary = f"not injective: two distinct sampled inputs with equal outputs; {ev.summary}"
         # prose for a reader; the re-run command is the claim's own (set by the runner)
+        assert ev.counterexample is not None  # the falsifier's REFUTED always carries one
         ev.counterexample["how_to_check"] = (
             f"evaluate f in float64 at counterexample['inputs']['x'] and ['partner'] "
             f"(equal outputs); "

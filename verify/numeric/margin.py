@@ -25,11 +25,12 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeAlias
 
 import torch
 from hypothesis.strategies import SearchStrategy
 
+from ..context import engine_seed
 from ..evidence import Evidence
 from ..jsonable import to_jsonable
 from ..verdict import Verdict
@@ -38,7 +39,7 @@ from .devices import dtype_name, eps, prepare_device
 from .falsify import default_tol, falsify
 from .judge import zone
 
-Scores = torch.Tensor | Callable[[Any], torch.Tensor]
+Scores: TypeAlias = "torch.Tensor | Callable[[Any], torch.Tensor]"
 
 
 def margins(S: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
@@ -83,7 +84,7 @@ def check_margin(
     dtype: torch.dtype = torch.float64,
     device: str | torch.device | None = None,
     tol: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     max_seconds: float | None = None,
 ) -> Evidence:
     """Check ``margin(x) <= m(x)`` on a fixed set of scores or on sampled inputs.
@@ -94,7 +95,8 @@ def check_margin(
       tensor ``(N,)``, ``margin`` a number or tensor ``(N,)``: checked exhaustively in float64.
     - ``sample_input(generator=, batch=, dtype=, device=, **drawn) -> x``: ``scores(x)`` (a
       function or module), ``targets(x)`` and (optionally) ``margin(x)`` are evaluated on
-      batches searched by :func:`~verify.numeric.falsify` (same keywords).
+      batches searched by :func:`~verify.numeric.falsify` (same keywords; ``seed=None``
+      is the claim's seed).
 
     Returns:
         REFUTED with the input of the worst shortfall (exactly confirmed on given data),
@@ -103,6 +105,7 @@ def check_margin(
     """
     if sample_input is None:
         return _exhaustive(scores, targets, margin, device, tol)
+    seed = engine_seed(seed)
     in_dtype = InDtype(scores)
     track: dict[str, Any] = {"min_margin": math.inf, "min_slack": math.inf, "exact": True}
 

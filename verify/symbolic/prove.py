@@ -23,7 +23,7 @@ exactly, by a rigorous interval enclosure, or by a difference stable across two 
 far above their error bounds (the rule is in :mod:`.witness`); everything else, timeouts
 included, is UNDECIDED with the reason.
 
-Soundness where SymPy is not (issue 23):
+Soundness where SymPy is not:
 
 * **the second route** (:mod:`.confirm`): every PROVED and every REFUTED is re-checked by
   explicit evaluation (sums written out over integer indices, exact and 50/100-digit points on
@@ -55,6 +55,7 @@ from typing import Any
 import sympy as sp
 from sympy.matrices.expressions import MatrixExpr
 
+from ..context import engine_seed
 from ..evidence import Evidence
 from ..verdict import Verdict
 from . import assume, induction, unsound
@@ -261,7 +262,7 @@ def prove_equal(
     *,
     assumptions: assume.Assumptions = None,
     timeout: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     points: int = 24,
     sizes: Mapping[Any, Iterable[int]] | None = None,
     reading: str = "A",
@@ -277,7 +278,8 @@ def prove_equal(
             (``"real"``, ``{x: "positive"}``, ``[Q.positive(x)]``). Unassumed symbols are
             complex, as in SymPy; witnesses try real points first, then complex ones.
         timeout: total seconds (default :data:`DEFAULT_TIMEOUT_S`); running out is UNDECIDED.
-        seed: seed of the witness search (deterministic).
+        seed: seed of the witness search (deterministic); ``None``: the seed of the claim
+            being checked (:attr:`verify.Context.seed`), 0 outside a claim.
         points: how many random points the witness search tries.
         sizes: concrete values for dimension symbols when the symbolic-size proof fails,
             e.g. ``{N: range(1, 5)}``; default 1..4 for each dimension symbol.
@@ -289,6 +291,7 @@ def prove_equal(
         both sides' values, and how it was checked) or UNDECIDED (the reason).
     """
     t0 = time.perf_counter()
+    seed = engine_seed(seed)
     total = DEFAULT_TIMEOUT_S if timeout is None else float(timeout)
     steps: list[str] = []
     try:
@@ -445,7 +448,7 @@ def _decide(L: Any, R: Any, *, total: float, seed: int, points: int,
                 return _refuted(ev, found), ""
 
     if symbolic_size and dims and diff is not None and not ladder.symbolic_matrix:
-        # induction in the one size symbol (issue 23, 2.4), before concrete sizes
+        # induction in the one size symbol, before concrete sizes
         proof = _induction(L, R, dims, deadline, steps)
         if proof is not None:
             return ev(Verdict.PROVED, proof.summary, generality=proof.generality,
@@ -655,7 +658,7 @@ def prove_for_sizes(
     *,
     assumptions: assume.Assumptions = None,
     timeout: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     points: int = 24,
     reading: str = "A",
     part: str = "main",
@@ -668,6 +671,7 @@ def prove_for_sizes(
     counterexample carries ``sizes``); UNDECIDED otherwise.
     """
     t0 = time.perf_counter()
+    seed = engine_seed(seed)
     deadline = Deadline(DEFAULT_TIMEOUT_S if timeout is None else timeout)
     names = list(sizes)
     ranges = [list(sizes[n]) for n in names]
