@@ -2,7 +2,7 @@
 
 Quick profile: T=100 (the paper: T=2000) with the paper's other settings (1000 steps, 5 paired
 seeds); deep: the paper's T=2000. Every summary states the sequence length it was measured
-at. Trainings are memoised per worker process (:func:`numerics.gda.sticky.trained`), so the
+at. Trainings are memoised per worker process (:func:`numerics.gda.model.sticky.trained`), so the
 claims of one run share them; the evidence is still computed in the run.
 """
 
@@ -22,9 +22,9 @@ from scipy.optimize import brentq
 import verify
 from verify import Evidence, Verdict
 
-from .attention_head import closed_form_grads, head_forward, row_entropy
-from .dynamics import PARAM_NAMES
-from .sticky import (
+from .model.attention_head import closed_form_grads, head_forward, row_entropy
+from .model.dynamics import PARAM_NAMES
+from .model.sticky import (
     TRANSITION_READINGS,
     bayes_filter_loss,
     cached_train,

@@ -22,10 +22,10 @@ from proofs.gda.model import qk_head
 from verify import Evidence, Verdict
 from verify.symbolic import prove_cases
 
-from .attention_head import closed_form_grads, head_forward, row_entropy
-from .dynamics import PARAM_NAMES, FreeState
 from .exp_sticky import FOCUS_DROP
-from .sticky import scale_fields, trained, transition_matrix
+from .model.attention_head import closed_form_grads, head_forward, row_entropy
+from .model.dynamics import PARAM_NAMES, FreeState
+from .model.sticky import scale_fields, trained, transition_matrix
 
 PAPER = "gda"
 

@@ -2,9 +2,9 @@
 
 The operator of Thm 7 (L496-508) computes an anchor ``mu(S)`` and a scale matrix ``M(S)``,
 feeds ``x~ = M(S)^{-1}(x - mu(S))`` to a multiset map and returns ``(theta~, mu, M)``;
-:class:`numerics.nfa.field_operator.MatrixNormalizedOperator` builds it for the statistics the
+:class:`numerics.nfa.model.field_operator.MatrixNormalizedOperator` builds it for the statistics the
 proof names (L512-514). Its equivariance to ``G_S`` is checked through the float64 harness of
-:mod:`numerics.nfa.harness`.
+:mod:`numerics.nfa.model.harness`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import verify
 from verify import Evidence
 from verify.numeric import falsify, judge_error, rand, randn
 
-from . import harness as H
-from .field_operator import MatrixNormalizedOperator, scale_matrix
-from .groups import MatrixAffine
+from .model import harness as H
+from .model.field_operator import MatrixNormalizedOperator, scale_matrix
+from .model.groups import MatrixAffine
 
 PAPER = "nfa"
 F64 = torch.float64

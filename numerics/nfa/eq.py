@@ -2,8 +2,8 @@
 
 The "iff" of the introduction (L25-30), the remarks of L140 and L341, and the float64
 cross-check of the statistics proved exactly in :mod:`proofs.nfa.eq`. Every check runs the
-operators of :mod:`numerics.nfa.field_operator` in eval mode and float64 through
-:mod:`numerics.nfa.harness` (field level, plus parameter level where the operator outputs
+operators of :mod:`numerics.nfa.model.field_operator` in eval mode and float64 through
+:mod:`numerics.nfa.model.harness` (field level, plus parameter level where the operator outputs
 ``(theta, mu, s)``), with hypothesis drawing sizes, point clouds (including clustered and
 collinear ones), scales ``a = e^{U[-4,4]}`` and translations.
 """
@@ -23,9 +23,9 @@ from verify import Evidence, Verdict
 from verify.numeric import falsify, judge_error, rand, randn
 from verify.symbolic import refute_exactly
 
-from . import harness as H
-from .bases import span_residual
-from .field_operator import (
+from .model import harness as H
+from .model.bases import span_residual
+from .model.field_operator import (
     AnchorOnlyOperator,
     ContinuousFrequencyOperator,
     NormalizedOperator,

@@ -12,7 +12,7 @@ import verify
 from proofs.pegr.model import COUNTEREXAMPLE_ERROR, IDENTITY_TOL
 from verify.numeric import judge_error
 
-from .inr import grid, radial_img, radial_vf, spiral_img, spiral_vf
+from .model.inr import grid, radial_img, radial_vf, spiral_img, spiral_vf
 
 
 @verify.evidence_for("pegr.data.definitions_and_radial_symmetry")

@@ -16,8 +16,8 @@ from verify import Evidence
 from verify.numeric import falsify, judge_error
 from verify.symbolic import prove_equal, refute_exactly
 
-from .encodings import sphere_points, wigner_real
-from .groups import haar_so3, rot_z
+from .model.encodings import sphere_points, wigner_real
+from .model.groups import haar_so3, rot_z
 
 
 @verify.claim(

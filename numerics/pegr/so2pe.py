@@ -19,9 +19,9 @@ from proofs.pegr.model import PAPER
 from verify import Evidence, Verdict
 from verify.numeric import check_equivariance
 
-from .encodings import SO2BesselPE
-from .groups import rot2
-from .inr import grid
+from .model.encodings import SO2BesselPE
+from .model.groups import rot2
+from .model.inr import grid
 
 
 def grid_separation(

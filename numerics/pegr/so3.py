@@ -15,8 +15,8 @@ from proofs.pegr.model import PAPER
 from verify import Evidence, Verdict
 from verify.numeric import falsify
 
-from .encodings import real_sh, sphere_points, wigner_real
-from .groups import haar_rotations, haar_so3
+from .model.encodings import real_sh, sphere_points, wigner_real
+from .model.groups import haar_rotations, haar_so3
 
 
 def complex_sh(ell: int, P: np.ndarray) -> np.ndarray:

@@ -11,7 +11,7 @@ import torch
 import verify
 from verify.numeric import judge_error
 
-from .groups import haar_so3
+from .model.groups import haar_so3
 
 
 @verify.evidence_for("pegr.peter_weyl")

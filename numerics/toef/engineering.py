@@ -21,11 +21,11 @@ from verify import Evidence
 from verify.numeric import judge_error
 from verify.symbolic import refute_exactly
 
-from .exact import exact_matrix, lemma3_potential_exact, relative_change
-from .lie import bracket, commutator, flow, gate, hidden_pair
-from .potentials import H, lemma3_potential, lse_potential
-from .transformer import softmax_rows
-from .wirtinger import closedness_defect, crandn, dV_dXbar, rel_err
+from .model.exact import exact_matrix, lemma3_potential_exact, relative_change
+from .model.lie import bracket, commutator, flow, gate, hidden_pair
+from .model.potentials import H, lemma3_potential, lse_potential
+from .model.transformer import softmax_rows
+from .model.wirtinger import closedness_defect, crandn, dV_dXbar, rel_err
 
 
 def _projection(x: np.ndarray, W_in: np.ndarray, W_out: np.ndarray) -> np.ndarray:

@@ -24,9 +24,9 @@ from verify import Evidence, Verdict
 from verify.numeric import falsify, fit_rate, judge_check, judge_error
 from verify.symbolic import refute_exactly
 
-from .lie import commutator, lie_trotter
-from .transformer import TransformerODE
-from .wirtinger import crandn
+from .model.lie import commutator, lie_trotter
+from .model.transformer import TransformerODE
+from .model.wirtinger import crandn
 
 
 def _weights(g: torch.Generator, C: int, C_MLP: int, C_A: int, n: int) -> dict:
