@@ -79,7 +79,6 @@ def linear_identity_autograd(ctx: verify.Context) -> Evidence:
         budget=ctx.pick(12, 200),
         batch=ctx.pick(8, 64),
         dtype=torch.float64,
-        device="cpu",
         tol=1e-10,
         seed=ctx.seed,
     )
@@ -112,7 +111,7 @@ def gd_step_descent(ctx: verify.Context) -> Evidence:
     by :func:`descent_evidence`."""
     gen = ctx.torch_generator("gd")
     Phi, r, _ = random_sinusoid_problem(8, 60, 20, 2, generator=gen)
-    c = torch.zeros(8, 20, dtype=torch.float64)
+    c = torch.zeros(8, 20, dtype=torch.float64, device=Phi.device)
     y = r + (Phi @ c.unsqueeze(-1)).squeeze(-1)  # c = 0 at start: y = r
     lam = torch.linalg.eigvalsh(Phi.transpose(-1, -2) @ Phi)[..., -1]
     eta = (1.0 / lam).unsqueeze(-1)
@@ -190,7 +189,6 @@ def softmax_denominator_remainder(ctx: verify.Context) -> list[Evidence]:
         budget=ctx.pick(25, 300),
         batch=ctx.pick(64, 512),
         tol=1e-12,
-        device="cpu",
         seed=ctx.seed,
     )
     proof = Evidence.informal(
