@@ -103,11 +103,11 @@ def low_dim_values(ctx):
         rows = []
         for r in log.runs(nm):
             s = r % cfg.n_seeds
-            X = log.eval_X[s].double().numpy()
-            mu = log.mu[s].numpy()
+            X = log.eval_X[s].double().cpu().numpy()
+            mu = log.mu[s].cpu().numpy()
             ent = bayes_entropies(P, mu, X)
             for tag, W in (("init", log.init["W_V"][s]), ("final", log.final["W_V"][r])):
-                V = X @ W.double().numpy().T
+                V = X @ W.double().cpu().numpy().T
                 Vc = V - V.mean(0)
                 Uu, sv, _ = np.linalg.svd(Vc, full_matrices=False)
                 share = sv**2 / (sv**2).sum()

@@ -582,7 +582,7 @@ def _sweep(
         delta = O_t - gamma.unsqueeze(-1) * g
         out["delta_proj"].append(delta.norm(dim=-1))
         out["delta_proj_rel"].append(delta.norm(dim=-1) / (gamma.abs() * g.norm(dim=-1)))
-    return {k: torch.stack(v, -1).median(0).values.numpy() for k, v in out.items()}
+    return {k: torch.stack(v, -1).median(0).values.cpu().numpy() for k, v in out.items()}
 
 
 _TAUS = np.logspace(0, 5, 11)

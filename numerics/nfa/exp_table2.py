@@ -120,7 +120,7 @@ def ag_metrics(
         out["sq_gap"].append(gap.pow(2).sum(-1))
         gamma = (out_t * g).sum(-1) / gn2
         out["gamma_err"].append((N * tau * gamma / kappa - 1).abs())
-    arr = {k: torch.stack(v, -1).numpy() for k, v in out.items()}
+    arr = {k: torch.stack(v, -1).cpu().numpy() for k, v in out.items()}
     return AGSweep(taus=np.asarray(taus, dtype=np.float64), **arr)
 
 

@@ -35,7 +35,7 @@ def grid_separation(
     for C, K in configs:
         seed = ctx.subseed(f"inj{C}{K}")
         pe = SO2BesselPE.sample(C, K, 16, torch.Generator().manual_seed(seed))
-        E = pe(P).numpy()
+        E = pe(P).cpu().numpy()
         dist, idx = cKDTree(E).query(E, k=2)
         i = int(np.argmin(dist[:, 1]))
         j = int(idx[i, 1])

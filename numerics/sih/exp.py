@@ -245,13 +245,15 @@ def relation_on_trained_model(ctx) -> tuple[Evidence, Evidence]:
     :func:`auto_vs_seq`: it is re-evaluated in float64 and, if confirmed, REFUTED with the
     sample. Vacuous (no Seq-correct sample) is UNDECIDED."""
     task = ECATask()
+    # The sequences are drawn on the CPU, as for every trained row (training.trained_eca_row),
+    # so that the model sees the same data on every device; the model runs on the claim's.
     g = ctx.torch_generator("eca-smoke", device="cpu")
     train_rules, test_rules = eca_rule_pools(g)
     D, steps = ctx.pick(quick=32, deep=64), ctx.pick(quick=150, deep=400)
     n = ctx.pick(quick=100, deep=500)
-    model = build_model(task, D, (1, 1), seed=ctx.subseed("eca-smoke-init"))
+    model = build_model(task, D, (1, 1), seed=ctx.subseed("eca-smoke-init")).to(ctx.device)
     train(model, train_rules, TrainConfig(steps=steps, batch=32, lr=3e-3), g)
-    tokens = sample_tokens(task, test_rules, n, g).tokens
+    tokens = sample_tokens(task, test_rules, n, g).tokens.to(ctx.device)
     ev = evaluate(model, tokens)
     out = []
     for h in (task.T - task.M, 4):
