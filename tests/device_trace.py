@@ -28,6 +28,7 @@ What it cannot see: code that never goes through torch's Python API (C extension
 
 from __future__ import annotations
 
+import sys
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -245,3 +246,27 @@ def device_trace() -> Iterator[DeviceTrace]:
 
 
 __all__ = ["CLAIM_DEVICE", "ClaimDevice", "DeviceTrace", "device_trace"]
+
+
+def main(argv: list[str]) -> int:
+    """``python tests/device_trace.py GLOB...``: run the claims matching each glob in this
+    process under the trace and print, per glob, the verdicts and the places a GPU run would
+    fail; exit status 1 when there is any."""
+    import tempfile
+
+    import verify
+
+    found = 0
+    for pattern in argv:
+        with tempfile.TemporaryDirectory() as tmp, device_trace() as trace:
+            results = verify.run(pattern, jobs=0, device=CLAIM_DEVICE,
+                                 results_path=Path(tmp) / "results.jsonl")
+        verdicts = ", ".join(f"{r.id} {r.verdict.name}" for r in results)
+        sys.stdout.write(f"{pattern}: {verdicts}\n")
+        sys.stdout.writelines(f"    {f}\n" for f in trace.findings)
+        found += len(trace.findings)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
