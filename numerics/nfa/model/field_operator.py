@@ -265,7 +265,7 @@ class SinusoidalField(nn.Module):
         self.register_buffer("omega", torch.as_tensor(omega))
         self.register_buffer(
             "phase",
-            torch.zeros(self.omega.shape[0], dtype=self.omega.dtype)
+            torch.zeros(self.omega.shape[0], dtype=self.omega.dtype, device=self.omega.device)
             if phase is None
             else torch.as_tensor(phase),
         )
