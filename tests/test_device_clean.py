@@ -118,19 +118,23 @@ def test_the_trace_leaves_torch_as_it_found_it():
 
 
 # ---- the papers' checks ------------------------------------------------------------------
-#: Claims whose checks pinned ``device="cpu"`` (issue 28 item 3), quick to run.
-FORMERLY_PINNED = [
+#: Claims whose checks pinned ``device="cpu"`` (issue 28 item 3) or mixed devices until the
+#: trace showed it (toef.rope_fourier_pe), and two more, all quick to run.
+DEVICE_CLEAN = [
     "nfa.ag.linear_identity",
     "nfa.ag.softmax_denominator_remainder",
     "nfa.eq.thm1_normalization",
     "nfa.eq.iff_necessity",
     "nfa.eq.remark_no_anchor_invariance",
+    "toef.rope_fourier_pe",
+    "toef.lemma2_depth",
+    "toef.lemma1_lie_trotter",
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("claim_id", FORMERLY_PINNED)
-def test_formerly_pinned_checks_are_device_clean(claim_id, tmp_path):
+@pytest.mark.parametrize("claim_id", DEVICE_CLEAN)
+def test_the_papers_checks_are_device_clean(claim_id, tmp_path):
     with device_trace() as trace:
         (res,) = verify.run(claim_id, jobs=0, device=CLAIM_DEVICE,
                             results_path=tmp_path / "results.jsonl")

@@ -277,8 +277,8 @@ def rope_fourier_pe(ctx):
     change above IDENTITY_TOL refutes, at every seed whose weights are not degenerate."""
     g = ctx.torch_generator("pe")
     N, Cc, Cp, T = 5, 2, 4, 1000.0
-    w = torch.arange(N, dtype=torch.float64)[:, None]
-    sg = torch.arange(Cp, dtype=torch.float64)[None, :]
+    w = torch.arange(N, dtype=torch.float64, device=g.device)[:, None]
+    sg = torch.arange(Cp, dtype=torch.float64, device=g.device)[None, :]
     E = torch.exp(1j * (w * sg / T).to(torch.complex128))
     G = E @ H(E)
     toe = max(float(abs(G[i, j] - G[i + 1, j + 1])) for i in range(N - 1) for j in range(N - 1))
@@ -289,7 +289,7 @@ def rope_fourier_pe(ctx):
     A = crandn(C, C, generator=g)
     V = lemma3_potential(Wm, [(A, A)], 1)
     Xc = crandn(N, Cc, generator=g)
-    perm = torch.tensor([1, 0, 2, 3, 4])
+    perm = torch.tensor([1, 0, 2, 3, 4], device=g.device)
     base = V(torch.cat([Xc, E], 1))
     b1 = abs(complex(V(torch.cat([Xc[perm], E[perm]], 1)) - base)) / abs(complex(base))
     E10 = torch.exp(1j * (w * sg / 10.0).to(torch.complex128))  # T_PE = 10: rows distinct
@@ -313,7 +313,7 @@ def rope_fourier_pe(ctx):
 
     def rot(v: torch.Tensor, p: int) -> torch.Tensor:
         c, s = math.cos(p * th), math.sin(p * th)
-        return torch.tensor([[c, -s], [s, c]], dtype=torch.float64) @ v
+        return torch.tensor([[c, -s], [s, c]], dtype=torch.float64, device=v.device) @ v
 
     dots = [float(rot(q, m) @ rot(k, m - 2)) for m in range(2, 8)]
     out.append(judge_error(max(dots) - min(dots), "RoPE: <R_m q, R_{m-2} k> independent of m",
