@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 import torch  # noqa: E402
 from _common import save, timeit  # noqa: E402
 
-from numerics.gda.attention_head import closed_form_grads, head_forward  # noqa: E402
-from numerics.gda.blocked import blocked_head_step  # noqa: E402
+from numerics.gda.model.attention_head import closed_form_grads, head_forward  # noqa: E402
+from numerics.gda.model.blocked import blocked_head_step  # noqa: E402
 
 
 def _instance(R: int, T: int, device: str):

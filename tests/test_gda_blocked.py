@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from numerics.gda.attention_head import closed_form_grads, head_forward
-from numerics.gda.blocked import blocked_head_step
+from numerics.gda.model.attention_head import closed_form_grads, head_forward
+from numerics.gda.model.blocked import blocked_head_step
 
 
 def _instance(

@@ -1,4 +1,4 @@
-"""The Sec. 7.2 trainer (numerics.gda.sticky) under verify.memo: claims share one training,
+"""The Sec. 7.2 trainer (numerics.gda.model.sticky) under verify.memo: claims share one training,
 and a training interrupted mid-run resumes to the bit-identical result of an uninterrupted
 one (the data generator's state is part of the checkpoint)."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from numerics.gda import sticky
+from numerics.gda.model import sticky
 from verify import memo
 
 CFG = sticky.StickyConfig(T=12, steps=40, eval_every=10, n_seeds=2, d_x=6, d_k=4, d_v=5,

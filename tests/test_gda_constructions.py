@@ -8,18 +8,24 @@ import numpy as np
 import pytest
 import torch
 
-from numerics.gda.attention_head import AttentionHead, closed_form_grads, head_forward
-from numerics.gda.dynamics import PARAM_NAMES, FreeState, free_first_order, free_step, param_grads
-from numerics.gda.instances import draw_sizes, random_params
-from numerics.gda.routing import LSTMRouting, SelectiveSSM, SoftmaxRouting, def91_predicate
-from numerics.gda.sticky import (
+from numerics.gda.model.attention_head import AttentionHead, closed_form_grads, head_forward
+from numerics.gda.model.dynamics import (
+    PARAM_NAMES,
+    FreeState,
+    free_first_order,
+    free_step,
+    param_grads,
+)
+from numerics.gda.model.instances import draw_sizes, random_params
+from numerics.gda.model.routing import LSTMRouting, SelectiveSSM, SoftmaxRouting, def91_predicate
+from numerics.gda.model.sticky import (
     StickyConfig,
     entropy_rate,
     sample_sequences,
     train,
     transition_matrix,
 )
-from numerics.gda.toy import ToySetting, run_toy
+from numerics.gda.model.toy import ToySetting, run_toy
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -147,7 +153,7 @@ def test_mamba_unrolled_identity_and_def91():
 
 # ---- the exact counterexamples behind the REFUTED verdicts -------------------------------------
 def test_exact_alpha_rows_violate_the_sign_claims():
-    from proofs.gda.first_order import exact_alpha_counterexample
+    from proofs.gda.model.first_order import exact_alpha_counterexample
 
     plain = exact_alpha_counterexample()
     assert plain["violates"] and plain["first_order_dalpha_j_over_eta"] == "-23/500"
@@ -188,7 +194,7 @@ def test_layernorm_changes_the_direction_dynamics_exactly():
 
 
 def test_score_changes_follow_alpha_times_advantage_not_the_advantage():
-    from proofs.gda.first_order import score_magnitude_counterexample
+    from proofs.gda.model.first_order import score_magnitude_counterexample
 
     ex = score_magnitude_counterexample()
     assert ex["violates"]

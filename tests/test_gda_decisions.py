@@ -20,7 +20,7 @@ from numerics.gda.exp_sticky import (
     capacity_evidence,
     family_roots,
 )
-from numerics.gda.sticky import entropy_rate, transition_matrix
+from numerics.gda.model.sticky import entropy_rate, transition_matrix
 from verify import Verdict
 
 
@@ -99,9 +99,9 @@ def test_weighted_dominance_search_finds_a_planted_violation():
     assert ev.verdict is Verdict.REFUTED and ev.counterexample["Delta_L_i_over_eta"] > 0
 
 
-# ---- shared one-step harness (numerics/gda/onestep.py) -----------------------------------------
+# ---- shared one-step harness (numerics/gda/model/onestep.py) -------------------------------------
 def _step_data(first: list[float], finite: list[float], adv: list[float]):
-    from numerics.gda.onestep import StepData
+    from numerics.gda.model.onestep import StepData
 
     t = torch.tensor
     adv_t = t([[adv]], dtype=torch.float64)
@@ -120,7 +120,7 @@ def _step_data(first: list[float], finite: list[float], adv: list[float]):
 
 
 def test_sign_disagreement_flags_a_pair_only_when_both_changes_are_wrong():
-    from numerics.gda.onestep import sign_disagreement
+    from numerics.gda.model.onestep import sign_disagreement
 
     adv = [1.0, -1.0, 2.0]
     sd = _step_data(first=[0.5, -0.5, -1.0], finite=[0.4, -0.4, 0.3], adv=adv)
@@ -132,7 +132,7 @@ def test_sign_disagreement_flags_a_pair_only_when_both_changes_are_wrong():
 
 
 def test_tally_rule_reaches_both_verdicts():
-    from numerics.gda.onestep import Tally, tally_evidence
+    from numerics.gda.model.onestep import Tally, tally_evidence
 
     ok = tally_evidence(Tally(pairs=10, instances=2), "law", part="p")
     assert ok.verdict is Verdict.SUPPORTED
@@ -141,9 +141,9 @@ def test_tally_rule_reaches_both_verdicts():
     assert ev.verdict is Verdict.REFUTED and ev.counterexample == {"T": 3}
 
 
-# ---- exact rows (proofs/gda/first_order.py): dyn.alpha_reallocation, em.e_step, diag ---------
+# ---- exact rows (proofs/gda/model/first_order.py): dyn.alpha_reallocation, em.e_step, diag -------
 def test_exact_alpha_row_violates_for_t3_but_not_for_t2():
-    from proofs.gda.first_order import exact_alpha_counterexample
+    from proofs.gda.model.first_order import exact_alpha_counterexample
 
     R = sp.Rational
     assert exact_alpha_counterexample()["violates"]
@@ -155,7 +155,7 @@ def test_exact_alpha_row_violates_for_t3_but_not_for_t2():
 
 
 def test_score_magnitude_row_is_flagged_only_when_the_order_flips():
-    from proofs.gda.first_order import score_magnitude_counterexample
+    from proofs.gda.model.first_order import score_magnitude_counterexample
 
     R = sp.Rational
     assert score_magnitude_counterexample()["violates"]
@@ -185,7 +185,7 @@ def test_isolated_link_rule_reaches_both_verdicts():
 
 
 def test_feedback_links_2_and_3_are_exact_identities():
-    from proofs.gda.first_order import link2_weight_proof, link3_conditional_proof
+    from proofs.gda.model.first_order import link2_weight_proof, link3_conditional_proof
 
     for ev in (link2_weight_proof(), link3_conditional_proof()):
         assert ev.verdict is Verdict.PROVED and ev.scope == "general" and ev.reading == "B"
@@ -202,9 +202,9 @@ def test_dominance_rule_refutes_only_a_rising_loss():
 
 
 def test_confirmed_rise_keeps_only_a_rise_the_finite_step_confirms():
-    from numerics.gda.attention_head import closed_form_grads
     from numerics.gda.dyn import _confirmed_rise, dominant_instance
-    from numerics.gda.instances import Sizes
+    from numerics.gda.model.attention_head import closed_form_grads
+    from numerics.gda.model.instances import Sizes
 
     sizes = Sizes(T=2, d_x=1, d_k=1, d_v=1, C=2, scale=1.0, x_scale=1.0, causal=False)
     for v, rises in ((3.0, True), (0.0, False)):
@@ -290,7 +290,7 @@ def test_em_monotone_rule_reaches_both_verdicts():
 
 # ---- gda.exp.toy.* ------------------------------------------------------------------------------
 def _grid(outcomes):
-    from numerics.gda.toy import ToySetting
+    from numerics.gda.model.toy import ToySetting
 
     return [(ToySetting(init_std=0.1 * (k + 1), lr=0.5), o) for k, o in enumerate(outcomes)]
 
@@ -309,7 +309,7 @@ def test_grid_rule_reaches_three_verdicts():
 
 def test_sharpening_rule():
     from numerics.gda.exp_toy import sharpened
-    from numerics.gda.toy import LN5
+    from numerics.gda.model.toy import LN5
 
     ok = np.array([True, True, True])
     H = np.array([[LN5, 0.5 * LN5], [LN5, 0.6 * LN5], [LN5, LN5]])
@@ -431,7 +431,7 @@ def test_min_entropy_headline_is_the_halving_chain_in_nats():
     import mpmath
 
     from numerics.gda.exp_sticky import HALVING, LN2, entropy_rate_evidence
-    from numerics.gda.sticky import entropy_rate, transition_matrix
+    from numerics.gda.model.sticky import entropy_rate, transition_matrix
 
     w = [Fraction(1, 2 ** d) for d in (1, 2, 3, 4, 3, 2, 1)]
     p = [Fraction(3, 10)] + [Fraction(7, 10) * x / sum(w) for x in w]

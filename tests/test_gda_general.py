@@ -1,4 +1,4 @@
-"""Symbolic-size proofs of gda's gradient identities (proofs/gda/general.py), with negative
+"""Symbolic-size proofs of gda's gradient identities (proofs/gda/model/general.py), with negative
 controls."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from proofs.gda import general as g
+from proofs.gda.model import general as g
 from verify import Verdict
 
 GENERAL = [

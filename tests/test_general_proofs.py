@@ -1,6 +1,6 @@
 """Symbolic-size proofs that lift PROVED claims from listed sizes to the statement's generality:
-the vec / Kronecker / permutation identities of pegr (proofs/pegr/general.py), eqs. (39)-(41)
-of gda (proofs/gda/context_loss.py) and reading A of sih's Theorem B.1
+the vec / Kronecker / permutation identities of pegr (proofs/pegr/model/general.py), eqs. (39)-(41)
+of gda (proofs/gda/model/context_loss.py) and reading A of sih's Theorem B.1
 (proofs/sih/optimal.py). Each routine is PROVED with scope ``general``; fed a wrong identity
 (a negative control) it is not PROVED."""
 
@@ -10,8 +10,8 @@ import pytest
 import sympy as sp
 
 import verify
-from proofs.gda import context_loss as cl
-from proofs.pegr import general as pg
+from proofs.gda.model import context_loss as cl
+from proofs.pegr.model import general as pg
 from proofs.sih.optimal import reading_a_general
 from verify import Evidence, Verdict
 

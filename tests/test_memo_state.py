@@ -128,10 +128,10 @@ def test_a_patched_library_function_is_seen(cache, model, monkeypatch):
 def test_the_real_trainers_are_memoised_in_a_clean_process():
     """No false alarm: the memoised functions of the built-in papers find nothing patched
     (or every deep run would retrain)."""
-    from numerics.gda import toy
-    from numerics.nfa import training as nfa
-    from numerics.pegr import training as pegr
-    from numerics.sih import training as sih
+    from numerics.gda.model import toy
+    from numerics.nfa.model import training as nfa
+    from numerics.pegr.model import training as pegr
+    from numerics.sih.model import training as sih
 
     for module in (toy, nfa, pegr, sih):
         for fn in vars(module).values():

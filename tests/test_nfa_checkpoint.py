@@ -9,8 +9,8 @@ import dataclasses
 import pytest
 import torch
 
-from numerics.nfa import training
-from numerics.nfa.training import QUICK_TRAIN, train_operator
+from numerics.nfa.model import training
+from numerics.nfa.model.training import QUICK_TRAIN, train_operator
 from verify import memo
 
 CFG = dataclasses.replace(QUICK_TRAIN, steps=12)

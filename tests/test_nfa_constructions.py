@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from numerics.nfa.attention_gradient import (
+from numerics.nfa.model.attention_gradient import (
     AttentionGradientHead,
     MultiHeadAttentionGradient,
     ResidualKeyedHead,
@@ -12,13 +12,13 @@ from numerics.nfa.attention_gradient import (
     negative_gradient,
     squared_loss,
 )
-from numerics.nfa.field_operator import (
+from numerics.nfa.model.field_operator import (
     TABLE1_CONFIGS,
     SinusoidalField,
     build_table1_operator,
     scale_matrix,
 )
-from numerics.nfa.groups import MatrixAffine, random_rotation, random_scale_translation
+from numerics.nfa.model.groups import MatrixAffine, random_rotation, random_scale_translation
 
 F64 = torch.float64
 

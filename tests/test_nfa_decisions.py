@@ -60,7 +60,7 @@ from numerics.nfa.exp_table2 import (
     PAPER_SCALING,
     corr_limit_evidence,
 )
-from numerics.nfa.metrics import (
+from numerics.nfa.model.metrics import (
     above_verdict,
     below_verdict,
     caption_ratio,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import torch
 
 from numerics.nfa.eq import EPS64, TOL_EPS
-from numerics.nfa.harness import stat_cloud as cloud
-from numerics.nfa.harness import stat_deviations as deviations
+from numerics.nfa.model.harness import stat_cloud as cloud
+from numerics.nfa.model.harness import stat_deviations as deviations
 
 
 def test_deviations_vanish_to_roundoff_for_positive_a():

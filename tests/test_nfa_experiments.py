@@ -3,11 +3,11 @@
 import numpy as np
 import torch
 
-from numerics.nfa import data as _data
-from numerics.nfa import metrics as _metrics
 from numerics.nfa.exp_appendix import STATED, paper_lines, table6_grids
 from numerics.nfa.exp_table1 import QUICK_SIZE, equivariance_table
 from numerics.nfa.exp_table2 import ag_metrics, draw, local_slopes, paper_internal_slopes
+from numerics.nfa.model import data as _data
+from numerics.nfa.model import metrics as _metrics
 
 
 def test_pixel_coords_readings():
@@ -48,7 +48,7 @@ def test_digits_training_split_excludes_the_evaluation_digits():
 
 def test_affine_trials_trained_operator_is_p1_equivariant():
     from numerics.nfa.exp_appendix import affine_trials
-    from numerics.nfa.training import QUICK_FIELD_TRAIN, GridFields, train_operator
+    from numerics.nfa.model.training import QUICK_FIELD_TRAIN, GridFields, train_operator
 
     imgs = np.random.default_rng(2).random((3, 8, 8))
     pool = GridFields(torch.as_tensor(imgs), 7.0)

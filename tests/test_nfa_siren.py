@@ -1,10 +1,10 @@
-"""Tests of numerics.nfa.siren (Table 3 SIREN)."""
+"""Tests of numerics.nfa.model.siren (Table 3 SIREN)."""
 
 import math
 
 import torch
 
-from numerics.nfa.siren import Siren, SirenField, siren_param_count
+from numerics.nfa.model.siren import Siren, SirenField, siren_param_count
 
 
 def test_param_count_and_flat_roundtrip():

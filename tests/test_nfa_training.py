@@ -1,4 +1,5 @@
-"""numerics/nfa/training.py: the in-line AdamW, the band-limited fields, a tiny training run."""
+"""numerics/nfa/model/training.py: the in-line AdamW, the band-limited fields, a tiny training
+run."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import dataclasses
 
 import torch
 
-from numerics.nfa.training import QUICK_TRAIN, AdamW, bandlimited_fields, train_operator
+from numerics.nfa.model.training import QUICK_TRAIN, AdamW, bandlimited_fields, train_operator
 
 
 def test_adamw_matches_torch_adamw_step_for_step():
@@ -45,8 +46,8 @@ def test_training_reduces_loss_and_is_reproducible():
 def test_grid_fields_interpolate_pixel_centres_and_vanish_outside():
     import numpy as np
 
-    from numerics.nfa.data import pixel_coords, rerasterise
-    from numerics.nfa.training import GridFields
+    from numerics.nfa.model.data import pixel_coords, rerasterise
+    from numerics.nfa.model.training import GridFields
 
     img = np.random.default_rng(0).random((8, 8))
     pool = GridFields(torch.as_tensor(img[None]), 7.0)
@@ -69,7 +70,7 @@ def test_grid_fields_interpolate_pixel_centres_and_vanish_outside():
 def test_training_on_grid_fields_reduces_loss():
     import numpy as np
 
-    from numerics.nfa.training import QUICK_FIELD_TRAIN, GridFields
+    from numerics.nfa.model.training import QUICK_FIELD_TRAIN, GridFields
 
     imgs = np.random.default_rng(1).random((4, 8, 8))
     cfg = dataclasses.replace(QUICK_FIELD_TRAIN, steps=60, fields=4, batch=4, lr=3e-3)

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import verify
-from numerics.pegr import graphs as gr
-from numerics.pegr.groups import compose
+from numerics.pegr.model import graphs as gr
+from numerics.pegr.model.groups import compose
 
 
 def _run(pattern, tmp_path):

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import torch
 
-from numerics.pegr import graphs as gr
 from numerics.pegr.attention import PESelfAttention
-from numerics.pegr.encodings import (
+from numerics.pegr.model import graphs as gr
+from numerics.pegr.model.encodings import (
     RoPE,
     SinusoidalPE,
     SO2BesselPE,
@@ -15,8 +15,8 @@ from numerics.pegr.encodings import (
     sphere_points,
     vaswani_freqs,
 )
-from numerics.pegr.groups import commutant_dim, haar_so3, kron_I, rot2, vec_col, vec_row
-from numerics.pegr.inr import EnsembleMLP, grid, radial_vf, train_ensemble, train_inr
+from numerics.pegr.model.groups import commutant_dim, haar_so3, kron_I, rot2, vec_col, vec_row
+from numerics.pegr.model.inr import EnsembleMLP, grid, radial_vf, train_ensemble, train_inr
 from numerics.pegr.ntk import relu_ntk
 
 

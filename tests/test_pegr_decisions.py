@@ -166,7 +166,7 @@ def test_finite_width_ntk_deviation_shrinks_under_gaussian_init():
     its rotation deviation falls with width (the PyTorch-default law is a separate reading)."""
     import torch
 
-    from numerics.pegr.groups import haar_so3, vec_col
+    from numerics.pegr.model.groups import haar_so3, vec_col
     from numerics.pegr.ntk import finite_width_deviations
 
     R = haar_so3(9, torch.Generator().manual_seed(3))

@@ -1,11 +1,11 @@
-"""Tests of numerics/sih/ca.py (the CA update, token streams) and proofs/sih/model.py (Wolfram
+"""Tests of numerics/sih/model/ca.py (the CA update, token streams) and proofs/sih/model.py (Wolfram
 numbering, stream lengths, union sets, partitions)."""
 
 import sys
 
 import torch
 
-from numerics.sih.ca import CellularAutomaton, token_stream
+from numerics.sih.model.ca import CellularAutomaton, token_stream
 from proofs.sih.model import ECA, VN, partitions, stream_length, union_set, wolfram_table
 
 

@@ -1,11 +1,11 @@
-"""Tests of numerics/sih/construction.py and decoder.py: end-to-end exactness on evaluable
+"""Tests of numerics/sih/model/construction.py and decoder.py: end-to-end exactness on evaluable
 predictions."""
 
 import torch
 
-from numerics.sih.ca import CellularAutomaton, token_stream
-from numerics.sih.construction import SpatialInductionHead, algorithm1_errors, evaluate
-from numerics.sih.decoder import BumpDecoder
+from numerics.sih.model.ca import CellularAutomaton, token_stream
+from numerics.sih.model.construction import SpatialInductionHead, algorithm1_errors, evaluate
+from numerics.sih.model.decoder import BumpDecoder
 from proofs.sih.model import ECA, VN, union_set
 
 

@@ -11,9 +11,6 @@ import sympy as sp
 import torch
 
 from numerics.sih import retrieve as sih_retrieve
-from numerics.sih.ca import CellularAutomaton, sample_stream, token_stream
-from numerics.sih.checks import def_d1_margins
-from numerics.sih.construction import SpatialInductionHead, evaluate
 from numerics.sih.coverage import lookup_exact, notion_ii_evidence, unobservable_flip
 from numerics.sih.decode import (
     decoder_failure,
@@ -33,16 +30,7 @@ from numerics.sih.embed import (
     remark_d7_exact_witness,
     thm42_judgement,
 )
-from numerics.sih.embedding import SpatialAwareEmbedding, case1_coefficients
 from numerics.sih.exp import compute_evidence, incompatible_rows, relation_evidence
-from numerics.sih.lemma_d2 import (
-    certify_instance,
-    farkas_certificate,
-    float_feasible,
-    recheck_farkas,
-    search_tori,
-    uniform_form_1d,
-)
 from numerics.sih.main import (
     dims_constant_evidence,
     evaluable_evidence,
@@ -53,6 +41,18 @@ from numerics.sih.main import (
     ln_std_spread,
     threshold_iff_evidence,
     tradeoff_evidence,
+)
+from numerics.sih.model.ca import CellularAutomaton, sample_stream, token_stream
+from numerics.sih.model.checks import def_d1_margins
+from numerics.sih.model.construction import SpatialInductionHead, evaluate
+from numerics.sih.model.embedding import SpatialAwareEmbedding, case1_coefficients
+from numerics.sih.model.lemma_d2 import (
+    certify_instance,
+    farkas_certificate,
+    float_feasible,
+    recheck_farkas,
+    search_tori,
+    uniform_form_1d,
 )
 from numerics.sih.naive import NaiveRPE, scaling_evidence, spatial_widths
 from numerics.sih.retrieve import (

@@ -1,12 +1,12 @@
-"""Tests of numerics/sih/embedding.py and the Def. D.1 checker."""
+"""Tests of numerics/sih/model/embedding.py and the Def. D.1 checker."""
 
 import math
 
 import torch
 
-from numerics.sih.ca import CellularAutomaton, token_stream
-from numerics.sih.checks import def_d1_margins
-from numerics.sih.embedding import (
+from numerics.sih.model.ca import CellularAutomaton, token_stream
+from numerics.sih.model.checks import def_d1_margins
+from numerics.sih.model.embedding import (
     SpatialAwareEmbedding,
     case1_coefficients,
     lemma_d4_coefficients,

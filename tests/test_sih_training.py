@@ -1,4 +1,4 @@
-"""The ECA in-context learning pipeline of numerics/sih/training.py (App. G.1-G.4)."""
+"""The ECA in-context learning pipeline of numerics/sih/model/training.py (App. G.1-G.4)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 import torch
 from torch import nn
 
-from numerics.sih.ca import CellularAutomaton, token_stream
-from numerics.sih.training import (
+from numerics.sih.model.ca import CellularAutomaton, token_stream
+from numerics.sih.model.training import (
     ECATask,
     SpatialGPT,
     TrainConfig,
@@ -237,7 +237,7 @@ def test_table1_deep_path_at_a_tiny_scale(monkeypatch) -> None:
 
 
 def test_attention_statistics_of_an_untrained_model_are_near_uniform() -> None:
-    from numerics.sih.training import attention_statistics
+    from numerics.sih.model.training import attention_statistics
 
     tokens = sample_tokens(TASK, [30, 90], 8, torch.Generator().manual_seed(6)).tokens
     stats = attention_statistics(build_model(TASK, 16, (1, 1), seed=6), tokens)
@@ -253,12 +253,12 @@ def test_eca_row_is_trained_once_and_shared_through_the_disk_memo(monkeypatch, t
     the 1+1 row they both measure is read back from the memo, not trained a second time."""
     import pickle
 
-    from numerics.sih import training as tr
+    from numerics.sih.model import training as tr
 
     monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path))
     scale = {"D": 12, "steps": 3, "batch": 4, "lr": 1e-3, "n_test": 12, "n_auto": 6}
     row = tr.trained_eca_row(5, (1, 1), "cpu", scale, 2, 5)
-    (entry,) = (tmp_path / "numerics.sih.training" / "trained_eca_row").glob("*.pkl")
+    (entry,) = (tmp_path / "numerics.sih.model.training" / "trained_eca_row").glob("*.pkl")
     stored = pickle.loads(entry.read_bytes())
     assert stored["seq_hits"] == row["seq_hits"] and stored["curve"] == row["curve"]
 

@@ -1,4 +1,4 @@
-"""proofs.toef.anysize: the toef statements proved in their own generality (symbolic N, C,
+"""proofs.toef.model.anysize: the toef statements proved in their own generality (symbolic N, C,
 every degree, every matrix size), and for each proof routine a wrong formula fed to the same
 routine that must not come out PROVED."""
 
@@ -6,8 +6,8 @@ import pytest
 import sympy as sp
 
 import verify
-from proofs.toef import anysize as A
 from proofs.toef.engineering import gate
+from proofs.toef.model import anysize as A
 from verify import Verdict
 
 #: Discovery limited to this paper's packages.

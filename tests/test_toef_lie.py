@@ -1,11 +1,11 @@
-"""numerics.toef.lie: BCH gate, brackets, Lie-Trotter products."""
+"""numerics.toef.model.lie: BCH gate, brackets, Lie-Trotter products."""
 
 import cmath
 import math
 
 import torch
 
-from numerics.toef.lie import (
+from numerics.toef.model.lie import (
     bracket,
     commutator,
     flow,
@@ -14,7 +14,7 @@ from numerics.toef.lie import (
     hidden_pair,
     lie_trotter,
 )
-from numerics.toef.wirtinger import rel_err
+from numerics.toef.model.wirtinger import rel_err
 
 
 def test_gate_values_and_series():

@@ -1,17 +1,18 @@
-"""numerics.toef.transformer and potentials: Definition 1 / 4 modules and the paper's potentials."""
+"""numerics.toef.model.transformer and potentials: Definition 1 / 4 modules and the paper's
+potentials."""
 
 import pytest
 import torch
 
-from numerics.toef.potentials import H, lse_potential, triple_trace_potential
-from numerics.toef.transformer import (
+from numerics.toef.model.potentials import H, lse_potential, triple_trace_potential
+from numerics.toef.model.transformer import (
     LinearizedTransformer,
     TransformerODE,
     parallel_layer,
     softmax_rows,
     split_layer,
 )
-from numerics.toef.wirtinger import crandn, dV_dXbar, rel_err
+from numerics.toef.model.wirtinger import crandn, dV_dXbar, rel_err
 
 
 def _w(C, C_MLP, C_A, n, seed=0):

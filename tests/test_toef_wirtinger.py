@@ -1,8 +1,9 @@
-"""numerics.toef.wirtinger: torch Wirtinger conventions, gradients and the closedness defect."""
+"""numerics.toef.model.wirtinger: torch Wirtinger conventions, gradients and the closedness
+defect."""
 
 import torch
 
-from numerics.toef.wirtinger import (
+from numerics.toef.model.wirtinger import (
     closedness_defect,
     crandn,
     dV_dX,

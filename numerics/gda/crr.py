@@ -1,7 +1,7 @@
 """Content-based value routing (Sec. 9, ``gda.crr.*``) and the limitations (Sec. 11, ``gda.lim``).
 
 Definition 9.1 as a checkable predicate on softmax attention, a Mamba-style selective SSM and
-an unrolled LSTM (:mod:`numerics.gda.routing`), the unrolled SSM identity, and Conjectures
+an unrolled LSTM (:mod:`numerics.gda.model.routing`), the unrolled SSM identity, and Conjectures
 9.2-9.3 against autograd.
 """
 
@@ -14,12 +14,12 @@ import torch
 from torch.func import functional_call, jacrev
 
 import verify
-from proofs.gda import general
+from proofs.gda.model import general
 from verify import Evidence, Verdict
 from verify.symbolic import prove_cases
 
-from .instances import tolist
-from .routing import LSTMRouting, SelectiveSSM, SoftmaxRouting, def91_predicate
+from .model.instances import tolist
+from .model.routing import LSTMRouting, SelectiveSSM, SoftmaxRouting, def91_predicate
 
 PAPER = "gda"
 
@@ -134,7 +134,7 @@ def crr_softmax_instance(ctx):
 
 def def91_member_evidence(reports: list[tuple[dict, dict]]) -> Evidence:
     """Whether a mechanism satisfies Def. 9.1 on every input tried: ``reports`` pairs an
-    input's description with its :func:`~numerics.gda.routing.def91_predicate` outcome.
+    input's description with its :func:`~numerics.gda.model.routing.def91_predicate` outcome.
     SUPPORTED when every weight lies in [0,1], every row sums to 1 and the weights depend on
     both x_i and x_j; REFUTED otherwise, with the first failing input and its outcome."""
     keys = ("entries_in_01", "rows_sum_to_1", "depends_on_xi_and_xj")

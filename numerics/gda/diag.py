@@ -7,15 +7,15 @@ import torch
 from hypothesis import strategies as st
 
 import verify
-from proofs.gda import general
-from proofs.gda.first_order import exact_alpha_counterexample, score_magnitude_counterexample
+from proofs.gda.model import general
+from proofs.gda.model.first_order import exact_alpha_counterexample, score_magnitude_counterexample
 from verify import Evidence, Verdict
 from verify.numeric import falsify
 
-from .attention_head import closed_form_grads
 from .identities import SIZES
-from .instances import draw_sizes
-from .onestep import (
+from .model.attention_head import closed_form_grads
+from .model.instances import draw_sizes
+from .model.onestep import (
     ETA,
     P_READINGS,
     VIEWS,

@@ -1,11 +1,11 @@
 """The coupled dynamics of Sec. 4 (``gda.dyn.*``): one gradient step, in views F and P.
 
 Every qualitative sign statement is made measurable: after one step with a small ``eta``
-(:data:`~numerics.gda.onestep.ETA`), the sign of the first-order change and of the finite
+(:data:`~numerics.gda.model.onestep.ETA`), the sign of the first-order change and of the finite
 change are compared with the claimed sign on every pair; the share of violating pairs and
 instances is reported, with the smallest violating instance as a re-runnable counterexample
 (every number of the instance is in it, float64). The exact first-order formulas and exact
-rows come from :mod:`proofs.gda.first_order`.
+rows come from :mod:`proofs.gda.model.first_order`.
 """
 
 from __future__ import annotations
@@ -19,28 +19,28 @@ import sympy as sp
 import torch
 
 import verify
-from proofs.gda.context_loss import (
+from proofs.gda.model import sym_head
+from proofs.gda.model.context_loss import (
     ce_first_order_symbolic,
     context_loss_symbolic,
     exchange_lemma,
     value_move_symbolic,
 )
-from proofs.gda.first_order import (
+from proofs.gda.model.first_order import (
     alpha_first_order_proof,
     exact_alpha_counterexample,
     feedback_link_proof,
     link2_weight_proof,
     link3_conditional_proof,
 )
-from proofs.gda.model import sym_head
 from verify import Evidence, Verdict
 from verify.numeric import judge_error, rate_evidence
 from verify.symbolic import prove_cases
 
-from .attention_head import closed_form_grads, free_forward
-from .dynamics import FreeState, free_step, param_first_order, param_grads
-from .instances import draw_sizes, random_params, tolist
-from .onestep import (
+from .model.attention_head import closed_form_grads, free_forward
+from .model.dynamics import FreeState, free_step, param_first_order, param_grads
+from .model.instances import draw_sizes, random_params, tolist
+from .model.onestep import (
     P_READINGS,
     VIEWS,
     free_batch,
@@ -358,8 +358,8 @@ def _confirmed_rise(st: FreeState, s, cf, dL, b, jj: int) -> dict | None:
     expect="PROVED",
 )
 def context_loss_first_order(ctx):
-    """PROVED for every T, d_v and C (:mod:`proofs.gda.context_loss`, sums with symbolic bounds
-    and the exchange of the sums over users and coordinates proved by induction): (39)-(41)
+    """PROVED for every T, d_v and C (:mod:`proofs.gda.model.context_loss`, sums with symbolic
+    bounds and the exchange of the sums over users and coordinates proved by induction): (39)-(41)
     algebra (free alpha, u) and (40) as the exact eta-derivative of L_i for the CE head;
     cross-checks on explicit matrices at T=3, d_v=2 and T=2, d_v=1, C=2. The Taylor remainder:
     |actual - (41)| fitted against eta has slope 2 (the engine's rate rule, reading "rate")."""

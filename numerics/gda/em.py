@@ -1,6 +1,6 @@
 """The EM interpretation of Sec. 5 (``gda.em.*``), except eq. (44) (``proofs/gda/em.py``).
 
-The E-step sign law is tested with the one-step harness of :mod:`numerics.gda.onestep`; the
+The E-step sign law is tested with the one-step harness of :mod:`numerics.gda.model.onestep`; the
 M-step analogy, the Sec. 5.3 schedule and the two timescales on the toy (Sec. 7.1) and sticky
 (Sec. 7.2) runs; the EM background statement (Sec. 5.5) on a Gaussian mixture.
 """
@@ -12,15 +12,15 @@ import sympy as sp
 import torch
 
 import verify
-from proofs.gda import general
-from proofs.gda.first_order import exact_alpha_counterexample
+from proofs.gda.model import general
+from proofs.gda.model.first_order import exact_alpha_counterexample
 from verify import Evidence, Verdict
 from verify.symbolic import prove_cases
 
 from .exp_toy import grid_evidence
-from .onestep import P_READINGS, VIEWS, sign_tallies, tally_evidence, view_reading
-from .sticky import scale_fields, scale_note, trained
-from .toy import ToySetting, cached_toy, diverged, grid_logs, label
+from .model.onestep import P_READINGS, VIEWS, sign_tallies, tally_evidence, view_reading
+from .model.sticky import scale_fields, scale_note, trained
+from .model.toy import ToySetting, cached_toy, diverged, grid_logs, label
 
 PAPER = "gda"
 

@@ -2,7 +2,7 @@
 
 Quick profile: T=100 (the paper: T=2000) with the paper's other settings (1000 steps, 5 paired
 seeds); deep: the paper's T=2000. Every summary states the sequence length it was measured
-at. Trainings are memoised per worker process (:func:`numerics.gda.sticky.trained`), so the
+at. Trainings are memoised per worker process (:func:`numerics.gda.model.sticky.trained`), so the
 claims of one run share them; the evidence is still computed in the run.
 """
 
@@ -22,9 +22,9 @@ from scipy.optimize import brentq
 import verify
 from verify import Evidence, Verdict
 
-from .attention_head import closed_form_grads, head_forward, row_entropy
-from .dynamics import PARAM_NAMES
-from .sticky import (
+from .model.attention_head import closed_form_grads, head_forward, row_entropy
+from .model.dynamics import PARAM_NAMES
+from .model.sticky import (
     TRANSITION_READINGS,
     bayes_filter_loss,
     cached_train,
@@ -427,7 +427,7 @@ def sticky_min_entropy(ctx):
     y, _, X = sample_sequences(
         g, torch.tensor(P), mu, ctx.pick(quick=3000, deep=50000), torch.float64
     )
-    bl = bayes_filter_loss(P, mu[0].numpy(), X[0].numpy(), y[0].numpy())
+    bl = bayes_filter_loss(P, mu[0].cpu().numpy(), X[0].cpu().numpy(), y[0].cpu().numpy())
     acc = float(P.max(1).mean())
     out.append(noise_floor_evidence(bl, H["A"], acc))
     return out
@@ -668,7 +668,7 @@ def sticky_capacity_gap(ctx):
     test = fits[best]["test_losses"]
     Pn = transition_matrix("A")
     bayes = [
-        bayes_filter_loss(Pn, mu[0].numpy(), Xte[k, 0].numpy(), yte[k, 0].numpy())
+        bayes_filter_loss(Pn, mu[0].cpu().numpy(), Xte[k, 0].cpu().numpy(), yte[k, 0].cpu().numpy())
         for k in range(Xte.shape[0])
     ]
     gaps = [t - b for t, b in zip(test, bayes, strict=True)]
@@ -984,9 +984,9 @@ def _value_displacements(log, runs, n_pos: int, rng, ends: list | None = None):
         idx = rng.choice(X.shape[0], size=min(n_pos, X.shape[0]), replace=False)
         V0 = X[idx] @ log.init["W_V"][s].double().T
         V1 = X[idx] @ log.final["W_V"][r].double().T
-        out.append((V1 - V0).numpy())
+        out.append((V1 - V0).cpu().numpy())
         if ends is not None:
-            ends.append((V0.numpy(), V1.numpy()))
+            ends.append((V0.cpu().numpy(), V1.cpu().numpy()))
     return out
 
 
@@ -1066,7 +1066,7 @@ def value_trajectories(ctx):
     dW = log.final["W_V"][log.runs("EM")[0]].double() - log.init["W_V"][0].double()
     Rw = torch.randn(dW.shape, generator=g, dtype=torch.float64, device=g.device)
     Rw = Rw / Rw.norm() * dW.norm()
-    res["random_dW_V_coherence"] = _coherence((X[:200] @ Rw.T).numpy())
+    res["random_dW_V_coherence"] = _coherence((X[:200] @ Rw.T).cpu().numpy())
     ratio = res["EM"]["mean_length"] / res["SGD"]["mean_length"]
     out = []
     for rd, key, where in (
@@ -1192,7 +1192,7 @@ def similar_solutions(ctx):
                 causal=True,
             )
             es.append(float(row_entropy(tr.A).mean()))
-            V = tr.V[0].numpy()
+            V = tr.V[0].cpu().numpy()
             sv = np.linalg.svd(V - V.mean(0), compute_uv=False) ** 2
             pc1.append(float(sv[0] / sv.sum()))
         ents[nm] = es

@@ -1,7 +1,7 @@
 """The toy simulation of Sec. 7.1 (``gda.exp.toy.*``): T=5, d_x=3, d_k=2, d_v=2, C=3.
 
 Every claim is measured over the same grid of the choices the paper leaves open (init std,
-learning rate, view, schedule, reduction: :func:`numerics.gda.toy.grid`, 128 settings x 20
+learning rate, view, schedule, reduction: :func:`numerics.gda.model.toy.grid`, 128 settings x 20
 seeds, every profile). Trainings are memoised (:func:`cached_toy`), so the claims of one run
 share them; the evidence is still computed in the run.
 
@@ -24,7 +24,7 @@ import numpy as np
 import verify
 from verify import Evidence, Verdict
 
-from .toy import LN5, ToySetting, cached_toy, diverged, grid_logs, label
+from .model.toy import LN5, ToySetting, cached_toy, diverged, grid_logs, label
 
 #: The toy of Sec. 7.1 runs at the paper's own size in every profile (T=5, ~100 steps).
 TOY_SCALE = {

@@ -22,16 +22,15 @@ import torch
 from hypothesis import strategies as st
 
 import verify
-from proofs.gda import general
-from proofs.gda.model import sym_head
+from proofs.gda.model import general, sym_head
 from verify import Evidence, Verdict
 from verify.numeric import falsify, judge_check, randn
 from verify.symbolic import prove_cases
 
-from .attention_head import closed_form_grads, free_forward, head_forward, masked_softmax
-from .dynamics import PARAM_NAMES, param_first_order, param_grads
-from .instances import draw_sizes, random_params, tolist
-from .onestep import free_batch, param_batch, sign_tallies, tally_evidence
+from .model.attention_head import closed_form_grads, free_forward, head_forward, masked_softmax
+from .model.dynamics import PARAM_NAMES, param_first_order, param_grads
+from .model.instances import draw_sizes, random_params, tolist
+from .model.onestep import free_batch, param_batch, sign_tallies, tally_evidence
 
 PAPER = "gda"
 

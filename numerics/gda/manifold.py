@@ -22,10 +22,10 @@ from proofs.gda.model import qk_head
 from verify import Evidence, Verdict
 from verify.symbolic import prove_cases
 
-from .attention_head import closed_form_grads, head_forward, row_entropy
-from .dynamics import PARAM_NAMES, FreeState
 from .exp_sticky import FOCUS_DROP
-from .sticky import scale_fields, trained, transition_matrix
+from .model.attention_head import closed_form_grads, head_forward, row_entropy
+from .model.dynamics import PARAM_NAMES, FreeState
+from .model.sticky import scale_fields, trained, transition_matrix
 
 PAPER = "gda"
 
@@ -112,11 +112,11 @@ def low_dim_values(ctx):
         rows = []
         for r in log.runs(nm):
             s = r % cfg.n_seeds
-            X = log.eval_X[s].double().numpy()
-            mu = log.mu[s].numpy()
+            X = log.eval_X[s].double().cpu().numpy()
+            mu = log.mu[s].cpu().numpy()
             ent = bayes_entropies(P, mu, X)
             for tag, W in (("init", log.init["W_V"][s]), ("final", log.final["W_V"][r])):
-                V = X @ W.double().numpy().T
+                V = X @ W.double().cpu().numpy().T
                 Vc = V - V.mean(0)
                 Uu, sv, _ = np.linalg.svd(Vc, full_matrices=False)
                 share = sv**2 / (sv**2).sum()

@@ -14,9 +14,9 @@ import verify
 from verify import Evidence, Verdict
 from verify.numeric import judge_error, rate_evidence
 
-from .attention_head import head_forward
-from .dynamics import PARAM_NAMES, param_grads
-from .instances import draw_sizes, random_params, tolist
+from .model.attention_head import head_forward
+from .model.dynamics import PARAM_NAMES, param_grads
+from .model.instances import draw_sizes, random_params, tolist
 
 PAPER = "gda"
 

@@ -23,7 +23,7 @@ import verify
 from verify import Evidence, Verdict
 from verify.numeric import falsify, fit_rate, judge_error, rand, randn
 
-from .attention_gradient import (
+from .model.attention_gradient import (
     AttentionGradientHead,
     attention_inputs,
     negative_gradient,
@@ -31,7 +31,7 @@ from .attention_gradient import (
     softmax_first_order,
     squared_loss,
 )
-from .metrics import combine_growth, growth_evidence
+from .model.metrics import combine_growth, growth_evidence
 
 PAPER = "nfa"
 
@@ -79,7 +79,6 @@ def linear_identity_autograd(ctx: verify.Context) -> Evidence:
         budget=ctx.pick(12, 200),
         batch=ctx.pick(8, 64),
         dtype=torch.float64,
-        device="cpu",
         tol=1e-10,
         seed=ctx.seed,
     )
@@ -112,7 +111,7 @@ def gd_step_descent(ctx: verify.Context) -> Evidence:
     by :func:`descent_evidence`."""
     gen = ctx.torch_generator("gd")
     Phi, r, _ = random_sinusoid_problem(8, 60, 20, 2, generator=gen)
-    c = torch.zeros(8, 20, dtype=torch.float64)
+    c = torch.zeros(8, 20, dtype=torch.float64, device=Phi.device)
     y = r + (Phi @ c.unsqueeze(-1)).squeeze(-1)  # c = 0 at start: y = r
     lam = torch.linalg.eigvalsh(Phi.transpose(-1, -2) @ Phi)[..., -1]
     eta = (1.0 / lam).unsqueeze(-1)
@@ -190,7 +189,6 @@ def softmax_denominator_remainder(ctx: verify.Context) -> list[Evidence]:
         budget=ctx.pick(25, 300),
         batch=ctx.pick(64, 512),
         tol=1e-12,
-        device="cpu",
         seed=ctx.seed,
     )
     proof = Evidence.informal(
@@ -290,7 +288,7 @@ def weight_constant_evidence(
     """``sup tau^2 |E| / B^2`` bounded (L442, "C depending only on N"): the searched sups per N
     must be finite, and along the extreme direction ``u = t * direction`` the ratio must not
     grow toward ``t = B/tau -> 0`` (second order: the expansion's remainder is O(t^2)) nor
-    toward ``t -> inf`` (:func:`~numerics.nfa.metrics.growth_evidence` at both ends, the sweep
+    toward ``t -> inf`` (:func:`~numerics.nfa.model.metrics.growth_evidence` at both ends, the sweep
     evaluated in 30-digit mpmath). REFUTED when either end grows like a power law (the sweep
     is the counterexample), SUPPORTED when neither grows, UNDECIDED otherwise."""
     listed = ", ".join(f"N={k}: {v:.3f}" for k, v in sups.items())
@@ -360,7 +358,8 @@ def softmax_weight_constant(ctx: verify.Context) -> Evidence:
 def softmax_output_remainder(ctx: verify.Context) -> Evidence:
     """``tau^2 |O(tau) - first order| / (B^2 max|r|)`` over tau in [1, 1e4]: bounded (part
     "remainder"): per N, the worst of 64 draws at each tau must not grow toward the largest
-    tau (:func:`~numerics.nfa.metrics.growth_evidence`, combined by :func:`combine_growth`)."""
+    tau (:func:`~numerics.nfa.model.metrics.growth_evidence`, combined by
+    :func:`combine_growth`)."""
     gen = ctx.torch_generator("out")
     taus = np.logspace(0, 4, 9)
     worst, growth, pieces = 0.0, [], []
@@ -493,7 +492,7 @@ def centred_bound_evidence(
     """Reading B of A.4.1 L456-460 (centred residuals): the searched sups of
     ``tau^2 err / (B^2 R)`` per N must be finite, and along the structured candidate ``case``
     (``s``, ``r``) the ratio must not grow as tau grows
-    (:func:`~numerics.nfa.metrics.growth_evidence`; the tail in 30-digit mpmath): REFUTED when
+    (:func:`~numerics.nfa.model.metrics.growth_evidence`; the tail in 30-digit mpmath): REFUTED when
     it grows like a power of tau (the tail is the counterexample), SUPPORTED when it does not,
     UNDECIDED otherwise."""
     listed = ", ".join(f"N={k}: {v:.3f}" for k, v in sups.items())
@@ -583,7 +582,7 @@ def _sweep(
         delta = O_t - gamma.unsqueeze(-1) * g
         out["delta_proj"].append(delta.norm(dim=-1))
         out["delta_proj_rel"].append(delta.norm(dim=-1) / (gamma.abs() * g.norm(dim=-1)))
-    return {k: torch.stack(v, -1).median(0).values.numpy() for k, v in out.items()}
+    return {k: torch.stack(v, -1).median(0).values.cpu().numpy() for k, v in out.items()}
 
 
 _TAUS = np.logspace(0, 5, 11)

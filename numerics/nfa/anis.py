@@ -2,9 +2,9 @@
 
 The operator of Thm 7 (L496-508) computes an anchor ``mu(S)`` and a scale matrix ``M(S)``,
 feeds ``x~ = M(S)^{-1}(x - mu(S))`` to a multiset map and returns ``(theta~, mu, M)``;
-:class:`numerics.nfa.field_operator.MatrixNormalizedOperator` builds it for the statistics the
+:class:`numerics.nfa.model.field_operator.MatrixNormalizedOperator` builds it for the statistics the
 proof names (L512-514). Its equivariance to ``G_S`` is checked through the float64 harness of
-:mod:`numerics.nfa.harness`.
+:mod:`numerics.nfa.model.harness`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import verify
 from verify import Evidence
 from verify.numeric import falsify, judge_error, rand, randn
 
-from . import harness as H
-from .field_operator import MatrixNormalizedOperator, scale_matrix
-from .groups import MatrixAffine
+from .model import harness as H
+from .model.field_operator import MatrixNormalizedOperator, scale_matrix
+from .model.groups import MatrixAffine
 
 PAPER = "nfa"
 F64 = torch.float64
@@ -42,7 +42,7 @@ def _thm7_prop(*, generator, batch, dtype, device, N, statistic, group):
     else:  # scalar
         A = torch.exp(rand(batch, generator=generator, dtype=dtype, low=-2, high=2))[
             :, None, None
-        ] * torch.eye(d, dtype=dtype)
+        ] * torch.eye(d, dtype=dtype, device=generator.device)
     g = MatrixAffine(A, randn(batch, d, generator=generator, dtype=dtype))
     inner = H.small_inner(d, 12, generator=generator, dtype=dtype)
     op = MatrixNormalizedOperator(
@@ -102,7 +102,6 @@ def thm7_matrix_normalization(ctx: verify.Context) -> list[Evidence]:
         budget=ctx.pick(4, 40),
         batch=3,
         tol=1e-10,
-        device="cpu",
         seed=ctx.seed,
     )
     gen = ctx.torch_generator("pairs")
@@ -110,7 +109,8 @@ def thm7_matrix_normalization(ctx: verify.Context) -> list[Evidence]:
     for stat in ("sqrtm", "chol", "diag_std", "rms", "identity"):
         for grp in ("diag", "lower", "scalar"):
             v = _thm7_prop(
-                generator=gen, batch=3, dtype=F64, device="cpu", N=12, statistic=stat, group=grp
+                generator=gen, batch=3, dtype=F64, device=gen.device, N=12, statistic=stat,
+                group=grp,
             )
             table[f"{stat}/{grp}"] = float(v.max())
     chol = falsify(
@@ -119,13 +119,12 @@ def thm7_matrix_normalization(ctx: verify.Context) -> list[Evidence]:
         budget=ctx.pick(4, 40),
         batch=3,
         tol=1e-10,
-        device="cpu",
         seed=ctx.seed,
     )
     chol = replace(chol, numbers={**chol.numbers, "per_pair_violation": table})
     # covariance of the statistic itself: chol(A C A^T) = A chol(C), A lower-triangular
     x = torch.randn(20, 2, generator=gen, dtype=F64, device=gen.device)
-    A = torch.tensor([[2.0, 0.0], [0.7, 0.5]], dtype=F64)
+    A = torch.tensor([[2.0, 0.0], [0.7, 0.5]], dtype=F64, device=gen.device)
     dev = float((scale_matrix(x @ A.T, "chol") - A @ scale_matrix(x, "chol")).abs().max())
     covariance = covariance_evidence(dev, {"x": x.tolist(), "A": A.tolist(), "statistic": "chol"},
                                      table)

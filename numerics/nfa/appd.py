@@ -2,7 +2,7 @@
 
 The exact identity of Thm 14 is proved in :mod:`proofs.nfa.appd`; here the rank statements
 of Remark 15 and the softmax remainder and readout rates of Thm 16 (L750-799), on the heads
-of :class:`numerics.nfa.attention_gradient.MultiHeadAttentionGradient`.
+of :class:`numerics.nfa.model.attention_gradient.MultiHeadAttentionGradient`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from verify import Evidence, Verdict
 from verify.numeric import fit_rate, judge_error
 from verify.symbolic import refute_exactly
 
-from .attention_gradient import MultiHeadAttentionGradient, random_sinusoid_problem
-from .metrics import combine_growth, growth_evidence
+from .model.attention_gradient import MultiHeadAttentionGradient, random_sinusoid_problem
+from .model.metrics import combine_growth, growth_evidence
 
 PAPER = "nfa"
 F64 = torch.float64
@@ -146,8 +146,8 @@ def sqrt_h_evidence(
     """Reading C of Thm 16: ``tau^2 ||R(tau)||_2 / (sqrt(H) B^2 R)`` stays bounded in tau and in
     H. ``ratios[(N, H)]`` is that ratio at the temperatures ``taus[(N, H)]`` (worst of the
     problems); ``dup`` the duplicated-head ratio per H (reported). Judged by
-    :func:`~numerics.nfa.metrics.growth_evidence`: per (N, H), no growth toward the largest tau
-    (rtol 1%); over H, the worst ratio at the largest H at most 1.5 x the worst at the smaller
+    :func:`~numerics.nfa.model.metrics.growth_evidence`: per (N, H), no growth toward the largest
+    tau (rtol 1%); over H, the worst ratio at the largest H at most 1.5 x the worst at the smaller
     H. REFUTED when a ratio grows like a power of tau or of H (the sweep is the
     counterexample), SUPPORTED when none grows, UNDECIDED otherwise."""
     pieces = [growth_evidence(taus[k], v, f"N={k[0]}, H={k[1]}: tau growth",

@@ -22,7 +22,7 @@ import verify
 from verify import Evidence, Verdict
 from verify.symbolic import prove_equal
 
-from .bases import span_residual
+from .model.bases import span_residual
 
 PAPER = "nfa"
 F64 = torch.float64

@@ -2,8 +2,8 @@
 
 The "iff" of the introduction (L25-30), the remarks of L140 and L341, and the float64
 cross-check of the statistics proved exactly in :mod:`proofs.nfa.eq`. Every check runs the
-operators of :mod:`numerics.nfa.field_operator` in eval mode and float64 through
-:mod:`numerics.nfa.harness` (field level, plus parameter level where the operator outputs
+operators of :mod:`numerics.nfa.model.field_operator` in eval mode and float64 through
+:mod:`numerics.nfa.model.harness` (field level, plus parameter level where the operator outputs
 ``(theta, mu, s)``), with hypothesis drawing sizes, point clouds (including clustered and
 collinear ones), scales ``a = e^{U[-4,4]}`` and translations.
 """
@@ -23,9 +23,9 @@ from verify import Evidence, Verdict
 from verify.numeric import falsify, judge_error, rand, randn
 from verify.symbolic import refute_exactly
 
-from . import harness as H
-from .bases import span_residual
-from .field_operator import (
+from .model import harness as H
+from .model.bases import span_residual
+from .model.field_operator import (
     AnchorOnlyOperator,
     ContinuousFrequencyOperator,
     NormalizedOperator,
@@ -100,7 +100,7 @@ class _Const(torch.nn.Module):
         self.P = P
 
     def forward(self, x, y):
-        return torch.ones(*x.shape[:-2], self.P, dtype=x.dtype)
+        return torch.ones(*x.shape[:-2], self.P, dtype=x.dtype, device=x.device)
 
 
 #: float64 relative violation from which an equivariance deviation counts as a counterexample
@@ -180,7 +180,6 @@ def thm1_normalization(ctx: verify.Context) -> list[Evidence]:
         budget=ctx.pick(6, 150),
         batch=ctx.pick(3, 16),
         tol=TOL,
-        device="cpu",
         seed=ctx.seed,
     )
     e32 = falsify(
@@ -190,7 +189,6 @@ def thm1_normalization(ctx: verify.Context) -> list[Evidence]:
         batch=ctx.pick(3, 16),
         dtype=torch.float32,
         tol=TOL32,
-        device="cpu",
         seed=ctx.seed + 1,
     )
     cleared = e32.numbers.get("cleared_by_float64", 0) if e32.numbers else 0
@@ -217,7 +215,7 @@ def thm1_normalization(ctx: verify.Context) -> list[Evidence]:
         seed=ctx.seed,
     )
     # negative control: a fixed field independent of S must be flagged
-    omega = torch.tensor([[2.0, 1.0]], dtype=F64).expand(12, 2).clone()
+    omega = torch.tensor([[2.0, 1.0]], dtype=F64, device=gen.device).expand(12, 2).clone()
     ctrl = RawOperator(_Const(12), SinusoidalField(omega))
     x, y, g, xq = _draw(gen, 4, F64, 20, 2, "uniform", 0.4, 0.3, True)
     v = float(H.equivariance_violation(ctrl, x, y, g, xq).max())
@@ -288,7 +286,6 @@ def thm1_contfreq(ctx: verify.Context) -> list[Evidence]:
             budget=ctx.pick(5, 100),
             batch=3,
             tol=TOL,
-            device="cpu",
             seed=ctx.seed,
         )
         for a in (False, True)
@@ -394,7 +391,7 @@ def iff_necessity(ctx: verify.Context) -> list[Evidence]:
     op = _normalized_op(gen, F64, 2, pool="first")
     x = H.points("uniform", 1, 16, 2, generator=gen, dtype=F64)
     y = randn(1, 16, generator=gen)
-    perm = torch.roll(torch.arange(16), 1)  # a cyclic shift: token 0 is replaced
+    perm = torch.roll(torch.arange(16, device=gen.device), 1)  # a cyclic shift: token 0 is replaced
     with torch.no_grad():
         th, thp = op(x, y).theta, op(x[:, perm], y[:, perm]).theta
     a1_violation = float((th - thp).abs().max() / (th.abs().max() + 1))
@@ -405,7 +402,6 @@ def iff_necessity(ctx: verify.Context) -> list[Evidence]:
         budget=ctx.pick(5, 100),
         batch=3,
         tol=TOL,
-        device="cpu",
         seed=ctx.seed,
     )
     only_if = only_if_evidence(
@@ -489,7 +485,6 @@ def relative_pe_translation(ctx: verify.Context) -> list[Evidence]:
             budget=ctx.pick(4, 60),
             batch=3,
             tol=TOL,
-            device="cpu",
             seed=ctx.seed,
         )
         prefix = f"{part}{' (anchor-only)' if anchor else ''}"
@@ -549,7 +544,6 @@ def remark_no_anchor_invariance(ctx: verify.Context) -> list[Evidence]:
         budget=ctx.pick(4, 60),
         batch=3,
         tol=TOL,
-        device="cpu",
         seed=ctx.seed,
     ).relabel(part="theta invariance (translation)", prefix="translation")
     scaling = falsify(
@@ -558,7 +552,6 @@ def remark_no_anchor_invariance(ctx: verify.Context) -> list[Evidence]:
         budget=ctx.pick(4, 60),
         batch=3,
         tol=TOL,
-        device="cpu",
         seed=ctx.seed,
     ).relabel(
         part="theta invariance (scaling, scale-invariant PE)", prefix="scaling, scale-invariant PE"
@@ -569,7 +562,7 @@ def remark_no_anchor_invariance(ctx: verify.Context) -> list[Evidence]:
             generator=gen,
             batch=4,
             dtype=F64,
-            device="cpu",
+            device=gen.device,
             N=20,
             d=2,
             cloud="uniform",
@@ -583,7 +576,7 @@ def remark_no_anchor_invariance(ctx: verify.Context) -> list[Evidence]:
             generator=gen,
             batch=4,
             dtype=F64,
-            device="cpu",
+            device=gen.device,
             N=20,
             d=2,
             cloud="uniform",
@@ -656,7 +649,7 @@ STAT_PARAMS = {
 
 def _stat_prop(*, generator, batch, dtype, device, N, d, kind, log_a, sigma_b, which):
     x = H.stat_cloud(kind, batch, N, d, generator=generator, dtype=dtype)
-    a = torch.full((batch,), math.exp(log_a), dtype=dtype)
+    a = torch.full((batch,), math.exp(log_a), dtype=dtype, device=x.device)
     b = sigma_b * randn(batch, d, generator=generator, dtype=dtype)
     dev = H.stat_deviations(x, a, b)
     return dev[which] / dev["conditioning"]
@@ -681,7 +674,6 @@ def norm_stats_numeric(ctx: verify.Context) -> list[Evidence]:
             budget=ctx.pick(8, 150),
             batch=ctx.pick(64, 512),
             dtype=F64,
-            device="cpu",
             tol=TOL_EPS * EPS64,
             seed=ctx.seed,
         )
@@ -797,7 +789,6 @@ def _float32_conditioning(ctx: verify.Context) -> Evidence:
         budget=ctx.pick(6, 100),
         batch=ctx.pick(64, 512),
         dtype=torch.float32,
-        device="cpu",
         tol=TOL_EPS * EPS32,
         seed=ctx.seed + 7,
     )
@@ -805,8 +796,8 @@ def _float32_conditioning(ctx: verify.Context) -> Evidence:
     x = H.stat_cloud("spread", 8, 32, 2, generator=gen, dtype=F64)
     table = {}
     for ratio in (1e0, 1e2, 1e4, 1e6):
-        a = torch.ones(8, dtype=F64)
-        b = torch.zeros(8, 2, dtype=F64)
+        a = torch.ones(8, dtype=F64, device=x.device)
+        b = torch.zeros(8, 2, dtype=F64, device=x.device)
         b[:, 0] = ratio * rms_radius(x)
         dev32 = H.stat_deviations(x.float(), a.float(), b.float())
         dev64 = H.stat_deviations(x, a, b)

@@ -11,8 +11,8 @@
 
 For App. F/G the operator is the A3a (normalisation) operator of Thm 1 with a SIREN decoder
 (softmax tau = 1, relative PE), in two weight settings: **meta-trained** on the claim's own
-field family (:func:`numerics.nfa.training.train_operator` with a
-:class:`~numerics.nfa.training.GridFields` pool of held-out digits / Poisson solutions; the
+field family (:func:`numerics.nfa.model.training.train_operator` with a
+:class:`~numerics.nfa.model.training.GridFields` pool of held-out digits / Poisson solutions; the
 paper's printed numbers are about a trained operator, App. F L815 "trained for
 self-consistency", App. G L829 "meta-trained", so these are Readings A-D; the quick profile
 runs a TINY smoke training, "untrained in effect") and **random seeded weights** (Readings
@@ -43,13 +43,13 @@ from verify import Evidence, Verdict
 from verify.context import derive_seed
 from verify.numeric import fit_rate
 
-from .data import digits_images, digits_indices, pixel_coords, poisson_solutions, rerasterise
 from .exp_table1 import PAPER_SIZE, QUICK_SIZE, build_operator, equivariance_table
 from .exp_table2 import READING_TEXT as AG_READING_TEXT
 from .exp_table2 import READINGS as AG_READINGS
 from .exp_table2 import ag_metrics, draw
-from .field_operator import FieldParams
-from .metrics import (
+from .model.data import digits_images, digits_indices, pixel_coords, poisson_solutions, rerasterise
+from .model.field_operator import FieldParams
+from .model.metrics import (
     below_verdict,
     equivariance_metrics,
     exp_numbers,
@@ -59,7 +59,7 @@ from .metrics import (
     order_verdict,
     t_ci95,
 )
-from .training import (
+from .model.training import (
     DEEP_FIELD_TRAIN,
     QUICK_FIELD_TRAIN,
     TrainResult,

@@ -5,18 +5,20 @@ Setup as printed (Sec. 4.1, L188): SIREN fields (omega_0 = 30, 3 layers, 64 unit
 Transformer operator (4 layers, 4 heads, d = 128) on N = 100 samples "with relative
 positional encoding and explicit normalization as per Theorem 1"; error
 ``||f_{O(g.S)}(x) - f_{O(S)}(g^{-1} x)||_2`` over random rotations ``g in SO(d)``; Table 1 rows
-(L198-205) are the configurations of :func:`numerics.nfa.field_operator.build_table1_operator`.
+(L198-205) are the configurations of
+:func:`numerics.nfa.model.field_operator.build_table1_operator`.
 
 Our harness (:func:`equivariance_table`):
 
 * sample sets: ``x ~ U[-1,1]^d``, ``y`` = a random Table 3 SIREN, unit RMS
-  (:func:`numerics.nfa.data.siren_sample_set`);
-* operator: :func:`build_table1_operator` with a :class:`numerics.nfa.siren.SirenField` decoder
+  (:func:`numerics.nfa.model.data.siren_sample_set`);
+* operator: :func:`build_table1_operator` with a :class:`numerics.nfa.model.siren.SirenField`
+decoder
   (the operator outputs offsets to a Table 3 SIREN init), random seeded weights, eval mode
   (dropout off). Sizes: the paper's (D = 128, 4 layers, 4 heads, FF 512, head 256) in ``deep``;
   D = 16, 2 layers, 2 heads, FF 32, head 32 in ``quick`` (the equivariance structure does not
   depend on the width);
-* trained weights (readings E and F): :mod:`numerics.nfa.training` meta-trains
+* trained weights (readings E and F): :mod:`numerics.nfa.model.training` meta-trains
   each configuration (d = 2) on band-limited fields -- D = 64, 2 layers, SIREN hidden 32,
   2000 fields, 2000 AdamW steps at 3e-4 in ``deep``; a TINY smoke run (D = 16, 1 layer,
   25 steps on 6 fields) in ``quick`` so the path runs in CI. Evaluated on held-out fields;
@@ -51,18 +53,18 @@ import verify
 from verify import Evidence
 from verify.context import derive_seed
 
-from .data import siren_sample_set, sphere_grid, square_grid
 from .exp_table2 import READINGS as AG_READINGS
 from .exp_table2 import ag_metrics, draw
-from .field_operator import (
+from .model.data import siren_sample_set, sphere_grid, square_grid
+from .model.field_operator import (
     FieldParams,
     NormalizedOperator,
     SetTransformer,
     build_table1_operator,
     init_weights_,
 )
-from .groups import MatrixAffine, random_rotation
-from .metrics import (
+from .model.groups import MatrixAffine, random_rotation
+from .model.metrics import (
     above_verdict,
     below_verdict,
     caption_ratio,
@@ -75,8 +77,8 @@ from .metrics import (
     order_verdict,
     within_2sigma,
 )
-from .siren import SirenField
-from .training import (
+from .model.siren import SirenField
+from .model.training import (
     DEEP_TRAIN,
     QUICK_TRAIN,
     TrainConfig,

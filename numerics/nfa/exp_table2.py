@@ -3,11 +3,11 @@
 Setup (Sec. 4.2, L209): ``f(x) = sum_{k=1}^{50} c_k sin(omega_k^T x)``, N = 100 samples;
 "attention outputs and true gradients as specified in Theorem 2": keys ``K_i = phi(x_i)``,
 values ``V_i = r_i`` (residuals), one-hot queries (Thm 3, L156-174), computed here with
-:class:`numerics.nfa.attention_gradient.AttentionGradientHead`. No training: closed form.
+:class:`numerics.nfa.model.attention_gradient.AttentionGradientHead`. No training: closed form.
 
 Choices the paper leaves open (stated, then swept):
 
-* data (``numerics.nfa.data.sinusoid_regression``): ``d = 2``, ``x ~ U[-1,1]^d``,
+* data (``numerics.nfa.model.data.sinusoid_regression``): ``d = 2``, ``x ~ U[-1,1]^d``,
   ``omega ~ N(0, 3^2 I)``, ``y = Phi c* + 0.01 eps`` (sigma = 0.01 from Table 6, L871), ``c = 0``;
 * logit scale ``kappa`` (logits ``s_ki = kappa phi_k(x_i)``; Thm 2 as printed has kappa = 1);
   softmax depends on ``kappa`` and ``tau`` only through ``tau / kappa``;
@@ -40,9 +40,9 @@ from verify import Evidence, Verdict
 from verify.context import derive_seed
 from verify.numeric import fit_rate
 
-from .attention_gradient import AttentionGradientHead
-from .data import sinusoid_regression
-from .metrics import (
+from .model.attention_gradient import AttentionGradientHead
+from .model.data import sinusoid_regression
+from .model.metrics import (
     exp_numbers,
     exponent_verdict,
     factor_verdict,
@@ -120,7 +120,7 @@ def ag_metrics(
         out["sq_gap"].append(gap.pow(2).sum(-1))
         gamma = (out_t * g).sum(-1) / gn2
         out["gamma_err"].append((N * tau * gamma / kappa - 1).abs())
-    arr = {k: torch.stack(v, -1).numpy() for k, v in out.items()}
+    arr = {k: torch.stack(v, -1).cpu().numpy() for k, v in out.items()}
     return AGSweep(taus=np.asarray(taus, dtype=np.float64), **arr)
 
 

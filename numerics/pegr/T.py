@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import verify
 from verify.numeric import falsify
 
-from .encodings import SinusoidalPE, vaswani_freqs
+from .model.encodings import SinusoidalPE, vaswani_freqs
 
 
 @verify.evidence_for("pegr.T.sinusoidal_rep")

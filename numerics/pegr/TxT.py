@@ -11,8 +11,8 @@ import verify
 from proofs.pegr.model import COUNTEREXAMPLE_ERROR, IDENTITY_TOL
 from verify.numeric import judge_error
 
-from .encodings import FourierFeaturePE, SO2BesselPE
-from .groups import rot2
+from .model.encodings import FourierFeaturePE, SO2BesselPE
+from .model.groups import rot2
 
 
 @verify.evidence_for("pegr.TxT.sinusoidal_rep")

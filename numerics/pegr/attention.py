@@ -18,8 +18,8 @@ from proofs.pegr.model import COUNTEREXAMPLE_ERROR, PAPER
 from verify import Evidence
 from verify.numeric import falsify, judge_error
 
-from .groups import VEC, kron_I
-from .samplers import KINDS, sample_rep
+from .model.groups import VEC, kron_I
+from .model.samplers import KINDS, sample_rep
 
 
 class PESelfAttention(nn.Module):

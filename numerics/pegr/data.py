@@ -12,7 +12,7 @@ import verify
 from proofs.pegr.model import COUNTEREXAMPLE_ERROR, IDENTITY_TOL
 from verify.numeric import judge_error
 
-from .inr import grid, radial_img, radial_vf, spiral_img, spiral_vf
+from .model.inr import grid, radial_img, radial_vf, spiral_img, spiral_vf
 
 
 @verify.evidence_for("pegr.data.definitions_and_radial_symmetry")
@@ -23,10 +23,10 @@ def data_grid_checks(ctx):
     readings, reported as reference scales for Table 2."""
     n = 256
     P = grid(n)
-    image = radial_img(P).reshape(n, n).numpy()
+    image = radial_img(P).reshape(n, n).cpu().numpy()
     d_img = np.abs(np.rot90(image) - image)
     err = float(d_img.max())
-    V = radial_vf(P).reshape(n, n, 2).numpy()
+    V = radial_vf(P).reshape(n, n, 2).cpu().numpy()
     V_rot = np.rot90(V)  # the field sampled at the rotated pixel
     quarter_turns = (np.array([[0.0, -1.0], [1.0, 0.0]]), np.array([[0.0, 1.0], [-1.0, 0.0]]))
     d_vf = min((np.abs(V_rot - np.einsum("ij,abj->abi", Q, V)).max(-1) for Q in quarter_turns),
@@ -34,7 +34,7 @@ def data_grid_checks(ctx):
     errv = float(d_vf.max())
     which, d = ("image", d_img) if err >= errv else ("vector field", d_vf)
     i, j = np.unravel_index(int(np.argmax(d)), d.shape)
-    Pg = P.reshape(n, n, 2).numpy()
+    Pg = P.reshape(n, n, 2).cpu().numpy()
     case = {"grid": "linspace(-1, 1, 256)^2", "target": f"Radial {which}",
             "pixel": [int(i), int(j)], "point": Pg[i, j].tolist(),
             "rotation": "np.rot90 (quarter turn of the pixel grid)",

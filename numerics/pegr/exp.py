@@ -7,7 +7,7 @@ deep: 256^2, 500 steps, 5 seeds, hyperparameters selected on validation MSE over
 grid of ``pegr.exp.reproduction``, then REPRODUCED / NOT_REPRODUCED per column (is the paper's
 best PE the one with the lowest mean test MSE?). The natural images (Cameraman, Retina) are not
 available offline and are UNDECIDED. Fig. 2 (bias at initialisation) is cheap and decides in both
-profiles. The paper-size re-run of the synthetic columns is :mod:`.table2_rerun`.
+profiles. The paper-size re-run of the synthetic columns is :mod:`.model.table2_rerun`.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from proofs.pegr.model import PAPER
 from verify import Evidence, Verdict
 from verify.context import claim_seed
 
-from .inr import angular_variance_fraction, polar_grid, split, train_ensemble
-from .training import PE_KIND, QUICK_HP, synthetic_results
+from .model.inr import angular_variance_fraction, polar_grid, split, train_ensemble
+from .model.training import PE_KIND, QUICK_HP, synthetic_results
 
 #: Table 2, L101-106: (mean, sd) of the test MSE over 10 runs.
 PAPER_TABLE = {
@@ -136,7 +136,7 @@ def reported_numbers(tasks: list[str], table: dict | None = None, best: dict | N
                "a training protocol: a specification has no truth value"),
 )
 def exp_protocol(ctx):
-    """The reproduction specification of D.1-D.2, implemented in ``numerics/pegr/inr.py`` with
+    """The reproduction specification of D.1-D.2, implemented in ``numerics/pegr/model/inr.py`` with
     every choice the paper leaves open as a parameter (coordinates linspace(-1, 1, 256), signed
     intensities, per-component MSE, PyTorch default init, float32; split, PE sample and init
     vary with the seed). Checked here: the split sizes (3276 / 26214 / 36046) and a smoke run

@@ -2,7 +2,7 @@
 L13; L47; §2.2 title L45; A.2 L162; conclusion L118)
 
 Each encoding's transformation matrices at 3-4 random group elements go through the commutant
-test of ``pegr.rep.homomorphism_oracle`` (:func:`~.groups.commutant_dim`): for an orthogonal
+test of ``pegr.rep.homomorphism_oracle`` (:func:`~.model.groups.commutant_dim`): for an orthogonal
 representation the symmetric commutant is 1-dimensional iff it is irreducible over R.
 """
 
@@ -16,8 +16,8 @@ from proofs.pegr.model import PAPER
 from verify import Evidence
 from verify.numeric import judge_check
 
-from . import graphs as gr
-from .encodings import (
+from .model import graphs as gr
+from .model.encodings import (
     FourierFeaturePE,
     RoPE,
     SinusoidalPE,
@@ -26,7 +26,7 @@ from .encodings import (
     vaswani_freqs,
     wigner_real,
 )
-from .groups import commutant_dim, haar_rotations, kron_I, perm_matrix, rot2
+from .model.groups import commutant_dim, haar_rotations, kron_I, perm_matrix, rot2
 
 #: One block of each popular PE (reading C of pegr.framework.irreducibility).
 BUILDING_BLOCKS = ["sinusoid T, 1 freq (form A)", "RoPE d=2 (printed freqs)",

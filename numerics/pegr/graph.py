@@ -1,7 +1,7 @@
 """``pegr.graph.*``: Table 1 row "Graph / S_|X|" (L34; L51; App. C L309): Laplacian eigenvectors
 as a positional encoding under relabelling of the nodes.
 
-The graphs themselves (Laplacians, automorphisms, eigenspaces) are in :mod:`.graphs`; the
+The graphs themselves (Laplacians, automorphisms, eigenspaces) are in :mod:`.model.graphs`; the
 eigenspace representations of App. A.3 are ``pegr.laplacian.*`` (:mod:`.laplacian`).
 """
 
@@ -19,8 +19,8 @@ from proofs.pegr.model import PAPER
 from verify import Evidence, Verdict
 from verify.numeric import falsify, judge_error
 
-from . import graphs as gr
-from .groups import perm_matrix
+from .model import graphs as gr
+from .model.groups import perm_matrix
 
 
 def procrustes_error(L: np.ndarray, P: np.ndarray) -> float:

@@ -16,8 +16,8 @@ from verify import Evidence
 from verify.numeric import falsify, judge_error
 from verify.symbolic import prove_equal, refute_exactly
 
-from .encodings import sphere_points, wigner_real
-from .groups import haar_so3, rot_z
+from .model.encodings import sphere_points, wigner_real
+from .model.groups import haar_so3, rot_z
 
 
 @verify.claim(
@@ -48,7 +48,7 @@ def homogeneous_lift_pe(ctx):
     (an H-fixed column instead of the whole matrix). Reading C is well defined by construction
     (informal)."""
     g = torch.Generator().manual_seed(ctx.subseed("lift"))
-    Rs = haar_so3(8, g).numpy()
+    Rs = haar_so3(8, g).cpu().numpy()
     pts = sphere_points(60, np.random.default_rng(ctx.subseed("liftpts")))
     diffA, errB, caseB = 0.0, 0.0, None
     for R_ in Rs[:4]:
@@ -76,7 +76,7 @@ def homogeneous_lift_pe(ctx):
                                             method="symbolic", numbers=numbers)
 
     def prop(generator, batch, dtype, device, ell):
-        Rg = haar_so3(2 * batch, generator).numpy()
+        Rg = haar_so3(2 * batch, generator).cpu().numpy()
         v = []
         for b in range(batch):
             gx, gg = Rg[2 * b], Rg[2 * b + 1]

@@ -1,6 +1,6 @@
 """``pegr.laplacian.*``: Laplacian eigenspaces as representations (L51, L71, L176; App. A.3,
 L186-210). Functions on a graph's nodes, the action ``(g . f)(x) = f(g^-1 x)`` of L186 and the
-two matrix conventions of A.3 are in :mod:`.graphs`."""
+two matrix conventions of A.3 are in :mod:`.model.graphs`."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from verify.certify import sdp
 from verify.numeric import judge_check, judge_error
 from verify.symbolic import prove_cases
 
-from . import graphs as gr
-from .groups import compose, inverse
+from .model import graphs as gr
+from .model.groups import compose, inverse
 
 #: float64 round-off level of the graph identities (entries O(1), sizes <= 10 nodes) and the
 #: violation from which one counts as a counterexample; in between UNDECIDED

@@ -4,7 +4,7 @@ L269-291, eqs. (25)-(29)), with the kernels they are checked with:
 * :func:`relu_ntk`: the infinite-width NTK of a fully connected ReLU MLP in NTK parameterisation
   (``sigma_w^2 = 2``, optional bias variance), by the arc-cosine recursion.
 * :func:`empirical_ntk`: the NTK ``J J^T`` (``torch.func``) of a finite-width network, e.g. the
-  MLP of D.2 (:class:`~numerics.pegr.inr.MLP`) under Gaussian (NTK) or PyTorch-default init.
+  MLP of D.2 (:class:`~numerics.pegr.model.inr.MLP`) under Gaussian (NTK) or PyTorch-default init.
 * :func:`kernel_predictor`: eq. (28), ``f_t(X_test) = Y (I - e^{-eta K t}) K^{-1} K_test``
   (reading A, as printed) and the full linearised dynamics with the initial function (reading B).
 """
@@ -23,9 +23,9 @@ from proofs.pegr.model import PAPER
 from verify import Evidence, Verdict
 from verify.numeric import falsify, fit_rate, judge_error
 
-from .encodings import SO2BesselPE
-from .groups import haar_so3, rot2, vec_col
-from .inr import MLP, radial_vf
+from .model.encodings import SO2BesselPE
+from .model.groups import haar_so3, rot2, vec_col
+from .model.inr import MLP, radial_vf
 
 
 def relu_ntk(

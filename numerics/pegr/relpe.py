@@ -11,8 +11,8 @@ from proofs.pegr.model import COUNTEREXAMPLE_ERROR
 from verify import Evidence
 from verify.numeric import falsify, judge_check
 
-from .groups import VEC
-from .samplers import KINDS, sample_rep
+from .model.groups import VEC
+from .model.samplers import KINDS, sample_rep
 
 
 def inner_product_defect(M: torch.Tensor, order: str) -> float:

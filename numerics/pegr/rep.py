@@ -17,9 +17,9 @@ from proofs.pegr.model import COUNTEREXAMPLE_ERROR, PAPER
 from verify import Evidence, Verdict
 from verify.numeric import judge_error
 
-from .encodings import sphere_points, wigner_real
-from .groups import commutant_dim, haar_rotations, perm_matrix, rep_defect, rot2
-from .inr import radial_vf, spiral_vf
+from .model.encodings import sphere_points, wigner_real
+from .model.groups import commutant_dim, haar_rotations, perm_matrix, rep_defect, rot2
+from .model.inr import radial_vf, spiral_vf
 
 
 @verify.claim(

@@ -14,7 +14,7 @@ from proofs.pegr.model import PAPER
 from verify import Evidence, Verdict
 from verify.numeric import check_injective, falsify
 
-from .encodings import RoPE
+from .model.encodings import RoPE
 
 
 def rope_domain(E: torch.Tensor, M: int) -> torch.Tensor:

@@ -10,7 +10,7 @@ import torch
 import verify
 from verify.numeric import falsify
 
-from .groups import rot2
+from .model.groups import rot2
 
 
 @verify.evidence_for("pegr.so2.orbit_decomposition")

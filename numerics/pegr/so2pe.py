@@ -19,9 +19,9 @@ from proofs.pegr.model import PAPER
 from verify import Evidence, Verdict
 from verify.numeric import check_equivariance
 
-from .encodings import SO2BesselPE
-from .groups import rot2
-from .inr import grid
+from .model.encodings import SO2BesselPE
+from .model.groups import rot2
+from .model.inr import grid
 
 
 def grid_separation(
@@ -35,7 +35,7 @@ def grid_separation(
     for C, K in configs:
         seed = ctx.subseed(f"inj{C}{K}")
         pe = SO2BesselPE.sample(C, K, 16, torch.Generator().manual_seed(seed))
-        E = pe(P).numpy()
+        E = pe(P).cpu().numpy()
         dist, idx = cKDTree(E).query(E, k=2)
         i = int(np.argmin(dist[:, 1]))
         j = int(idx[i, 1])

@@ -15,8 +15,8 @@ from proofs.pegr.model import PAPER
 from verify import Evidence, Verdict
 from verify.numeric import falsify
 
-from .encodings import real_sh, sphere_points, wigner_real
-from .groups import haar_rotations, haar_so3
+from .model.encodings import real_sh, sphere_points, wigner_real
+from .model.groups import haar_rotations, haar_so3
 
 
 def complex_sh(ell: int, P: np.ndarray) -> np.ndarray:
@@ -66,7 +66,7 @@ def so3_sh_wigner(ctx):
             device=generator.device)))
         fit = sphere_points(8 * (2 * ell + 1), rng)
         fresh = sphere_points(20, rng)
-        Rs = haar_so3(2 * batch, generator).numpy()
+        Rs = haar_so3(2 * batch, generator).cpu().numpy()
         ez = np.array([[0.0, 0.0, 1.0]])
         c = math.sqrt(4 * math.pi / (2 * ell + 1))
         v = []

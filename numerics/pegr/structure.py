@@ -11,7 +11,7 @@ import torch
 import verify
 from verify.numeric import judge_error
 
-from .groups import haar_so3
+from .model.groups import haar_so3
 
 
 @verify.evidence_for("pegr.peter_weyl")
@@ -27,7 +27,7 @@ def peter_weyl_so3(ctx):
 
     def gram(*stream: str) -> np.ndarray:
         Rs = haar_so3(N, torch.Generator().manual_seed(ctx.subseed(*stream))).reshape(N, 9)
-        return (Rs.T @ Rs / N).numpy()
+        return (Rs.T @ Rs / N).cpu().numpy()
 
     G = gram("pw")
     tol = 5 / math.sqrt(N) * 3

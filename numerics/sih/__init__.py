@@ -1,8 +1,8 @@
-"""Numeric claims of "Spatial Induction Heads" (key ``sih``) and the paper's constructions.
+"""Numeric claims of "Spatial Induction Heads" (key ``sih``).
 
-Constructions: :mod:`.ca` (rules and token streams), :mod:`.embedding` (App. D),
-:mod:`.decoder` (Lemma E.4), :mod:`.construction` (Thm 4.3 / F.1), :mod:`.checks`
-(Def. D.1 on a stream), :mod:`.training` (the experiments of Sec. 5 / App. G).
+Every module here holds claims (``__claims__``), one per id segment, as in ``proofs/sih``. The
+paper's torch constructions, the Lemma D.2 search and the trainings of Sec. 5 are in
+:mod:`.model`, which holds no claims.
 """
 
 __claims__ = ("setup", "coverage", "naive", "embed", "decode", "retrieve", "main", "exp", "text")

@@ -16,7 +16,7 @@ from verify import Evidence
 from verify.numeric import judge_check
 from verify.symbolic import refute_exactly
 
-from .ca import CellularAutomaton
+from .model.ca import CellularAutomaton
 
 
 @verify.claim(

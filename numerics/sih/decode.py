@@ -17,9 +17,9 @@ from verify import Evidence, Verdict
 from verify.numeric import falsify
 from verify.symbolic import prove_cases, refute_exactly
 
-from .ca import sample_stream
-from .construction import SpatialInductionHead, evaluate
-from .decoder import BumpDecoder
+from .model.ca import sample_stream
+from .model.construction import SpatialInductionHead, evaluate
+from .model.decoder import BumpDecoder
 
 
 @verify.claim(

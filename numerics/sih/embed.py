@@ -22,10 +22,10 @@ from verify import Evidence, Verdict
 from verify.numeric import check_injective, judge_check
 from verify.symbolic import prove_cases, prove_equal, refute_exactly
 
-from .ca import sample_stream
-from .checks import def_d1_margins
-from .construction import SpatialInductionHead, evaluate
-from .embedding import (
+from .model.ca import sample_stream
+from .model.checks import def_d1_margins
+from .model.construction import SpatialInductionHead, evaluate
+from .model.embedding import (
     SpatialAwareEmbedding,
     case1_coefficients,
     frequency_classes,
@@ -33,7 +33,7 @@ from .embedding import (
     lp_polynomial,
     poly_eval,
 )
-from .lemma_d2 import search_tori, uniform_form_1d
+from .model.lemma_d2 import search_tori, uniform_form_1d
 
 CASE1_STATEMENT = (
     r"m=1:\ \exists\text{ explicit embedding with }d_p=2d+2:\ p_{t,\mathbf i}=[t,1,"
@@ -189,7 +189,7 @@ def lemma_d2(ctx):
 
 
 def lemma_d2_judgement(found: list[dict], rows: list[dict]) -> Evidence:
-    """Lemma D.2 as printed from the exhaustive torus search (:func:`~.lemma_d2.search_tori`):
+    """Lemma D.2 as printed from the exhaustive torus search (:func:`~.model.lemma_d2.search_tori`):
     REFUTED by the first instance whose every Omega of size m + d carries an exactly
     re-checked Farkas certificate; UNDECIDED when float64 LPs flagged candidates that could
     not be certified, or nothing was searched; SUPPORTED (on the searched tori, targets 0,
@@ -225,7 +225,7 @@ def lemma_d2_judgement(found: list[dict], rows: list[dict]) -> Evidence:
 
 
 def lemma_d2_1d_judgement(checks: list[tuple[bool, dict]]) -> Evidence:
-    """Reading B (d = 1) from :func:`~.lemma_d2.uniform_form_1d` at every ``(L, N)``:
+    """Reading B (d = 1) from :func:`~.model.lemma_d2.uniform_form_1d` at every ``(L, N)``:
     SUPPORTED when the construction holds at each, REFUTED with the first failure (its
     numbers), UNDECIDED when nothing was checked."""
     if not checks:
@@ -489,8 +489,8 @@ def example_d6(ctx):
 
 
 def margin_evidence(margins: dict, W_T: float, cex: dict, what: str, **kw) -> Evidence:
-    """Def. D.1 (8) from the checker's worst margins (:func:`~.checks.def_d1_margins`): SUPPORTED
-    when the smallest margin is within ``-1e-9 (1 + W_T)``, else REFUTED with ``cex``."""
+    """Def. D.1 (8) from the checker's worst margins (:func:`~.model.checks.def_d1_margins`):
+    SUPPORTED when the smallest margin is within ``-1e-9 (1 + W_T)``, else REFUTED with ``cex``."""
     return judge_check(margins["min_margin"] >= -1e-9 * (1 + W_T),
                        f"{what}: min Def D.1 margin {margins['min_margin']:.3g} "
                        f"({margins['worst_class']})", counterexample=cex, **kw)

@@ -20,9 +20,9 @@ from verify import Evidence, Verdict
 from verify.numeric import falsify, fit_rate, judge_check
 from verify.symbolic import prove_cases, refute_exactly
 
-from .ca import CellularAutomaton, sample_stream, token_stream
-from .construction import SpatialInductionHead, construction_grid, end_to_end
-from .embedding import SpatialAwareEmbedding
+from .model.ca import CellularAutomaton, sample_stream, token_stream
+from .model.construction import SpatialInductionHead, construction_grid, end_to_end
+from .model.embedding import SpatialAwareEmbedding
 
 
 def evaluable_evidence(totals: dict, bad: dict | None, what: str, **kw) -> Evidence:

@@ -26,9 +26,9 @@ from proofs.sih.text import rpe_cost_evidence, rpe_table_entries
 from verify import Evidence, Verdict
 from verify.symbolic import prove_cases
 
-from .ca import Stream, sample_stream
-from .construction import evaluate
 from .main import evaluable_evidence
+from .model.ca import Stream, sample_stream
+from .model.construction import evaluate
 
 
 class NaiveRPE(nn.Module):

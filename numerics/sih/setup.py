@@ -18,7 +18,7 @@ from verify import Evidence, Verdict
 from verify.numeric import judge_check
 from verify.symbolic import prove_cases, refute_exactly
 
-from .ca import token_stream
+from .model.ca import token_stream
 
 
 def first_off_shift_transition(widths: tuple[int, ...], tokenisation: str):

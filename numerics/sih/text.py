@@ -11,9 +11,9 @@ from proofs.sih import PAPER
 from proofs.sih.model import ECA, wolfram_table
 from verify import Evidence, Verdict
 
-from .ca import Stream, sample_stream
-from .construction import SpatialInductionHead, construction_grid, end_to_end
 from .main import evaluable_evidence
+from .model.ca import Stream, sample_stream
+from .model.construction import SpatialInductionHead, construction_grid, end_to_end
 
 
 @verify.claim(

@@ -18,9 +18,9 @@ from proofs.toef.model import COUNTEREXAMPLE_TOL, IDENTITY_TOL, PAPER
 from verify import Evidence
 from verify.numeric import falsify, judge_check, judge_error
 
-from .potentials import H
-from .transformer import random_linearized
-from .wirtinger import crandn, random_unitary, rel_err
+from .model.potentials import H
+from .model.transformer import random_linearized
+from .model.wirtinger import crandn, random_unitary, rel_err
 
 
 def _null_space(M: np.ndarray, tol: float = 1e-10) -> np.ndarray:

@@ -21,11 +21,11 @@ from verify import Evidence
 from verify.numeric import judge_error
 from verify.symbolic import prove_equal, refute_exactly
 
-from .exact import exact_matrix, lemma3_potential_exact, relative_change
-from .lie import bracket, commutator, flow, gate, hidden_pair
-from .potentials import H, lemma3_potential, lse_potential
-from .transformer import softmax_rows
-from .wirtinger import closedness_defect, crandn, dV_dXbar, rel_err
+from .model.exact import exact_matrix, lemma3_potential_exact, relative_change
+from .model.lie import bracket, commutator, flow, gate, hidden_pair
+from .model.potentials import H, lemma3_potential, lse_potential
+from .model.transformer import softmax_rows
+from .model.wirtinger import closedness_defect, crandn, dV_dXbar, rel_err
 
 
 def _projection(x: np.ndarray, W_in: np.ndarray, W_out: np.ndarray) -> np.ndarray:
@@ -291,8 +291,8 @@ def rope_fourier_pe(ctx):
     (:func:`rope_frequencies_differ`, exact)."""
     g = ctx.torch_generator("pe")
     N, Cc, Cp, T = 5, 2, 4, 1000.0
-    w = torch.arange(N, dtype=torch.float64)[:, None]
-    sg = torch.arange(Cp, dtype=torch.float64)[None, :]
+    w = torch.arange(N, dtype=torch.float64, device=g.device)[:, None]
+    sg = torch.arange(Cp, dtype=torch.float64, device=g.device)[None, :]
     E = torch.exp(1j * (w * sg / T).to(torch.complex128))
     G = E @ H(E)
     toe = max(float(abs(G[i, j] - G[i + 1, j + 1])) for i in range(N - 1) for j in range(N - 1))
@@ -303,7 +303,7 @@ def rope_fourier_pe(ctx):
     A = crandn(C, C, generator=g)
     V = lemma3_potential(Wm, [(A, A)], 1)
     Xc = crandn(N, Cc, generator=g)
-    perm = torch.tensor([1, 0, 2, 3, 4])
+    perm = torch.tensor([1, 0, 2, 3, 4], device=g.device)
     base = V(torch.cat([Xc, E], 1))
     b1 = abs(complex(V(torch.cat([Xc[perm], E[perm]], 1)) - base)) / abs(complex(base))
     E10 = torch.exp(1j * (w * sg / 10.0).to(torch.complex128))  # T_PE = 10: rows distinct
@@ -327,7 +327,7 @@ def rope_fourier_pe(ctx):
 
     def rot(v: torch.Tensor, p: int) -> torch.Tensor:
         c, s = math.cos(p * th), math.sin(p * th)
-        return torch.tensor([[c, -s], [s, c]], dtype=torch.float64) @ v
+        return torch.tensor([[c, -s], [s, c]], dtype=torch.float64, device=v.device) @ v
 
     dots = [float(rot(q, m) @ rot(k, m - 2)) for m in range(2, 8)]
     out.append(judge_error(max(dots) - min(dots), "RoPE: <R_m q, R_{m-2} k> independent of m",

@@ -16,9 +16,14 @@ from proofs.toef.model import COUNTEREXAMPLE_TOL, IDENTITY_TOL, PAPER
 from verify import Evidence, Verdict
 from verify.numeric import falsify, judge_error
 
-from .potentials import H, lemma3_potential
-from .transformer import LinearizedTransformer, attention_field, head_family, random_linearized
-from .wirtinger import closedness_defect, crandn, dV_dXbar, random_unitary, rel_err
+from .model.potentials import H, lemma3_potential
+from .model.transformer import (
+    LinearizedTransformer,
+    attention_field,
+    head_family,
+    random_linearized,
+)
+from .model.wirtinger import closedness_defect, crandn, dV_dXbar, random_unitary, rel_err
 
 
 @verify.claim(

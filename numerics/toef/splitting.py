@@ -24,9 +24,9 @@ from verify import Evidence, Verdict
 from verify.numeric import falsify, fit_rate, judge_check, judge_error
 from verify.symbolic import refute_exactly
 
-from .lie import commutator, lie_trotter
-from .transformer import TransformerODE
-from .wirtinger import crandn
+from .model.lie import commutator, lie_trotter
+from .model.transformer import TransformerODE
+from .model.wirtinger import crandn
 
 
 def _weights(g: torch.Generator, C: int, C_MLP: int, C_A: int, n: int) -> dict:
@@ -366,7 +366,7 @@ def lemma1_bch_numeric(ctx):
     """``||r2||/t^3 -> ||c3||`` (fitted slope 3) and ``||r3||`` of order ``t^4`` (logm of
     expm products, complex128)."""
     g = ctx.torch_generator("AB")
-    A, B = crandn(3, 3, generator=g).numpy(), crandn(3, 3, generator=g).numpy()
+    A, B = crandn(3, 3, generator=g).cpu().numpy(), crandn(3, 3, generator=g).cpu().numpy()
 
     def cm(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
         return X @ Y - Y @ X

@@ -17,9 +17,9 @@ from proofs.toef.model import COUNTEREXAMPLE_TOL, IDENTITY_TOL, PAPER, RATE_MARG
 from verify import Evidence, Verdict
 from verify.numeric import falsify, fit_rate, judge_error
 
-from .lie import flow
-from .potentials import H, trace_exp_potential
-from .wirtinger import crandn, dV_dXbar, random_unitary, rel_err
+from .model.lie import flow
+from .model.potentials import H, trace_exp_potential
+from .model.wirtinger import crandn, dV_dXbar, random_unitary, rel_err
 
 
 @verify.claim(

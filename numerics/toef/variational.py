@@ -17,8 +17,8 @@ from proofs.toef.model import COUNTEREXAMPLE_TOL, PAPER
 from verify import Evidence
 from verify.numeric import judge_error
 
-from .transformer import attention_field, head_family
-from .wirtinger import closedness_defect, crandn
+from .model.transformer import attention_field, head_family
+from .model.wirtinger import closedness_defect, crandn
 
 #: |dS| at most this is stationary; at least ``NOT_STATIONARY`` is a counterexample.
 STATIONARY = 1e-6

@@ -11,7 +11,7 @@ import sympy as sp
 import verify
 from verify.symbolic import prove_cases
 
-from . import general
+from .model import general
 
 PAPER = "gda"
 
@@ -32,7 +32,7 @@ def em_responsibilities(ctx):
     Bayes posterior of a uniform prior over j with likelihood p(q_i | Z_i=j) propto
     exp(q_i.k_j/sqrt(d_k)) (an energy model of the query given the key; the paper states no
     generative model). alpha_i depends on q_i and K only: not on y, u or v. For a row of any
-    length (:func:`proofs.gda.general.softmax_rows_symbolic`): the row sums to 1 and is the
+    length (:func:`proofs.gda.model.general.softmax_rows_symbolic`): the row sums to 1 and is the
     Bayes posterior of the uniform prior, for any scores, so for s_ij of (4) too."""
     T, dk = 3, 2
     q = sp.Matrix(1, dk, [sp.Symbol(f"q_{a}", real=True) for a in range(dk)])

@@ -3,7 +3,7 @@
 Each claim is proved with ``verify.symbolic.prove_cases`` on explicit matrices at small sizes
 (stated in the evidence's ``generality``), masked and unmasked, with the surrogate outer loss
 (:mod:`proofs.gda.model`) and with the full cross-entropy head at the smallest sizes; where a
-symbolic-size proof exists (:mod:`proofs.gda.general`) it is a second piece of the same part.
+symbolic-size proof exists (:mod:`proofs.gda.model.general`) it is a second piece of the same part.
 The float64 autograd cross-checks are in ``numerics/gda/identities.py``.
 """
 
@@ -15,8 +15,7 @@ import verify
 from verify import Evidence, Verdict
 from verify.symbolic import prove_cases
 
-from . import general
-from .model import qk_head, sym_head, visible
+from .model import general, qk_head, sym_head, visible
 
 PAPER = "gda"
 
@@ -52,7 +51,8 @@ def _symbols(name: str, rows: int, cols: int) -> sp.Matrix:
 )
 def ce_logit_grad(ctx):
     """PROVED: exact zero of d(-log softmax_y)/d l_c - (p_c - [c=y]) for C = 2, 3, 4 and every
-    y, and for a symbolic number of classes (:func:`proofs.gda.general.ce_logit_grad_symbolic`).
+    y, and for a symbolic number of classes
+    (:func:`proofs.gda.model.general.ce_logit_grad_symbolic`).
 
     L is a sum over positions of terms that each depend on one l_i, so one position suffices.
     """
@@ -226,7 +226,7 @@ def _isotropic_readout() -> list[Evidence]:
 def value_grad(ctx):
     """PROVED: dL/dV = A^T U exactly, surrogate loss T<=4 (quick: T<=3), masked and unmasked,
     plus the full CE head at T=2, d_v=1, C=2 (every label pair); and for symbolic T, n, d_v
-    (:func:`proofs.gda.general.value_grad_symbolic`)."""
+    (:func:`proofs.gda.model.general.value_grad_symbolic`)."""
     cases = []
     Ts = ctx.pick(quick=(2, 3), deep=(2, 3, 4))
     for T in Ts:
@@ -357,7 +357,7 @@ def alpha_grad(ctx):
 def softmax_jacobian(ctx):
     """PROVED for T=3,4 (quick: T=3), masked and unmasked: the full Jacobian tensor over
     (i, j, i', k), restricted to visible entries under the mask; and for a row of any length
-    (:func:`proofs.gda.general.softmax_jacobian_symbolic`)."""
+    (:func:`proofs.gda.model.general.softmax_jacobian_symbolic`)."""
     cases = []
     Ts = ctx.pick(quick=(3,), deep=(3, 4))
     for T in Ts:
@@ -424,7 +424,7 @@ def routing_gradient(ctx):
     (23), surrogate loss T in {2,3,4} (quick {2,3}), d_v=2, masked and unmasked; CE head at
     T=2, d_v=1, C=2 (quick) / T=3, d_v=2, C=3 (deep); implied row-sum zero (d). The chain,
     (23) and (d) are also proved for a row of any length
-    (:func:`proofs.gda.general.routing_gradient_symbolic`)."""
+    (:func:`proofs.gda.model.general.routing_gradient_symbolic`)."""
     Ts = ctx.pick(quick=(2, 3), deep=(2, 3, 4))
     chain, true, rowsum = [], [], []
     for T in Ts:
@@ -513,7 +513,7 @@ def query_key_grad(ctx):
 def wq_wk_grad(ctx):
     """PROVED with symbolic X, W_Q, W_K, W_V (surrogate head, T=2, d_x=2, d_k=1, d_v=1,
     masked and unmasked), the right side built from the closed forms (28); and for symbolic
-    T, d_k, d_x (:func:`proofs.gda.general.wq_wk_grad_symbolic`)."""
+    T, d_k, d_x (:func:`proofs.gda.model.general.wq_wk_grad_symbolic`)."""
     cases = []
     T, dx, dk, dv = 2, 2, 1, 1
     for causal in (False, True):
@@ -561,7 +561,7 @@ def wq_wk_grad(ctx):
 def wv_grad(ctx):
     """PROVED with symbolic X, W_V and free attention weights (non-symmetric A; the printed
     index order A, not A^T, is the correct one in column-stacked notation): T=3, d_x=2, d_v=2;
-    and for symbolic T, d_v, d_x (:func:`proofs.gda.general.wv_grad_symbolic`). The control
+    and for symbolic T, d_v, d_x (:func:`proofs.gda.model.general.wv_grad_symbolic`). The control
     ``U A^T X^T`` is REFUTED, as it must be (reading "control")."""
     T, dx, dv = 3, 2, 2
     X = _symbols("x", T, dx)  # rows x_j^T

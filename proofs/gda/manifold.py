@@ -17,8 +17,7 @@ import verify
 from verify import Evidence, Verdict
 from verify.symbolic import prove_cases
 
-from . import general
-from .model import sym_head
+from .model import general, sym_head
 
 PAPER = "gda"
 

@@ -5,9 +5,10 @@ SymPy only: nothing here imports torch or ``numerics``. Each claim module is nam
 segment of the ids it holds (``pegr.rope.*`` in :mod:`.rope`); the paper's two-segment ids sit in
 the module of their section (``pegr.abelian_irreps_1d`` and ``pegr.equivariant_maps_vs_reps`` in
 :mod:`.framework`, §2 / App. A.2; ``pegr.lemma_A1`` in :mod:`.relpe`, App. A.1;
-``pegr.peter_weyl`` in :mod:`.structure`, §3.2). The shared objects (``R(a)`` of L170, the two
-vec conventions of L47, permutation matrices) are in :mod:`.model`; the symbolic-size proofs of the
-vec, Kronecker and permutation identities (explicit index maps) in :mod:`.general`. The float64
+``pegr.peter_weyl`` in :mod:`.structure`, §3.2). What is not a claim module is in the package
+:mod:`.model` (not searched for claims): the shared objects (``R(a)`` of L170, the two vec
+conventions of L47, permutation matrices), and in :mod:`.model.general` the symbolic-size proofs
+of the vec, Kronecker and permutation identities (explicit index maps). The float64
 cross-checks of these claims are in the ``numerics/pegr`` module of the same name.
 """
 

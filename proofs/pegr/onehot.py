@@ -10,14 +10,14 @@ import sympy as sp
 import verify
 from verify.symbolic import prove_equal, refute_exactly
 
-from .general import (
+from .model import PAPER, perm_matrix
+from .model.general import (
     learned_table_general,
     onehot_equivariance_general,
     permutation_hom_general,
     regular_hom_general,
     regular_onehot_general,
 )
-from .model import PAPER, perm_matrix
 
 
 @verify.claim(
@@ -32,7 +32,7 @@ from .model import PAPER, perm_matrix
 )
 def onehot_permutation_rep(ctx):
     """For every N (symbolic), with ``P(sigma)[a, b] = delta(a, sigma(b))`` and the entries
-    summed by SymPy over ``0..N-1`` (:mod:`.general`): ``P(sigma tau) = P(sigma) P(tau)`` with
+    summed by SymPy over ``0..N-1`` (:mod:`.model.general`): ``P(sigma tau) = P(sigma) P(tau)`` with
     ``(sigma tau)(i) = sigma(tau(i))`` and ``1_{sigma x} = P(sigma) 1_x`` (reading B, g in
     S_|X|); reading A (L182, "g in X acts naturally", X = G): ``Z_N`` acting on itself by
     addition through its left-regular permutations ``L_g(b) = (g + b) mod N``; ``W 1_{x_i} =

@@ -8,11 +8,11 @@ import sympy as sp
 import verify
 from verify.symbolic import prove_cases, prove_equal, refute_exactly
 
-from .general import block_index_lemma, kron_vec, norm_general, vecdot_trace
 from .model import PAPER, R, generic_matrix, kron_I, vec_col, vec_row
+from .model.general import block_index_lemma, kron_vec, norm_general, vecdot_trace
 
 #: The 3x3 proofs on explicit matrices: a cross-check of the symbolic-size ones of
-#: :mod:`.general` on SymPy's own ``kronecker_product`` and ``Matrix.vec``.
+#: :mod:`.model.general` on SymPy's own ``kronecker_product`` and ``Matrix.vec``.
 GENERIC = ("generic 3x3 A, B (every entry an independent symbol): explicit vec and "
            "sympy.kronecker_product, a cross-check of the symbolic-size proof")
 
@@ -29,12 +29,12 @@ GENERIC = ("generic 3x3 A, B (every entry an independent symbol): explicit vec a
 )
 def vec_rho_properties(ctx):
     """(i) ``|vec rho(x)|^2 = tr(rho(x)^T rho(x)) = D`` for every orthogonal representation of
-    any degree D, both vec conventions (:func:`.general.norm_general`: step (2) of Lemma A.1 for
-    n x m matrices with explicit vec index maps, then the hypothesis); cross-checks at a
+    any degree D, both vec conventions (:func:`.model.general.norm_general`: step (2) of Lemma A.1
+    for n x m matrices with explicit vec index maps, then the hypothesis); cross-checks at a
     generic 3x3 A and ``= 2`` for ``R(theta)`` (L271). (ii) eqs. (17)-(19) under the four
     combinations: column-major with ``I (x) A`` PROVED (reading A, as printed) and row-major
     with ``A (x) I`` PROVED (B'), both for A p x n and B n x m of symbolic size
-    (:func:`.general.kron_vec`, index maps of vec and of the Kronecker product made explicit)
+    (:func:`.model.general.kron_vec`, index maps of vec and of the Kronecker product made explicit)
     and on generic 3x3 matrices; row-major with ``I (x) A`` (reading B) and column-major with
     ``A (x) I`` (A') REFUTED by exact 2x2 witnesses."""
     th = sp.Symbol("theta", real=True)

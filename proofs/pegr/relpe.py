@@ -14,8 +14,8 @@ import sympy as sp
 import verify
 from verify.symbolic import prove_cases
 
-from .general import block_index_lemma, character_general, lemma_A1_general, vecdot_trace
 from .model import PAPER, R, generic_matrix, perm_matrix, vec_col, vec_row
+from .model.general import block_index_lemma, character_general, lemma_A1_general, vecdot_trace
 
 
 def s3_inner_products() -> tuple[sp.Matrix, sp.Matrix]:
@@ -40,11 +40,11 @@ def s3_inner_products() -> tuple[sp.Matrix, sp.Matrix]:
 def relpe_invariance(ctx):
     """(i) ``(i+t) - (j+t) = i - j``; (ii) ``eta(gx, gy) = eta(x, y)`` for every orthogonal
     representation of any degree D under both vec conventions (A column-major, B row-major):
-    this is Lemma A.1, proved in symbolic size by :func:`.general.lemma_A1_general`; cross-checks
-    on ``R(theta) (+) R(3 theta)`` with symbolic angles and on the S_3 permutation
+    this is Lemma A.1, proved in symbolic size by :func:`.model.general.lemma_A1_general`;
+    cross-checks on ``R(theta) (+) R(3 theta)`` with symbolic angles and on the S_3 permutation
     representation exhaustively (exact integers); (iii) (reading C) ``eta(x, y) = tr
     rho(x^-1 y)``, the character, for every orthogonal representation
-    (:func:`.general.character_general`), and ``= 2 cos(y-x) + 2 cos 3(y-x)`` for ``R (+)
+    (:func:`.model.general.character_general`), and ``= 2 cos(y-x) + 2 cos 3(y-x)`` for ``R (+)
     R(3 .)``."""
     i, j = sp.symbols("i j", integer=True)
     t, x, y, ph = sp.symbols("t x y phi", real=True)
@@ -96,11 +96,11 @@ def relpe_invariance(ctx):
 def lemma_A1(ctx):
     """Each proof step as a standalone identity, in symbolic size: (2) ``vec(A)^T vec(B) =
     tr(A^T B)`` for n x m matrices, column-major (A) and row-major (B), with the vec index maps
-    explicit and the block index lemma proved by induction (:func:`.general.vecdot_trace`);
+    explicit and the block index lemma proved by induction (:func:`.model.general.vecdot_trace`);
     (3) ``tr((G X)^T (G Y)) = tr(X^T G^T G Y)`` and (4) ``tr(X^T G^T G Y) = tr(X^T Y)`` once
     the hypothesis ``G^T G = I`` is used, matrix symbols of size D; the whole lemma as the
     chain (2), (3), (4), (2) for any orthogonal representation of degree D
-    (:func:`.general.lemma_A1_general`). Cross-checks: (2) on generic 3x3 matrices, the lemma
+    (:func:`.model.general.lemma_A1_general`). Cross-checks: (2) on generic 3x3 matrices, the lemma
     for ``R(theta) (+) R(k theta)`` with symbolic angles and integer k (both vec conventions)
     and for S_3 exhaustively. Fuzzing over SO(3), Wigner D^2, S_4 and direct sums, with
     non-orthogonal negative controls: ``numerics/pegr/relpe.py``."""

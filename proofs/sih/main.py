@@ -151,7 +151,7 @@ def marginalisation_alignment(ctx):
     J^Q = {j: delta_j + e_hat in S}. They differ (even in dimension) for most partitions, e.g.
     h = 2, S = {-1, 0}, {1, 2}: J^K_1 = {1, 2} (V^2) vs J^Q_1 = {1} (V): the blockwise inner
     product is undefined (REFUTED). They align only at h = 1. Reading B, the corrected layout
-    the construction in numerics/sih/construction.py uses: with per-neighbour marginalisation
+    the construction in numerics/sih/model/construction.py uses: with per-neighbour marginalisation
     the score is c * (#agreeing neighbours), = ck iff the configurations are equal and
     <= c(k-1) otherwise (all 2^3 x 2^3 ECA pairs)."""
     ev_a = alignment_evidence(ECA)

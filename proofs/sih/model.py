@@ -11,7 +11,7 @@
 
 Conventions: ``V`` states, ``d`` axes, offsets in ``Z^d``, row-major order over the axes, so
 ``e_hat`` is the last basis vector (L217, "a +1 sequence advancement in row-major order").
-The torch modules (the rule as an ``nn.Module``, token streams) are in ``numerics/sih/ca.py``.
+The torch modules (the rule as an ``nn.Module``, token streams) are in ``numerics/sih/model/ca.py``.
 """
 
 from __future__ import annotations

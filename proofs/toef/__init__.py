@@ -4,7 +4,9 @@ SymPy only, never torch: the torch constructions and the numeric claims are in
 ``numerics/toef/``, which may import from here. One module per group of claims, following the
 paper's sections:
 
-- :mod:`.model`        the paper key and the symbol matrices every module builds on;
+- :mod:`.model`        no claims: the paper key and the symbol matrices every module builds on,
+  and :mod:`.model.anysize`, the proofs in the statements' own generality (symbolic N, C,
+  every degree, every matrix size) that the modules below use beside their instances;
 - :mod:`.splitting`    Sec. 2 (eq. 2, Lemma 1): BCH to second order, the "iff" of eq. (2);
 - :mod:`.variational`  Sec. 2.3 (Defs 2-3): Euler-Lagrange equations, dissipative and
   conservative parts, the symplectic form, when a field has a potential;
@@ -13,9 +15,7 @@ paper's sections:
 - :mod:`.axioms`       Sec. 3.2 (Axioms 1-3, Lemma 4): the canonical form, the form of a
   U(N)-invariant flow;
 - :mod:`.theorem5`     Sec. 3.3 (Theorem 5, Lemma 6): quartic invariants as Def-4 heads, widths;
-- :mod:`.engineering`  Sec. 4: gated MLP, the ReLU axioms, Lemma 7 (softmax), Lemma 8 (BCH gate);
-- :mod:`.anysize`      no claims: the proofs in the statements' own generality (symbolic N, C,
-  every degree, every matrix size) that the modules above use beside their instances.
+- :mod:`.engineering`  Sec. 4: gated MLP, the ReLU axioms, Lemma 7 (softmax), Lemma 8 (BCH gate).
 """
 
 import verify

@@ -14,7 +14,8 @@ import verify
 from verify import Verdict
 from verify.symbolic import prove_equal, refute_exactly, wirtinger_conj
 
-from .anysize import (
+from .model import PAPER, matrix_unit, quartic_tensor, symbol_matrix, token_matrix
+from .model.anysize import (
     GRAM_POTENTIALS,
     gram_chain_rule_any_size,
     gram_gradient_any_size,
@@ -23,7 +24,6 @@ from .anysize import (
     trace_square_any_size,
     unit_trace_induction,
 )
-from .model import PAPER, matrix_unit, quartic_tensor, symbol_matrix, token_matrix
 
 
 def _gram_potentials(N: int, C: int) -> Iterator[tuple[str, sp.Expr, sp.Matrix, sp.Matrix]]:
@@ -52,10 +52,10 @@ def _gram_potentials(N: int, C: int) -> Iterator[tuple[str, sp.Expr, sp.Matrix, 
 )
 def un_equivariant_flow_form(ctx):
     """PROVED in symbolic size N x C: for every F, ``sum_ab dF/dK_ab dK_ab/dconj(X)_qn =
-    (X G^T)_qn`` (the chain rule through K = X^*X, :func:`.anysize.gram_chain_rule_any_size`);
+    (X G^T)_qn`` (the chain rule through K = X^*X, :func:`.model.anysize.gram_chain_rule_any_size`);
     for F = Tr(AK), Tr(AKBK), (Tr K)^2 with symbolic A, B the entrywise derivative of V itself
-    (:func:`.anysize.gram_gradient_any_size`); the equivariance from ``(PX)^*(PX) = X^*X``
-    (:func:`.anysize.gram_invariance_any_size`). The same F are checked entrywise at N = C = 2
+    (:func:`.model.anysize.gram_gradient_any_size`); the equivariance from ``(PX)^*(PX) = X^*X``
+    (:func:`.model.anysize.gram_invariance_any_size`). The same F are checked entrywise at N = C = 2
     with explicit matrices; the equivariance of eq. (4) and the causal-mask counterexample
     (reading B) numerically."""
     out = [gram_chain_rule_any_size(), gram_invariance_any_size()]
@@ -86,7 +86,7 @@ def lemma4_canonical_form(ctx):
     Tr(X E_ab X^* X E_cd X^*) = K_bc K_da, so every polynomial in the entries of K = X^*X --
     e.g. (Tr K)^2 = sum_ab Tr(X E_ab X^* X E_ba X^*) and a general T_abcd K_ab K_cd -- is a
     single trace. PROVED for every degree in symbolic size N, C by induction on the degree
-    (:func:`.anysize.unit_trace_induction`: Tr prod_i X E_{a_i b_i} X^* = prod_i
+    (:func:`.model.anysize.unit_trace_induction`: Tr prod_i X E_{a_i b_i} X^* = prod_i
     K_{b_i a_{i+1}}), and entrywise at C = 2, N = 2. That an A1-A3 potential is a series in
     the entries of K is Axiom 2's Gram dependence (toef.axiom2_gram_dependence), taken from
     there. w2-f1 / w2-f2 (the list's readings (w2) of the W_i with (f1) / (f2) of f): with

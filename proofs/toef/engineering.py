@@ -17,8 +17,8 @@ from verify import Evidence, Verdict
 from verify.symbolic import prove_cases, prove_equal, refute_exactly, wirtinger_conj
 from verify.symbolic.bch import bch_words
 
-from .anysize import bch_gate_any_size, bch_gate_every_degree
 from .model import PAPER, symbol_matrix, token_matrix
+from .model.anysize import bch_gate_any_size, bch_gate_every_degree
 
 beta = sp.Symbol("beta")
 
@@ -439,9 +439,9 @@ def lemma8_bch_gate(ctx):
     c = beta e^beta/(e^beta - 1) = G(beta) (exact). (d) bch(5) (deep: 8) evaluated on that
     faithful representation of the 2-dim solvable algebra equals X + (Taylor polynomial of G)
     Y. Both PROVED for real beta != 0, and in general: for every matrix size
-    (:func:`.anysize.bch_gate_any_size`: e^{-sX} Y e^{sX} = e^{-s beta} Y, so
+    (:func:`.model.anysize.bch_gate_any_size`: e^{-sX} Y e^{sX} = e^{-s beta} Y, so
     e^{X+cY} = e^X exp(c (1 - e^{-beta})/beta Y), by ODEs on noncommutative letters) and for
-    every degree of the series (:func:`.anysize.bch_gate_every_degree`: log(e^{tX} e^{tY}) =
+    every degree of the series (:func:`.model.anysize.bch_gate_every_degree`: log(e^{tX} e^{tY}) =
     tX + t G(t beta) Y on the 2x2 representation, exactly). The 5x5 hidden pairs of the
     numeric cross-check test the identity outside the BCH radius too. Reading C: at
     beta = 2 pi i, e^X e^Y = [[1,1],[0,1]] while e^{X+cY} = I for every c (X + cY has distinct

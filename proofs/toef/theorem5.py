@@ -12,8 +12,8 @@ import verify
 from verify import Evidence, Verdict
 from verify.symbolic import prove_cases, prove_equal, refute_exactly, wirtinger_conj
 
-from .anysize import quartic_heads_any_size, unit_trace_induction
 from .model import PAPER, matrix_unit, quartic_tensor, token_matrix
+from .model.anysize import quartic_heads_any_size, unit_trace_induction
 
 
 @verify.claim(
@@ -34,7 +34,7 @@ def thm5_minimal_interaction(ctx):
     16 symbols) has field X G^T = sum (T + T^swap)_abcd X E_bc X^* X E_da, a sum of Def-4
     heads with paired/tied parameters: PROVED in symbolic size N, C from the matrix-unit rule
     K_ab K_cd = Tr(X E_da X^* X E_bc X^*), Lemma 3's key identity (symbolic size) and a
-    renaming of the summation indices (:func:`.anysize.quartic_heads_any_size`), and entrywise
+    renaming of the summation indices (:func:`.model.anysize.quartic_heads_any_size`), and entrywise
     at N = 2, C = 2. C (minimality): under
     X -> e^{i theta} X a monomial of bidegree (p, q) picks up e^{i(p-q)theta}, whose average
     vanishes unless p = q, so the invariant terms have bidegree (1,1), (2,2), ... and degree

@@ -20,8 +20,8 @@ import verify
 from verify import Evidence, Verdict
 from verify.symbolic import bound_variables_renamed, prove_equal, refute_exactly
 
-from .anysize import flow_rate_any_size
 from .model import PAPER, quartic_tensor, token_matrix
+from .model.anysize import flow_rate_any_size
 
 #: ``X`` and ``conj(X)`` of the scalar case N = C = 1, independent (Wirtinger convention).
 x, xb = sp.symbols("x xb")
@@ -136,7 +136,8 @@ def def2_euler_lagrange(ctx):
 def def2_dissipative_conservative(ctx):
     """Along ``Xdot = dV/dX^*`` (l. 68): real ``V = R`` gives ``dR/dt = 2 |dR/dX^*|^2 >= 0``
     (R increases: gradient ascent) and ``V = iH`` gives ``dH/dt = 0`` exactly: PROVED in
-    symbolic size N x C for every real-differentiable R, H (:func:`.anysize.flow_rate_any_size`,
+    symbolic size N x C for every real-differentiable R, H
+    (:func:`.model.anysize.flow_rate_any_size`,
     the chain rule in real coordinates at a point), and as instances for generic real
     polynomials R, H of degree <= 3 quick / 4 deep at N = C = 1. Reading B: for mixed
     ``V = R + iH``, ``dH/dt = 2 Re(conj(R_xb) H_xb)``, nonzero for ``V = |x|^2 + i Re(x^2)``

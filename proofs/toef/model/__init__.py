@@ -4,6 +4,9 @@ The paper's conventions (Def. 2, l. 64; the Wirtinger calculus of l. 196): ``X``
 ``N x C`` matrix of complex entries (N tokens, C features), ``X^*`` its conjugate transpose
 (``X.H``), and ``dV/dX^*`` the ``N x C`` matrix of ``dV/d conj(X_jk)`` with ``X`` and
 ``conj(X)`` independent (:func:`verify.symbolic.wirtinger_conj`).
+
+No claims here; :mod:`.anysize` holds the proofs in the statements' own generality (symbolic N,
+C, every degree, every matrix size) that the claim modules use beside their instances.
 """
 
 from __future__ import annotations

@@ -339,7 +339,7 @@ def quartic_heads_any_size(
     ``B = E_bc``, i.e. ``H_abcd + H_cdab`` with ``H_abcd = X E_bc X^* X E_da``; (3) summing
     over a, b, c, d with weights T and renaming ``a <-> c, b <-> d`` in the second sum.
     """
-    from .linearized import KEY_WORD, matrix_letters, trace_grad_conj  # no claims registered early
+    from ..linearized import KEY_WORD, matrix_letters, trace_grad_conj  # no claims registered early
 
     part = "(A) quartic invariants give Def-4 heads"
     blocked = requires(lemma, "the matrix-unit trace rule", part=part)

@@ -12,6 +12,10 @@ The model of eqs. (1)-(9), row-major and 0-based, in the forms the symbolic clai
   differentiable outer loss with ``u_i = dL/dg_i`` (eq. (10), chain rule), so an identity
   proved with it holds for the cross-entropy head of eqs. (7)-(9) too; that head is built in
   full (``head="ce"``) for cross-checks at the smallest sizes.
+
+No claims here. The submodules prove in symbolic size what the claims of ``proofs/gda`` check
+at instances: :mod:`.general` (the Sec. 3 identities), :mod:`.first_order` (exact first-order
+changes of one step, Sec. 4) and :mod:`.context_loss` (eqs. (37)-(41)).
 """
 
 from __future__ import annotations

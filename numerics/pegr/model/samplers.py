@@ -29,7 +29,7 @@ def sample_rep(kind: str, n: int, generator: torch.Generator) -> torch.Tensor:
         R = haar_so3(m, generator)
         if kind == "so3":
             return R
-        return torch.tensor(np.stack([wigner_real(2, r, FIT_POINTS) for r in R.numpy()]))
+        return torch.tensor(np.stack([wigner_real(2, r, FIT_POINTS) for r in R.cpu().numpy()]))
     perms = torch.stack([torch.randperm(4, generator=generator,
         device=generator.device) for _ in range(m)])
     P = torch.zeros(m, 4, 4, dtype=torch.float64)

@@ -100,8 +100,8 @@ def flow(F: Field, X0: torch.Tensor, t: float = 1.0, rtol: float = 1e-12,
     def pack(Z: torch.Tensor) -> np.ndarray:
         z = Z.detach().reshape(-1)
         if cplx:
-            return np.concatenate([z.real.numpy(), z.imag.numpy()])
-        return z.numpy()
+            return np.concatenate([z.real.cpu().numpy(), z.imag.cpu().numpy()])
+        return z.cpu().numpy()
 
     sol = solve_ivp(lambda _t, y: pack(F(unpack(y))), (0.0, t), pack(X0), method="DOP853",
                     rtol=rtol, atol=atol)

@@ -265,7 +265,7 @@ class SinusoidalField(nn.Module):
         self.register_buffer("omega", torch.as_tensor(omega))
         self.register_buffer(
             "phase",
-            torch.zeros(self.omega.shape[0], dtype=self.omega.dtype)
+            torch.zeros(self.omega.shape[0], dtype=self.omega.dtype, device=self.omega.device)
             if phase is None
             else torch.as_tensor(phase),
         )
@@ -471,7 +471,8 @@ def build_table1_operator(
 
     ``field`` is the decoder (``num_params``, ``__call__(theta, x)``); ``transformer_kw`` override
     the Table 3 sizes (``dim``, ``heads``, ``layers``, ``ff``, ``head_hidden``, ...). Weights come
-    from ``generator``; the module is returned in ``dtype`` and in **eval mode** (dropout off).
+    from ``generator``; the module is returned in ``dtype``, on the generator's device and in **eval
+    mode** (dropout off).
     """
     try:
         normalised, attention, tau, pos = TABLE1_CONFIGS[config]
@@ -490,4 +491,4 @@ def build_table1_operator(
     )
     init_weights_(inner, generator)
     op = (NormalizedOperator if normalised else RawOperator)(inner, field)
-    return op.to(dtype).eval()
+    return op.to(dtype=dtype, device=generator.device).eval()

@@ -1,8 +1,8 @@
 """The trained Table 2 columns of ``pegr.exp.*`` (§5, App. D.2), memoised on disk.
 
-Kept apart from :mod:`.exp` on purpose: the disk memo (:mod:`verify.memo`) keys a result on the
+Kept apart from :mod:`..exp` on purpose: the disk memo (:mod:`verify.memo`) keys a result on the
 source of this module and the package modules it imports (:mod:`.inr`, :mod:`.encodings`), so
-an edit to a decision rule, a report string or an ``expect=`` in :mod:`.exp` keeps the trained
+an edit to a decision rule, a report string or an ``expect=`` in :mod:`..exp` keeps the trained
 ensembles of a deep run (hours on a 2-core CPU), while an edit to the training code discards
 them.
 """

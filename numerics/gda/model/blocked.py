@@ -1,6 +1,6 @@
 """The paper's closed-form gradients of one attention head, computed in blocks of query rows.
 
-:func:`~numerics.gda.attention_head.closed_form_grads` materialises every ``(T, T)`` matrix of
+:func:`~numerics.gda.model.attention_head.closed_form_grads` materialises every ``(T, T)`` matrix of
 eqs. (5)-(32) (``S``, ``A``, ``B``, ``dS``) at once. At the sequence length of Sec. 7.2
 (``T = 2000``) and ten batched runs that is 160 MB per matrix in float32, and a training step is
 dominated by memory traffic and page faults. The same equations split exactly by query row:
@@ -70,7 +70,7 @@ def blocked_head_step(
 ) -> BlockedStep:
     """Forward pass (eqs. (1)-(9)) and, with ``grads``, the closed-form gradients, by query blocks.
 
-    Shapes as in :func:`~numerics.gda.attention_head.head_forward`: ``X (..., T, d_x)``,
+    Shapes as in :func:`~numerics.gda.model.attention_head.head_forward`: ``X (..., T, d_x)``,
     ``W_Q, W_K (..., d_k, d_x)``, ``W_V (..., d_v, d_x)``, ``W_O (..., C, d_v)``, ``b_O (..., C)``,
     ``y (..., T)``. ``reduction`` is ``"sum"`` (eq. (9)) or ``"mean"`` (every gradient times 1/T).
     """

@@ -1,5 +1,5 @@
 """The paper's potentials ``V: C^{NxC} -> C`` as torch functions (their Wirtinger gradients
-come from :func:`numerics.toef.wirtinger.dV_dXbar`).
+come from :func:`numerics.toef.model.wirtinger.dV_dXbar`).
 
 * :func:`lemma3_potential` -- Lemma 3 (l. 86):
   ``Tr(X W X^*) + C_A^{-1/2} sum_i Tr(X A_i X^* X B_i^* X^*)``.

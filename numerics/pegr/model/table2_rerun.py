@@ -7,7 +7,7 @@ hyperparameters selected on seed 0's validation MSE (SO(2): C x K at lr 1e-2; T 
 10, 20} at lr 1e-2; no PE: lr in {1e-2, 1e-1}), then seeds 1..3 (split, PE sample and init vary).
 About 12 minutes on one CPU core::
 
-    python -m numerics.pegr.table2_rerun [out.json]
+    python -m numerics.pegr.model.table2_rerun [out.json]
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def trace(A: Matrix) -> GaussQ:
 
 
 def lemma3_potential_exact(W: Matrix, pairs: Sequence[tuple[Matrix, Matrix]], C_A: int):
-    """:func:`numerics.toef.potentials.lemma3_potential` in exact arithmetic
+    """:func:`numerics.toef.model.potentials.lemma3_potential` in exact arithmetic
     (``C_A`` a perfect square, so that ``C_A^{-1/2}`` is rational)."""
     root = math.isqrt(C_A)
     if root * root != C_A:

@@ -117,14 +117,14 @@ def run_toy(st: ToySetting, n_seeds: int, seed: int) -> ToyLog:
                     p["W_K"] = p["W_K"] - lr * cf.dW_K
                 p["W_O"] = p["W_O"] - lr * cf.dW_O
                 p["b_O"] = p["b_O"] - lr * cf.db_O
-    loss = torch.stack(L, 1).numpy()
+    loss = torch.stack(L, 1).cpu().numpy()
     div = ~np.isfinite(loss).all(1)
     return ToyLog(
         loss,
-        torch.stack(H, 1).numpy(),
-        torch.stack(M, 1).numpy(),
-        torch.stack(Vs, 1).numpy(),
-        torch.stack(As, 1).numpy(),
+        torch.stack(H, 1).cpu().numpy(),
+        torch.stack(M, 1).cpu().numpy(),
+        torch.stack(Vs, 1).cpu().numpy(),
+        torch.stack(As, 1).cpu().numpy(),
         div,
     )
 

@@ -16,7 +16,7 @@ import sympy as sp
 from verify import Evidence, Verdict
 from verify.symbolic import prove_cases, prove_equal
 
-from .model import sym_head
+from . import sym_head
 
 __all__ = [
     "alpha_first_order_proof",

@@ -29,10 +29,11 @@ from .groups import ScaleTranslation
 
 
 def points(
-    kind: str, batch: int, N: int, d: int, *, generator, dtype, device="cpu", sigma: float = 0.01
+    kind: str, batch: int, N: int, d: int, *, generator, dtype, device=None, sigma: float = 0.01
 ) -> Tensor:
     """Point clouds: ``uniform`` U[-1,1]^d, ``gaussian``, ``clustered`` (N(0, sigma^2)),
-    ``collinear`` (degenerate: all on one line through the origin)."""
+    ``collinear`` (degenerate: all on one line through the origin); on ``device``, by default
+    the generator's."""
     if kind == "uniform":
         return rand(batch, N, d, generator=generator, dtype=dtype, device=device, low=-1, high=1)
     if kind == "gaussian":
@@ -51,10 +52,12 @@ def group_element(
 ) -> ScaleTranslation:
     """``g_{a,b}`` with ``a = e^{log_a}`` and ``b ~ N(0, sigma_b^2 I)``; ``paper``: the Table 5
     element ``a = 1.5``, ``b = (0.3, -0.3, ...)``."""
+    dev = generator.device
     if paper:
-        b = torch.tensor([0.3 * (-1) ** k for k in range(d)], dtype=dtype).expand(batch, d)
-        return ScaleTranslation(torch.full((batch,), 1.5, dtype=dtype), b.clone())
-    a = torch.full((batch,), float(torch.exp(torch.tensor(log_a))), dtype=dtype)
+        b = torch.tensor([0.3 * (-1) ** k for k in range(d)], dtype=dtype, device=dev)
+        return ScaleTranslation(torch.full((batch,), 1.5, dtype=dtype, device=dev),
+                                b.expand(batch, d).clone())
+    a = torch.full((batch,), float(torch.exp(torch.tensor(log_a))), dtype=dtype, device=dev)
     b = sigma_b * randn(batch, d, generator=generator, dtype=dtype)
     return ScaleTranslation(a, b)
 
@@ -75,7 +78,8 @@ def small_inner(
     attention: str = "softmax",
     tau: float = 1.0,
 ) -> SetTransformer:
-    """A small seeded :class:`SetTransformer` (CPU size) in ``dtype``, eval mode."""
+    """A small seeded :class:`SetTransformer` (CPU size) in ``dtype`` on the generator's device,
+    eval mode."""
     m = SetTransformer(
         d,
         out_dim,
@@ -89,7 +93,7 @@ def small_inner(
         attention=attention,
         tau=tau,
     )
-    return init_weights_(m, generator).to(dtype).eval()
+    return init_weights_(m, generator).to(dtype=dtype, device=generator.device).eval()
 
 
 def sin_field(d: int, K: int, *, generator, dtype, scale: float = 3.0) -> SinusoidalField:

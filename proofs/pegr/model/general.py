@@ -39,7 +39,7 @@ import sympy as sp
 from verify import Evidence
 from verify.symbolic import Derivation
 
-from .model import perm_matrix, vec_col, vec_row
+from . import perm_matrix, vec_col, vec_row
 
 __all__ = [
     "block_index_lemma",

@@ -53,7 +53,7 @@ def haar_so3(
 
 def haar_rotations(seed: int, n: int) -> np.ndarray:
     """``n`` Haar rotations of SO(3) from their own generator seeded with ``seed`` (numpy)."""
-    return haar_so3(n, torch.Generator().manual_seed(int(seed))).numpy()
+    return haar_so3(n, torch.Generator().manual_seed(int(seed))).cpu().numpy()
 
 
 def rot_z(psi: float) -> np.ndarray:

@@ -154,7 +154,7 @@ class SirenField(nn.Module):
     """A SIREN as a *field decoder* for an operator:
     ``forward(theta (..., P), x (..., M, d)) -> (..., M)``.
 
-    This is the decoder interface of :mod:`numerics.nfa.field_operator` (``num_params`` and
+    This is the decoder interface of :mod:`numerics.nfa.model.field_operator` (``num_params`` and
     ``__call__(theta, x)``). With ``residual=True`` (default) the operator's output is an offset
     to a fixed Table 3 initialisation, ``theta_full = theta_0 + theta`` (a hypernetwork that
     predicts weight *updates* from a SIREN at its Table 3 init -- our stated choice; the paper

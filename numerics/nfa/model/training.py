@@ -10,8 +10,8 @@ use briefly trained ones: D = 64, 2 layers, SIREN hidden 32, about 2k synthetic 
   ``|omega_k| <= band`` (uniform in the disc/ball), ``c ~ N(0, 1/K)``: smooth band-limited
   fields (our choice; the paper names none);
 * :func:`train_operator` -- one Table 1 configuration
-  (:func:`numerics.nfa.field_operator.build_table1_operator`) around a SIREN decoder
-  (:class:`numerics.nfa.siren.SirenField`, hidden 32, 3 layers, omega_0 = 30, Table 3 init,
+  (:func:`numerics.nfa.model.field_operator.build_table1_operator`) around a SIREN decoder
+  (:class:`numerics.nfa.model.siren.SirenField`, hidden 32, 3 layers, omega_0 = 30, Table 3 init,
   residual parametrisation), trained in float32 with dropout 0.1 on (sample set -> field)
   self-consistency: from ``N`` samples ``(x_i, f(x_i))``, ``x ~ U[-1,1]^d``, predict ``f`` at
   ``M`` fresh query points in ``[-1, 1]^d``, MSE loss, AdamW (Table 5 settings). The field family

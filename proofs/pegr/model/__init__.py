@@ -9,6 +9,9 @@
 * The float64 thresholds every numeric check of the paper uses: an identity holds when its
   relative error is at most ``IDENTITY_TOL`` (times the size where stated), and a mismatch is a
   counterexample only from ``COUNTEREXAMPLE_ERROR`` on.
+
+No claims here; :mod:`.general` holds the symbolic-size proofs of the vec, Kronecker and
+permutation identities (explicit index maps) that the claim modules use.
 """
 
 from __future__ import annotations

@@ -1,0 +1,142 @@
+"""Device cleanliness without a GPU: the detector of tests/device_trace.py fires on unclean toy
+checks and stays silent on clean ones, and the papers' checks that used to pin the CPU run
+clean under it on the claim's device."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from device_trace import CLAIM_DEVICE, device_trace  # tests/ is on sys.path
+from torch import nn
+
+import verify
+from verify.numeric import falsify, randn
+
+
+def _findings(fn) -> list[str]:
+    with device_trace() as trace:
+        fn()
+    return trace.findings
+
+
+def _claim_generator() -> torch.Generator:
+    return torch.Generator(device=CLAIM_DEVICE).manual_seed(0)
+
+
+# ---- unclean checks: each is a place where a GPU run fails -------------------------------
+def test_a_constant_made_without_a_device_is_found_where_it_meets_the_claims_tensors():
+    def check():
+        x = randn(4, 3, generator=_claim_generator())
+        return x + torch.ones(3)  # on the CPU whatever the claim's device
+
+    (finding,) = _findings(check)
+    assert finding.startswith("add mixes a tensor on the claim's device with a host tensor")
+    assert "tests/test_device_clean.py:" in finding  # the line of the check that did it
+
+
+def test_a_pinned_cpu_device_is_found():
+    def check():
+        g = _claim_generator()
+        x = torch.randn(4, 3, generator=g, device=g.device, dtype=torch.float64)
+        w = torch.zeros(3, 3, dtype=torch.float64, device="cpu")
+        return x @ w
+
+    assert any(f.startswith("matmul mixes") for f in _findings(check))
+
+
+def test_numpy_of_a_tensor_on_the_claims_device_is_found():
+    def check():
+        return randn(5, generator=_claim_generator()).numpy()
+
+    (finding,) = _findings(check)
+    assert finding.startswith("NumPy of a tensor on the claim's device")
+
+
+def test_a_draw_from_the_claims_generator_onto_the_cpu_is_found():
+    def check():
+        return torch.rand(3, generator=_claim_generator(), device="cpu")
+
+    (finding,) = _findings(check)
+    assert "draws from a generator on the claim device into a tensor on the host" in finding
+
+
+def test_a_module_left_on_the_cpu_is_found():
+    def check():
+        x = randn(2, 4, generator=_claim_generator(), dtype=torch.float32)
+        return nn.Linear(4, 2)(x)
+
+    assert any(f.startswith("linear mixes") for f in _findings(check))
+
+
+def test_a_falsifier_search_pinned_to_the_cpu_is_found():
+    """A check that runs its search with ``device="cpu"`` but builds its constant from the
+    claim's generator: the mix falsify's pinned search makes on a GPU."""
+
+    def check():
+        w = randn(3, generator=_claim_generator())
+
+        def prop(*, generator, batch, dtype, device):
+            return (randn(batch, 3, generator=generator, dtype=dtype, device=device) * w
+                    ).abs().sum(-1) * 0
+
+        falsify(prop, {}, budget=2, batch=4, device="cpu", seed=0)
+
+    assert any("mul mixes" in f for f in _findings(check))
+
+
+# ---- clean checks: the detector stays silent ----------------------------------------------
+def test_clean_code_on_the_claims_device_has_no_findings():
+    def check():
+        g = _claim_generator()
+        x = randn(4, 3, generator=g)
+        y = x + torch.ones(3, dtype=x.dtype, device=x.device) + torch.zeros_like(x)
+        y = y * torch.tensor(2.0)  # a zero-dimensional CPU tensor is a scalar to CUDA
+        model = nn.Linear(3, 2).to(dtype=x.dtype, device=g.device)
+        model(y).sum().backward()
+        z = y[torch.arange(2)]  # an index on the CPU is allowed
+        return z.cpu().numpy(), float(y.max()), y.tolist()
+
+    assert _findings(check) == []
+
+
+def test_a_falsifier_search_on_the_claims_device_has_no_findings():
+    def check():
+        def prop(*, generator, batch, dtype, device):
+            x = randn(batch, 3, generator=generator, dtype=dtype, device=device)
+            return (x - x.clone()).abs().sum(-1)
+
+        return falsify(prop, {}, budget=2, batch=4, device=CLAIM_DEVICE, seed=0)
+
+    assert _findings(check) == []
+
+
+def test_the_trace_leaves_torch_as_it_found_it():
+    generator, new = torch.Generator, nn.Parameter.__new__
+    with pytest.raises(RuntimeError), device_trace():
+        raise RuntimeError("a check that crashes")
+    assert torch.Generator is generator and nn.Parameter.__new__ is new
+
+
+# ---- the papers' checks ------------------------------------------------------------------
+#: Claims whose checks pinned ``device="cpu"`` (issue 28 item 3) or mixed devices until the
+#: trace showed it (toef.rope_fourier_pe), and two more, all quick to run.
+DEVICE_CLEAN = [
+    "nfa.ag.linear_identity",
+    "nfa.ag.softmax_denominator_remainder",
+    "nfa.eq.thm1_normalization",
+    "nfa.eq.iff_necessity",
+    "nfa.eq.remark_no_anchor_invariance",
+    "toef.rope_fourier_pe",
+    "toef.lemma2_depth",
+    "toef.lemma1_lie_trotter",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("claim_id", DEVICE_CLEAN)
+def test_the_papers_checks_are_device_clean(claim_id, tmp_path):
+    with device_trace() as trace:
+        (res,) = verify.run(claim_id, jobs=0, device=CLAIM_DEVICE,
+                            results_path=tmp_path / "results.jsonl")
+    assert trace.findings == []
+    assert res.verdict.name != "ERROR" and res.error is None, res.error
