@@ -12,16 +12,18 @@ REPRODUCED, NOT_REPRODUCED or UNDECIDED by one rule, stated once:
    - :func:`within_factor`: a value printed without spread, ``paper / f <= measured <= paper f``;
    - :func:`within_spread`: a mean with a printed spread, ``|measured - paper| <= 2 sqrt(sd_p^2
      + sd_m^2)`` (two standard deviations of a difference);
-   - :func:`exponent_within`: a printed exponent, ``|measured - paper| <= tol``;
+   - :func:`within_tolerance` / :func:`exponent_within`: a value or exponent printed to a
+     known precision, ``|measured - paper| <= tol``;
    - :func:`below` / :func:`above`: a printed threshold ("below 1e-5", "exceeds 0.999");
    - :func:`percent_within`: a printed percentage: the interval ``paper +- half a unit of its
      last printed digit`` meets the measured rate's Wilson 95% interval (or, where trials are
      not independent, contains the rate itself);
    - :func:`ranking`: a claimed strict order of methods, decided pair by pair by a two-sided
-     Welch t-test over seeds at :data:`ALPHA` = 0.05 (the test, alpha and the number of seeds
-     are in the evidence). A significant difference in the claimed direction holds; one in the
-     opposite direction is a reversal; a non-significant difference is a **tie**, not a
-     reversal. A tie can neither reproduce nor refute a strict ranking: UNDECIDED, saying so.
+     Welch t-test over seeds at :data:`ALPHA` = 0.05, or a paired t-test where the methods ran
+     on the same seeds (the test, alpha and the number of seeds are in the evidence). A
+     significant difference in the claimed direction holds; one in the opposite direction is
+     a reversal; a non-significant difference is a **tie**, not a reversal. A tie can
+     neither reproduce nor refute a strict ranking: UNDECIDED, saying so.
 
    A non-finite measurement, or fewer than two seeds per method in a ranking, decides
    nothing (UNDECIDED).
@@ -64,6 +66,9 @@ ALPHA = 0.05
 
 #: The test a ranking is decided by, as the evidence names it.
 RANKING_TEST = "two-sided Welch t-test"
+
+#: The test of a ranking whose methods ran on the same seeds (paired by seed).
+PAIRED_TEST = "two-sided paired t-test"
 
 Better = Literal["lower", "higher"]
 
@@ -142,15 +147,20 @@ def within_spread(measured: float, measured_sd: float, paper: float, paper_sd: f
                    None if ok else _side(measured, paper))
 
 
-def exponent_within(measured: float, paper: float, tol: float = 0.1) -> Finding:
-    """A printed exponent: agrees when ``|measured - paper| <= tol`` (the printed precision)."""
+def within_tolerance(measured: float, paper: float, tol: float, what: str = "value") -> Finding:
+    """A value printed to a known precision: agrees when ``|measured - paper| <= tol``."""
     rule = f"|measured - paper| <= {tol:g} (the printed precision)"
     if not _finite(measured, paper):
         return _nonfinite(paper, measured, rule)
     ok = abs(measured - paper) <= tol
-    return Finding(ok, f"exponent {measured:+.3f} vs the paper's {paper:+g}",
+    return Finding(ok, f"{what} {measured:.4g} vs the paper's {paper:g}",
                    {"paper_value": paper, "measured": measured}, rule,
                    None if ok else _side(measured, paper))
+
+
+def exponent_within(measured: float, paper: float, tol: float = 0.1) -> Finding:
+    """A printed exponent: agrees when ``|measured - paper| <= tol`` (the printed precision)."""
+    return within_tolerance(measured, paper, tol, "exponent")
 
 
 def below(measured: float, threshold: float) -> Finding:
@@ -212,9 +222,11 @@ def ranking(
     *,
     better: Better = "lower",
     alpha: float = ALPHA,
+    paired: bool = False,
 ) -> Finding:
     """A claimed strict ranking "``claimed_best`` beats every other method" from per-seed
-    values ``runs[method]``, pair by pair by a two-sided Welch t-test at ``alpha``.
+    values ``runs[method]``, pair by pair by a two-sided Welch t-test at ``alpha`` (or, with
+    ``paired=True``, a paired t-test: the methods ran on the same seeds, in the same order).
 
     Agrees when every difference is significant in the claimed direction; disagrees (a
     reversal) when some other method is significantly better; otherwise None: a tie, which
@@ -228,9 +240,10 @@ def ranking(
     means = {k: float(v.mean()) for k, v in values.items()}
     sign = 1.0 if better == "lower" else -1.0
     order = f"{claimed_best} {'lowest' if better == 'lower' else 'highest'}"
-    test = f"{RANKING_TEST}, alpha={alpha:g}, {seeds} seeds per method"
+    name = PAIRED_TEST if paired else RANKING_TEST
+    test = f"{name}, alpha={alpha:g}, {seeds} seeds per method"
     numbers: dict[str, Any] = {"paper_value": order, "measured": means[claimed_best],
-                               "means": means, "n_seeds": seeds, "test": RANKING_TEST,
+                               "means": means, "n_seeds": seeds, "test": name,
                                "alpha": alpha}
     if seeds < 2 or not all(np.isfinite(v).all() for v in values.values()):
         return Finding(None, f"too few seeds ({seeds}) or a non-finite value: no test",
@@ -239,7 +252,10 @@ def ranking(
     for other in values:
         if other == claimed_best:
             continue
-        t, p = stats.ttest_ind(values[claimed_best], values[other], equal_var=False)
+        if paired:
+            t, p = stats.ttest_rel(values[claimed_best], values[other])
+        else:
+            t, p = stats.ttest_ind(values[claimed_best], values[other], equal_var=False)
         gain = sign * (means[other] - means[claimed_best])  # > 0: the claimed order
         outcome = ("tie" if not p < alpha else "claimed" if gain > 0 else "reversed")
         pairs[f"{claimed_best} vs {other}"] = {"t": float(t), "p": float(p), "outcome": outcome}
