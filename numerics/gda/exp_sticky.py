@@ -517,11 +517,11 @@ def _families_giving_min_entropy() -> Evidence:
         low, high = spans[key]
         return f"{key}: none (H spans [{low:.3f}, {high:.3f}])"
 
-    return Evidence.undecided(
+    return experiment_evidence(
+        Verdict.UNDECIDED,
         f"parameters giving 1.829 (sign changes on a grid over [{lo:g}, {hi:g}]): "
         + "; ".join(show(k) for k in roots)
         + "; a parameter fitted to 1.829 reproduces nothing, so these are reported only",
-        method="experiment",
         reading="families",
         part="families",
         numbers={
@@ -563,9 +563,8 @@ def capacity_evidence(
     """
     gaps = np.asarray(construction_gaps, dtype=float)
     if gaps.size == 0 or not np.all(np.isfinite(gaps)):
-        return Evidence.undecided(
-            f"{summary}: no finite gap measured", method="experiment", **evidence_kw
-        )
+        return experiment_evidence(Verdict.UNDECIDED, f"{summary}: no finite gap measured",
+                                   **evidence_kw)
     g = float(gaps.mean())
     sd = float(gaps.std(ddof=1)) if gaps.size > 1 else 0.0
     tol = 2 * math.sqrt(paper_sd**2 + sd**2)
@@ -583,30 +582,27 @@ def capacity_evidence(
     lead = f"{summary}; " if summary else ""
     gap = f"single-head gap to the Bayes loss {g:.4f} +- {sd:.4f} nats"
     if g <= tol:
-        return Evidence(
+        return experiment_evidence(
             Verdict.REFUTED,
             f"{lead}{gap} <= tolerance {tol:.3f}: a single head reaches the minimum, so the "
             f"paper's gap {paper_gap:.3f} is not a capacity limit",
-            method="experiment",
             numbers=numbers,
             counterexample={**(counterexample or {}), "construction_gap": g, "tolerance": tol},
             **evidence_kw,
         )
     if g >= paper_gap - tol:
-        return Evidence(
+        return experiment_evidence(
             Verdict.SUPPORTED,
             f"{lead}{gap} >= paper's gap {paper_gap:.3f} - tolerance {tol:.3f}: the single heads "
             "tried stay as far from the minimum as the paper's EM model, within Table 1's "
             "tolerance, as a capacity limit predicts",
-            method="experiment",
             numbers=numbers,
             **evidence_kw,
         )
-    return Evidence(
+    return experiment_evidence(
         Verdict.UNDECIDED,
         f"{lead}{gap}, between the tolerance {tol:.3f} and the paper's gap {paper_gap:.3f} - "
         f"{tol:.3f}: a single head closes part of the gap, capacity explains at most the rest",
-        method="experiment",
         numbers=numbers,
         **evidence_kw,
     )
@@ -1151,10 +1147,9 @@ def focused_attention_evidence(
     numbers.update({"focused_runs": focused, "focus_limit": limit, "reference": reference})
     em = entropies.get("EM", [])
     if len(em) and focused["EM"] == 0:
-        return Evidence(
+        return experiment_evidence(
             Verdict.REFUTED,
             f"{lead}: no EM run has focused attention after the paper's steps",
-            method="experiment",
             numbers=numbers,
             counterexample={
                 **evidence_kw.pop("counterexample", {}),
@@ -1164,10 +1159,9 @@ def focused_attention_evidence(
             **evidence_kw,
         )
     evidence_kw.pop("counterexample", None)
-    return Evidence(
+    return experiment_evidence(
         Verdict.UNDECIDED,
         f"{lead}; 'specialized values' has no criterion and SGD past the paper's steps is not run",
-        method="experiment",
         numbers=numbers,
         **evidence_kw,
     )
@@ -1261,10 +1255,10 @@ def sticky_repro(ctx):
                 "title": f"sticky chain, {scale_note(cfg)}",
             }
         )
-    return Evidence.undecided(
+    return experiment_evidence(
+        Verdict.UNDECIDED,
         f"reproduction harness (not a claim): {cfg.n_seeds} paired seeds x {cfg.protocols}, "
         f"{scale_note(cfg)}, {cfg.steps} steps, eval every {cfg.eval_every}",
-        method="experiment",
         figures=figs,
         numbers={
             "config": cfg.__dict__,

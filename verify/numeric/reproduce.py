@@ -274,13 +274,14 @@ def ranking(
                    numbers, test, is_ranking=True)
 
 
-def experiment_evidence(verdict: Verdict, summary: str, *, numbers: Mapping[str, Any],
+def experiment_evidence(verdict: Verdict, summary: str, *,
+                        numbers: Mapping[str, Any] | None = None,
                         **evidence_kw: Any) -> Evidence:
     """The one builder of experiment evidence: ``method="experiment"``, the ``numbers`` given
     (which must carry the scale the run judges at, for the audit), other keywords to
     :class:`~verify.Evidence` (``part``, ``reading``, ``seed``, ``counterexample``...)."""
     evidence_kw.setdefault("method", "experiment")
-    return Evidence(verdict, summary, numbers=dict(numbers), **evidence_kw)
+    return Evidence(verdict, summary, numbers=dict(numbers or {}), **evidence_kw)
 
 
 def judge_reproduction(
