@@ -220,3 +220,14 @@ def test_lift_pe_is_overstated_under_a_trivial_stabiliser():
     held = {"B": Verdict.SUPPORTED, "D": Verdict.PROVED}
     assert severity_of(Verdict.REFUTED, held, repairs) == ("overstated", "D")
     assert severity_of(Verdict.REFUTED, held | {"D": Verdict.UNDECIDED}, repairs)[0] == "false"
+
+
+def test_table2_rerun_judges_with_the_claims_rule():
+    """The out-of-suite re-run judges its columns as the claims do: over the reduced grid every
+    column is UNDECIDED, at the paper's grid the ranking decides."""
+    from numerics.pegr.table2_rerun import judged
+
+    res = {"Radial": {"none": _column({"x": 0.05})["x"], "TxT": _column({"x": 0.004})["x"],
+                      "SO2": _column({"x": 0.002})["x"]}}
+    assert judged(res, "reduced")["Radial"]["verdict"] == "UNDECIDED"
+    assert judged(res, "paper")["Radial"]["verdict"] == "REPRODUCED"
