@@ -26,7 +26,6 @@ from verify.numeric import reproduce as rp
 
 from .attention_head import closed_form_grads, head_forward, row_entropy
 from .dynamics import PARAM_NAMES
-from .exp_toy import mean_abs_cos
 from .sticky import (
     TRANSITION_READINGS,
     bayes_filter_loss,
@@ -1006,8 +1005,9 @@ def _coherence(D: np.ndarray) -> float:
 def alignment(D: np.ndarray) -> float:
     """Mean pairwise |cos| of the displacements: 1 for a rank-one field whatever the signs
     along the line, about sqrt(2 / (pi d)) for isotropic directions in R^d. The statistic by
-    which "more coherent" is judged."""
-    return mean_abs_cos(D)
+    which "more coherent" is judged (the statistic of gda.exp.toy.value_pca)."""
+    N = D / np.maximum(np.linalg.norm(D, axis=1, keepdims=True), 1e-300)
+    return float(np.abs(N @ N.T)[np.triu_indices(len(D), 1)].mean())
 
 
 def trajectory_evidence(per_seed: dict[str, dict[str, list[float]]], key: str, part: str,
