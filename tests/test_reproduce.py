@@ -5,6 +5,7 @@ decides no ranking, and doing better than the paper is not a failure."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from verify import Verdict
 from verify.combine import audit
@@ -51,6 +52,8 @@ def test_a_shortfall_at_a_reduced_scale_is_undecided_only_when_asked():
     short = rp.percent_within(100.0, 163, 1000)
     assert judged(short, better="higher", shortfall="undecided").verdict is U
     assert judged(short, better="higher").verdict is N
+    with pytest.raises(ValueError, match="better="):
+        judged(short, shortfall="undecided")
 
 
 def test_a_controlled_comparison_may_say_it_contradicts_the_paper():

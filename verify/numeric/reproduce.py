@@ -306,6 +306,8 @@ def judge_reproduction(
     ``controlled``: the comparison is a controlled one, so a failure contradicts the paper's
     conclusion (rule 5). Other keywords go to :func:`experiment_evidence`.
     """
+    if shortfall is not None and better is None:
+        raise ValueError("shortfall= needs better=: which side of the paper's value falls short")
     nums = {**finding.numbers, **dict(numbers or {})}
     nums.setdefault("tolerance", finding.tolerance)
     text = f"{summary}: {finding.detail}"
@@ -320,8 +322,7 @@ def judge_reproduction(
         return experiment_evidence(Verdict.REPRODUCED, f"{text}: exceeds the paper (the "
                                    f"measurement is {better} than the paper's, the better side)",
                                    numbers=nums, **evidence_kw)
-    if shortfall == "undecided" and finding.side is not None and finding.side != better \
-            and better is not None:
+    if shortfall == "undecided" and finding.side not in (None, better):
         return experiment_evidence(Verdict.UNDECIDED, f"{text}: short of the paper's value at "
                                    "this reduced scale (no evidence against it)", numbers=nums,
                                    **evidence_kw)
