@@ -233,7 +233,6 @@ def ranking(
     neither reproduces nor refutes a strict ranking. ``numbers`` holds, per pair, the means,
     ``t``, ``p`` and the outcome; ``measured`` is the claimed best's mean, ``paper_value`` the
     claimed order in words."""
-    from scipy import stats
 
     values = {k: np.asarray(v, dtype=np.float64).reshape(-1) for k, v in runs.items()}
     seeds = min(v.size for v in values.values())
@@ -248,18 +247,17 @@ def ranking(
     if seeds < 2 or not all(np.isfinite(v).all() for v in values.values()):
         return Finding(None, f"too few seeds ({seeds}) or a non-finite value: no test",
                        numbers, test, is_ranking=True)
-    pairs, ties, reversals = {}, [], []
+    pairs = {}
     for other in values:
-        if other == claimed_best:
-            continue
-        if paired:
-            t, p = stats.ttest_rel(values[claimed_best], values[other])
-        else:
-            t, p = stats.ttest_ind(values[claimed_best], values[other], equal_var=False)
-        gain = sign * (means[other] - means[claimed_best])  # > 0: the claimed order
-        outcome = ("tie" if not p < alpha else "claimed" if gain > 0 else "reversed")
-        pairs[f"{claimed_best} vs {other}"] = {"t": float(t), "p": float(p), "outcome": outcome}
-        (ties if outcome == "tie" else reversals if outcome == "reversed" else []).append(other)
+        if other != claimed_best:
+            pair = _pair_test(values[claimed_best], values[other], paired)
+            gain = sign * (means[other] - means[claimed_best])  # > 0: the claimed order
+            pair["outcome"] = ("tie" if not pair["p"] < alpha  # a NaN p is a tie too
+                               else "claimed" if gain > 0 else "reversed")
+            pairs[other] = pair
+    ties = [k for k, v in pairs.items() if v["outcome"] == "tie"]
+    reversals = [k for k, v in pairs.items() if v["outcome"] == "reversed"]
+    pairs = {f"{claimed_best} vs {k}": v for k, v in pairs.items()}
     numbers["pairs"] = pairs
     listed = "; ".join(f"{k}: p={v['p']:.3g} ({v['outcome']})" for k, v in pairs.items())
     if reversals:
@@ -272,6 +270,14 @@ def ranking(
                        test, is_ranking=True)
     return Finding(True, f"every difference significant in the claimed direction ({listed})",
                    numbers, test, is_ranking=True)
+
+
+def _pair_test(a: np.ndarray, b: np.ndarray, paired: bool) -> dict[str, Any]:
+    """``t`` and two-sided ``p`` of ``a`` against ``b``: paired, or Welch's unequal variances."""
+    from scipy import stats
+
+    t, p = stats.ttest_rel(a, b) if paired else stats.ttest_ind(a, b, equal_var=False)
+    return {"t": float(t), "p": float(p)}
 
 
 def experiment_evidence(verdict: Verdict, summary: str, *,
