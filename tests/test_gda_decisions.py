@@ -476,15 +476,52 @@ def test_attribution_rule_reaches_both_verdicts():
     assert attribution_evidence(rows(None, 2.1), "", sc, {}).verdict is Verdict.SUPPORTED
 
 
-def test_trajectory_rule():
-    from numerics.gda.exp_sticky import longer_and_more_coherent
+def test_attribution_leads_with_the_wo_only_control():
+    """The W_O-only control (values at SGD's rate) matching EM contradicts the attribution to
+    the value rate: it leads the summary and is the counterexample, before any uniform run."""
+    from numerics.gda.exp_sticky import attribution_evidence
 
-    assert longer_and_more_coherent(7.0, 0.06, 0.03)
-    assert not longer_and_more_coherent(7.0, 0.03, 0.06)
-    assert not longer_and_more_coherent(0.5, 0.06, 0.03)
+    sc = {"scale": "paper", "setting": "planted"}
+    rows = {"EM": {"steps_to_SGD_level": 370.0, "final_loss": 2.045},
+            "WO0.1": {"steps_to_SGD_level": 366.0, "final_loss": 2.044}}
+    for nm in ("SGD0.03", "SGD0.1", "SGD0.3"):
+        rows[nm] = {"steps_to_SGD_level": 300.0, "final_loss": 2.0}
+    ev = attribution_evidence(rows, "", sc, {})
+    assert ev.verdict is Verdict.REFUTED and ev.counterexample["protocol"] == "WO0.1"
+    assert ev.summary.startswith("W_O-only control") and "contradicts" in ev.summary
+    rows["WO0.1"] = {"steps_to_SGD_level": 600.0, "final_loss": 2.06}  # the control is slower
+    ev = attribution_evidence(rows, "", sc, {})
+    assert ev.verdict is Verdict.REFUTED and ev.counterexample["protocol"] == "SGD0.03"
+    assert "does not match EM" in ev.summary
 
 
-# ---- gda.manifold.* ----------------------------------------------------------------------------
+def test_trajectory_alignment_scores_a_rank_one_field_one_and_the_signed_cosine_does_not():
+    """The signed mean cosine compresses alignment (a rank-one field with both signs scores
+    near 0); the alignment statistic that judges "more coherent" scores it 1."""
+    from numerics.gda.exp_sticky import _coherence, alignment
+
+    rng = np.random.default_rng(0)
+    D = np.outer(rng.standard_normal(200), rng.standard_normal(15))  # rank one, both signs
+    assert alignment(D) > 0.999
+    assert _coherence(D) < 0.2
+    assert alignment(rng.standard_normal((200, 15))) < 0.3
+
+
+def test_trajectory_rule_reaches_every_verdict():
+    from numerics.gda.exp_sticky import trajectory_evidence
+
+    sc = {"scale": "paper", "setting": "planted"}
+
+    def judged(em, sgd):
+        per_seed = {"EM": {"length": em}, "SGD": {"length": sgd}}
+        return trajectory_evidence(per_seed, "length", "longer", "A", "", sc).verdict
+
+    long, short = [2.4, 2.5, 2.3, 2.6, 2.45], [0.3, 0.35, 0.34, 0.33, 0.36]
+    assert judged(long, short) is Verdict.REPRODUCED
+    assert judged(short, long) is Verdict.NOT_REPRODUCED
+    assert judged([1.0, 2.0, 0.5, 1.5, 1.1], [1.2, 1.1, 1.3, 0.9, 1.0]) is Verdict.UNDECIDED
+
+
 def test_readout_rule_reaches_both_verdicts():
     from numerics.gda.manifold import readout_u_evidence
 

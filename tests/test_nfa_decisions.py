@@ -61,18 +61,13 @@ from numerics.nfa.exp_table2 import (
     corr_limit_evidence,
 )
 from numerics.nfa.model.metrics import (
-    above_verdict,
-    below_verdict,
     caption_ratio,
     combine_growth,
-    exponent_verdict,
-    factor_verdict,
     growth_evidence,
-    order_verdict,
-    spread_verdict,
 )
 from verify import Evidence, Verdict
-from verify.numeric import fit_rate
+from verify.numeric import fit_rate, judge_reproduction
+from verify.numeric import reproduce as rp
 
 R, N, U, S = Verdict.REPRODUCED, Verdict.NOT_REPRODUCED, Verdict.UNDECIDED, Verdict.SUPPORTED
 REF = Verdict.REFUTED
@@ -80,11 +75,48 @@ TAUS = [float(t) for t in np.logspace(1, 4, 7)]
 
 
 # ---- side-by-side rules of the experiments (metrics.py) ---------------------------------------
+def _verdict(finding: rp.Finding, **kw) -> Verdict:
+    """The verdict the engine's reproduction rule gives ``finding`` at the paper's scale."""
+    return judge_reproduction(finding, "planted", numbers={"scale": "paper"}, **kw).verdict
+
+
+def order_verdict(measured: float, paper: float, **kw) -> Verdict:
+    return _verdict(rp.same_order(measured, paper), **kw)
+
+
+def below_verdict(measured: float, threshold: float) -> Verdict:
+    return _verdict(rp.below(measured, threshold))
+
+
+def above_verdict(measured: float, threshold: float) -> Verdict:
+    return _verdict(rp.above(measured, threshold))
+
+
+def spread_verdict(m: float, ms: float, p: float, ps: float) -> Verdict:
+    return _verdict(rp.within_spread(m, ms, p, ps))
+
+
+def factor_verdict(m: float, p: float, factor: float = 2.0) -> Verdict:
+    return _verdict(rp.within_factor(m, p, factor))
+
+
+def exponent_verdict(m: float, p: float, tol: float = 0.1) -> Verdict:
+    return _verdict(rp.exponent_within(m, p, tol))
+
+
 def test_order_rule_reproduces_the_papers_order_and_rejects_three_orders_off():
     assert order_verdict(4.0e-6, 3.6e-6) is R  # Table 1 linear row at its own order
     assert order_verdict(5.04, 3.6e-6) is N  # the SO(2) error of the operator (~field size)
     assert order_verdict(0.0, 3.6e-6) is N  # exactly 0 is not of the paper's order
     assert order_verdict(float("nan"), 3.6e-6) is U
+
+
+def test_an_equivariance_error_far_below_the_papers_exceeds_it():
+    """App. F/G: exact equivariance (round-off, or 0) where the paper reports 1e-2 is better than
+    the paper, REPRODUCED; far above it is still NOT_REPRODUCED."""
+    assert order_verdict(1e-13, 0.013, better="lower") is R
+    assert order_verdict(0.0, 0.013, better="lower") is R
+    assert order_verdict(0.5, 0.013, better="lower") is N
 
 
 def test_threshold_rules_reach_both_verdicts():

@@ -66,7 +66,9 @@ def test_metrics_zero_for_equal_fields():
     f = torch.randn(2, 10, dtype=torch.float64)
     m = _metrics.equivariance_metrics(f, f)
     assert all(float(v.abs().max()) == 0 for v in m.values())
-    assert _metrics.same_order(3e-6, 3.6e-6) and not _metrics.same_order(3e-4, 3.6e-6)
+    # the order-of-magnitude rule the experiments are judged by is the engine's
+    from verify.numeric.reproduce import same_order
+    assert same_order(3e-6, 3.6e-6).agrees and not same_order(3e-4, 3.6e-6).agrees
 
 
 def test_linear_limit_and_centring():

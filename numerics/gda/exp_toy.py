@@ -23,6 +23,7 @@ import numpy as np
 
 import verify
 from verify import Evidence, Verdict
+from verify.numeric import experiment_evidence
 
 from .model.toy import LN5, ToySetting, cached_toy, diverged, grid_logs, label
 
@@ -76,16 +77,15 @@ def grid_evidence(
             **TOY_SCALE,
         }
     )
-    evidence_kw.setdefault("method", "experiment")
     if n and len(holds) == n:
-        return Evidence(
+        return experiment_evidence(
             Verdict.SUPPORTED,
             f"{what}: holds in all {n} settings of the grid",
             numbers=numbers,
             **evidence_kw,
         )
     if n and len(fails) == n:
-        return Evidence(
+        return experiment_evidence(
             Verdict.REFUTED,
             f"{what}: fails in all {n} settings of the grid",
             numbers=numbers,
@@ -96,7 +96,7 @@ def grid_evidence(
             },
             **evidence_kw,
         )
-    return Evidence(
+    return experiment_evidence(
         Verdict.UNDECIDED,
         f"{what}: depends on the settings the paper leaves open (init std, lr, view, "
         f"schedule, reduction): holds in {len(holds)}/{n}, fails in {len(fails)}/{n}; "
@@ -183,11 +183,11 @@ def toy_setup(ctx):
         }
         for st, lg in logs
     }
-    return Evidence.undecided(
+    return experiment_evidence(
+        Verdict.UNDECIDED,
         "setup of Sec. 7.1 (not a claim): unspecified init std, lr, view, schedule and "
         f"reduction swept over {len(logs)} settings x 20 seeds",
         numbers={"settings": rows, **TOY_SCALE},
-        method="experiment",
     )
 
 
@@ -296,13 +296,13 @@ def toy_loss_decays(ctx):
             counterexample={"seed": ctx.run_seed, "rerun": ctx.rerun_command()},
             seed=ctx.run_seed,
         ),
-        Evidence.undecided(
+        experiment_evidence(
+            Verdict.UNDECIDED,
             "'most gains as specialization emerges' is not checkable: the paper does not "
             "measure specialization, which couples attention and values (Sec. 4.4); with "
             "attention frozen at init the median share of the loss drop that remains is "
             f"{np.mean(frozen):.2f} (mean over settings)",
             part="gains from specialization",
-            method="experiment",
             numbers={
                 "mean_share_of_drop_with_attention_frozen": float(np.mean(frozen)),
                 **TOY_SCALE,
@@ -371,11 +371,11 @@ def toy_value_pca(ctx):
             counterexample={"seed": ctx.run_seed, "rerun": ctx.rerun_command()},
             seed=ctx.run_seed,
         ),
-        Evidence.undecided(
+        experiment_evidence(
+            Verdict.UNDECIDED,
             "'emergent manifold structure' in a PCA projection is not checkable: the paper "
             "gives no criterion, and with d_v=2 the PCA projection is a rotation of the values",
             part="manifold structure",
-            method="experiment",
             numbers=dict(TOY_SCALE),
         ),
     ]

@@ -52,6 +52,8 @@ import torch
 import verify
 from verify import Evidence
 from verify.context import derive_seed
+from verify.numeric import judge_reproduction
+from verify.numeric import reproduce as rp
 
 from .exp_table2 import READINGS as AG_READINGS
 from .exp_table2 import ag_metrics, draw
@@ -65,8 +67,6 @@ from .model.field_operator import (
 )
 from .model.groups import MatrixAffine, random_rotation
 from .model.metrics import (
-    above_verdict,
-    below_verdict,
     caption_ratio,
     equivariance_metrics,
     exp_numbers,
@@ -74,7 +74,6 @@ from .model.metrics import (
     log10_ratio,
     mean_std,
     nfa_scale,
-    order_verdict,
     within_2sigma,
 )
 from .model.siren import SirenField
@@ -367,12 +366,11 @@ def table1_equivariance(ctx) -> list[Evidence]:
                     )
                 grp = f"SO({d})" if family == "SO" else f"G_ST(R^{d})"
                 ev.append(
-                    Evidence(
-                        order_verdict(m, pm),
+                    judge_reproduction(
+                        rp.same_order(m, pm),
                         f"[{reading}] {ROW_LABEL[row]}, {grp}: paper ({fmt(pm)} +- {fmt(ps)}), "
                         f"measured {fmt(m)} +- {fmt(s)} ({metric}, {dtn}, log10 ratio "
                         f"{log10_ratio(m, pm):+.1f})",
-                        method="experiment",
                         reading=reading,
                         part=ROW_LABEL[row],
                         dtype=dtn,
@@ -402,11 +400,10 @@ def table1_equivariance(ctx) -> list[Evidence]:
                 [col_means[(r, d)] for r in NORMALISED_ROWS],
             )
             ev.append(
-                Evidence(
-                    order_verdict(ratio, 1000.0),
+                judge_reproduction(
+                    rp.same_order(ratio, 1000.0),
                     f"[{reading}] caption ratio (rows 4-5 / rows 1-3), d={d}: paper ~1000x "
                     f"(its own numbers: {paper_ratio:.0f}x), measured {fmt(ratio)}x",
-                    method="experiment",
                     reading=reading,
                     part="caption: ~1000x",
                     dtype=dtn,
@@ -457,13 +454,12 @@ def _trained_rows(ctx, sz) -> list[Evidence]:
                 "test_fields": "held-out band-limited fields, N = 100",
             }
             ev.append(
-                Evidence(
-                    order_verdict(m, pm),
+                judge_reproduction(
+                    rp.same_order(m, pm),
                     f"[{reading}] {ROW_LABEL[row]}, {grp}, TRAINED ({cfg.label}; loss "
                     f"{res.first_loss:.3g} -> {res.last_loss:.3g} in {res.seconds:.1f} s): paper "
                     f"({fmt(pm)} +- {fmt(ps)}), measured {fmt(m)} +- {fmt(s)} ({metric}, {dtn}; "
                     f"float64 relmax {fmt(float(v64['relmax'].mean()))})",
-                    method="experiment",
                     reading=reading,
                     part=f"{ROW_LABEL[row]} (trained)",
                     dtype=dtn,
@@ -496,11 +492,10 @@ def _trained_rows(ctx, sz) -> list[Evidence]:
             [means[r] for r in NORMALISED_ROWS],
         )
         ev.append(
-            Evidence(
-                order_verdict(ratio, 1000.0),
+            judge_reproduction(
+                rp.same_order(ratio, 1000.0),
                 f"[{reading}] caption ratio (rows 4-5 / rows 1-3), d=2, TRAINED ({cfg.label}): "
                 f"paper ~1000x (its own numbers: {paper_ratio:.0f}x), measured {fmt(ratio)}x",
-                method="experiment",
                 reading=reading,
                 part="caption: ~1000x (trained)",
                 dtype=dtn,
@@ -609,12 +604,11 @@ def fig1_fig2_captions(ctx) -> list[Evidence]:
             vals = np.concatenate(list(per_row.values()))
             m, s = mean_std(vals)
             ev.append(
-                Evidence(
-                    below_verdict(m, 1e-6),
+                judge_reproduction(
+                    rp.below(m, 1e-6),
                     f"[{rd}] {part}: paper < 1e-6, measured {fmt(m)} +- {fmt(s)} ({label}, {dtn}, "
                     f"{'SO' if fam == 'SO' else 'G_ST'}; Table 1 reports "
                     f"{PAPER_TABLE1['linear'][0 if d == 2 else 2]:.1e} for this column)",
-                    method="experiment",
                     reading=rd,
                     part=part,
                     dtype=dtn,
@@ -696,11 +690,10 @@ def abstract_headlines(ctx) -> list[Evidence]:
             "profile": ctx.profile,
         }
         ev.append(
-            Evidence(
-                order_verdict(m, 3.6e-6),
+            judge_reproduction(
+                rp.same_order(m, 3.6e-6),
                 f"[{rd}] (a) mean equivariance error: paper 3.6e-6 (+-2.0e-6), measured "
                 f"{fmt(m)} +- {fmt(s)}",
-                method="experiment",
                 reading=rd,
                 part="(a) mean 3.6e-6",
                 dtype="float32",
@@ -719,10 +712,9 @@ def abstract_headlines(ctx) -> list[Evidence]:
         )
         worst = float(means.max())
         ev.append(
-            Evidence(
-                below_verdict(worst, 1e-5),
+            judge_reproduction(
+                rp.below(worst, 1e-5),
                 f"[{rd}] (a) errors below 1e-5: largest cell mean {fmt(worst)}",
-                method="experiment",
                 reading=rd,
                 part="(a) below 1e-5",
                 dtype="float32",
@@ -746,12 +738,11 @@ def abstract_headlines(ctx) -> list[Evidence]:
         cm = mm.corr.mean(0)
         worst = float(cm.min())
         ev.append(
-            Evidence(
-                above_verdict(worst, 0.999),
+            judge_reproduction(
+                rp.above(worst, 0.999),
                 f"[{rd}] (b) correlation > 0.999 for tau >= 100: smallest mean correlation over "
                 f"tau in [1e2, 1e4] = {worst:.6f} "
                 f"(kappa={kappa:g}, {'centred' if cen else 'not centred'})",
-                method="experiment",
                 reading=rd,
                 part="(b) corr > 0.999",
                 dtype="float64",

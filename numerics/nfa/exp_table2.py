@@ -38,17 +38,15 @@ import torch
 import verify
 from verify import Evidence, Verdict
 from verify.context import derive_seed
-from verify.numeric import fit_rate
+from verify.numeric import fit_rate, judge_reproduction
+from verify.numeric import reproduce as rp
 
 from .model.attention_gradient import AttentionGradientHead
 from .model.data import sinusoid_regression
 from .model.metrics import (
     exp_numbers,
-    exponent_verdict,
-    factor_verdict,
     fmt,
     nfa_scale,
-    spread_verdict,
 )
 
 PAPER = "nfa"
@@ -230,11 +228,10 @@ def table2_attention_gradient(ctx) -> list[Evidence]:
             part = f"tau={tau:g}"
             cm, cs = float(m.corr[:, j].mean()), float(m.corr[:, j].std(ddof=1))
             ev.append(
-                Evidence(
-                    spread_verdict(cm, cs, PAPER_CORR[j], PAPER_CORR_STD[j]),
+                judge_reproduction(
+                    rp.within_spread(cm, cs, PAPER_CORR[j], PAPER_CORR_STD[j]),
                     f"[{reading}] tau={tau:g} correlation: paper {PAPER_CORR[j]} +- "
                     f"{PAPER_CORR_STD[j]}, measured {cm:.6f} +- {cs:.1e} ({seeds} seeds)",
-                    method="experiment",
                     reading=reading,
                     part=part,
                     dtype="float64",
@@ -254,11 +251,10 @@ def table2_attention_gradient(ctx) -> list[Evidence]:
             )
             mm, ms = float(mse_mean[j]), float(m.rel_mse[:, j].std(ddof=1))
             ev.append(
-                Evidence(
-                    factor_verdict(mm, PAPER_MSE[j], 2.0),
+                judge_reproduction(
+                    rp.within_factor(mm, PAPER_MSE[j], 2.0),
                     f"[{reading}] tau={tau:g} MSE to linear: paper {PAPER_MSE[j]:.2g}, "
                     f"measured {fmt(mm)} +- {fmt(ms)}",
-                    method="experiment",
                     reading=reading,
                     part=part,
                     dtype="float64",
@@ -279,12 +275,11 @@ def table2_attention_gradient(ctx) -> list[Evidence]:
             if PAPER_SCALING[j] is not None:
                 sl = slopes[j - 1]
                 ev.append(
-                    Evidence(
-                        exponent_verdict(sl, PAPER_SCALING[j], 0.1),
+                    judge_reproduction(
+                        rp.exponent_within(sl, PAPER_SCALING[j], 0.1),
                         f"[{reading}] tau={tau:g} empirical scaling: paper "
                         f"tau^{PAPER_SCALING[j]}, measured local slope {sl:+.3f} (paper's own "
                         f"MSE column gives {internal['mse'][j - 1]:+.3f})",
-                        method="experiment",
                         reading=reading,
                         part=part,
                         dtype="float64",

@@ -17,7 +17,8 @@ import verify
 from proofs.sih import PAPER
 from proofs.sih.model import stream_length, wolfram_table
 from verify import Evidence, Verdict
-from verify.numeric import judge_check
+from verify.numeric import experiment_evidence, judge_check, judge_reproduction
+from verify.numeric.reproduce import percent_within, wilson
 from verify.symbolic import prove_cases, refute_exactly
 
 from .model.training import (
@@ -51,14 +52,6 @@ NO_PIPELINE = ("no command runs them here: numerics/sih/model/training.py implem
                "only, not the {what}")
 
 
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a binomial rate ``p`` measured on ``n`` samples."""
-    den = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / den
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return c - h, c + h
-
-
 #: Table 1's ECA rows (Table 6 (a), (b)): name, heads per layer, the paper's width, and
 #: Cell / Seq / Auto in %.
 ECA_ROWS = (("ECA 2L 1+1 heads", (1, 1), 512, (100.0, 100.0, 100.0)),
@@ -74,34 +67,24 @@ ECA_CURVE_EVERY, ECA_CURVE_SEQUENCES = 500, 500
 
 def judge_percent(name: str, metric: str, paper: float, hits: int, n: int, scale: str, *,
                   per_cell: bool) -> Evidence:
-    """REPRODUCED when the measurement is consistent with the paper's one-decimal percentage
-    (the interval ``paper +- 0.05`` meets the measured rate's Wilson 95% interval, or for cell
-    accuracy, whose cells within a sequence are not independent, contains the rate itself);
-    UNDECIDED below it (a model trained at a reduced scale falling short is no evidence against
-    the paper's); NOT_REPRODUCED above it."""
-    rate = hits / n
-    lo, hi = (rate, rate) if per_cell else wilson(rate, n)
-    p_lo, p_hi = (paper - 0.05) / 100, (paper + 0.05) / 100
-    numbers = {"paper_value": paper, "measured": 100 * rate, "metric": f"{metric} accuracy (%)",
-               "n": n, "interval": [100 * lo, 100 * hi], "n_seeds": 1,
+    """One Table 1 percentage, by the engine's reproduction rule
+    (:func:`verify.numeric.judge_reproduction` with
+    :func:`~verify.numeric.reproduce.percent_within`): the paper's one-decimal value +- 0.05
+    meets the measured rate's Wilson 95% interval (for cell accuracy, whose cells within a
+    sequence are not independent, contains the rate itself). A shortfall is UNDECIDED (a model
+    trained at a reduced scale falling short is no evidence against the paper's); above the
+    paper's value is REPRODUCED, exceeding it."""
+    numbers = {"metric": f"{metric} accuracy (%)", "n_seeds": 1,
                "scale": "stated",
                "setting": (f"{scale}: the deep profile's reduced CPU scale (ECA_CPU_SCALE) "
                            "against the paper's D = 384-512 and 500 epochs of 120k sequences; "
                            "a shortfall stays UNDECIDED (a larger model trained longer may reach "
                            "it), a number reached or exceeded here bounds what the paper's model "
-                           "needs"),
-               "tolerance": ("rounds to the printed value" if per_cell
-                             else "Wilson 95% meets paper +- 0.05")}
-    ci = "" if per_cell else f"Wilson 95% [{100 * lo:.2f}, {100 * hi:.2f}], "
-    text = f"{name} {metric}: paper {paper:.1f}, measured {100 * rate:.2f} ({ci}n={n}; {scale})"
-    part = f"{name} {metric}"
-    if lo <= p_hi and p_lo <= hi:
-        return Evidence(Verdict.REPRODUCED, text, method="experiment", part=part, numbers=numbers)
-    if hi < p_lo:
-        return Evidence.undecided(text + ": below the paper's value at this reduced scale",
-                                  method="experiment", part=part, numbers=numbers)
-    return Evidence(Verdict.NOT_REPRODUCED, text, method="experiment", part=part,
-                    numbers=numbers)
+                           "needs")}
+    finding = percent_within(paper, hits, n, independent=not per_cell)
+    return judge_reproduction(
+        finding, f"{name} {metric}: paper {paper:.1f}, measured {100 * hits / n:.2f} ({scale})",
+        numbers=numbers, better="higher", shortfall="undecided", part=f"{name} {metric}")
 
 
 def train_eca_row(ctx, heads: tuple[int, ...]) -> dict:
@@ -117,9 +100,10 @@ def learning_curve(name: str, curve: list[tuple[int, float, float]]) -> Evidence
     """The held-out learning curve of one trained row, reported (not a verdict on the paper's
     number)."""
     points = ", ".join(f"{step}: {100 * c:.1f}/{100 * q:.1f}" for step, c, q in curve)
-    return Evidence.undecided(
+    return experiment_evidence(
+        Verdict.UNDECIDED,
         f"{name} learning curve, held-out Cell/Seq % on {ECA_CURVE_SEQUENCES} sequences by "
-        f"step: {points}", method="experiment", part=f"{name} learning curve",
+        f"step: {points}", part=f"{name} learning curve",
         numbers={"steps": [s for s, _, _ in curve], "cell": [100 * c for _, c, _ in curve],
                  "seq": [100 * q for _, _, q in curve], "n": ECA_CURVE_SEQUENCES})
 

@@ -11,12 +11,11 @@ Equivariance metrics (Sec. 4.1 L188, App. E L807, Table 5 L858) for the differen
 * ``relmax``  ``max_q |e_q| / max_q |f_{O(S)}(g^{-1} x_q)|`` -- the scale-free metric of our
   float64 equivariance checks (0 for an exactly equivariant operator up to round-off).
 
-Reproduction rules (stated with each Evidence; decided from the paper's printed precision):
-
-* error levels: **same order of magnitude**, ``|log10(measured / paper)| <= 1``;
-* correlations: ``|measured - paper| <= 2 sqrt(std_paper^2 + std_measured^2)``;
-* MSE values without spread (Table 2): within a factor 2;
-* printed exponents (Table 2 "Empirical scaling"): within 0.1.
+The experiments are judged by the engine's one reproduction rule
+(:func:`verify.numeric.judge_reproduction`), at the paper's printed precision: error levels by
+the same order of magnitude, Table 2's correlations within two sd of a difference, its MSE
+values (no spread) within a factor 2, its printed exponents within 0.1, and the thresholds of
+the captions and the abstract as printed.
 """
 
 from __future__ import annotations
@@ -68,13 +67,6 @@ def t_ci95(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
     return m, float(stats.t.ppf(0.975, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size))
 
 
-def same_order(measured: float, paper: float) -> bool:
-    """``|log10(measured / paper)| <= 1`` (both positive)."""
-    if not (measured > 0 and paper > 0):
-        return False
-    return abs(math.log10(measured / paper)) <= 1.0
-
-
 def log10_ratio(measured: float, paper: float) -> float:
     """``log10(measured / paper)`` (-inf for an exact zero)."""
     if measured <= 0:
@@ -86,11 +78,6 @@ def within_2sigma(measured: float, m_std: float, paper: float, p_std: float) -> 
     """``|measured - paper| <= 2 sqrt(p_std^2 + m_std^2)`` (the per-cell rule for means with a
     spread)."""
     return abs(measured - paper) <= 2.0 * math.hypot(p_std, m_std)
-
-
-def within_factor(measured: float, paper: float, factor: float = 2.0) -> bool:
-    """``paper / factor <= measured <= paper * factor``."""
-    return measured > 0 and paper / factor <= measured <= paper * factor
 
 
 def fmt(x: float) -> str:
@@ -174,67 +161,6 @@ def nfa_scale(ctx: Any, kind: str) -> dict[str, str]:
     if ctx.quick:
         return {"scale": "smoke", "setting": quick}
     return {"scale": deep_scale, "setting": deep}
-
-
-# ------------------------------------------------------------------------------------------
-# Decision rules (numbers in, verdict out): every experiment and numeric claim of nfa decides
-# through one of these, so each is tested on planted values (tests/test_nfa_decisions.py).
-# A non-finite measurement never decides: it is UNDECIDED (the audit voids it as well).
-# ------------------------------------------------------------------------------------------
-def _finite(*xs: float | None) -> bool:
-    return all(x is not None and math.isfinite(x) for x in xs)
-
-
-def order_verdict(measured: float, paper: float) -> Verdict:
-    """REPRODUCED iff :func:`same_order` (``|log10(measured / paper)| <= 1``), else
-    NOT_REPRODUCED; UNDECIDED for a non-finite measurement. A measured 0 is NOT_REPRODUCED
-    against a positive paper value (it is not of the paper's order)."""
-    if not _finite(measured, paper):
-        return Verdict.UNDECIDED
-    return Verdict.REPRODUCED if same_order(measured, paper) else Verdict.NOT_REPRODUCED
-
-
-def below_verdict(measured: float, threshold: float) -> Verdict:
-    """A printed "below ``threshold``" (Fig. 1-2 "< 1e-6", abstract "below 1e-5", App. E
-    "ratio < 1"): REPRODUCED iff ``measured < threshold``; UNDECIDED if non-finite."""
-    if not _finite(measured, threshold):
-        return Verdict.UNDECIDED
-    return Verdict.REPRODUCED if measured < threshold else Verdict.NOT_REPRODUCED
-
-
-def above_verdict(measured: float, threshold: float) -> Verdict:
-    """A printed "exceeds ``threshold``" (abstract L7 "correlation exceeds 0.999"): REPRODUCED
-    iff ``measured > threshold``; UNDECIDED if non-finite."""
-    if not _finite(measured, threshold):
-        return Verdict.UNDECIDED
-    return Verdict.REPRODUCED if measured > threshold else Verdict.NOT_REPRODUCED
-
-
-def spread_verdict(measured: float, m_std: float, paper: float, p_std: float) -> Verdict:
-    """A mean with a printed spread (Table 2 correlations): REPRODUCED iff
-    :func:`within_2sigma`; UNDECIDED if non-finite."""
-    if not _finite(measured, m_std, paper, p_std):
-        return Verdict.UNDECIDED
-    ok = within_2sigma(measured, m_std, paper, p_std)
-    return Verdict.REPRODUCED if ok else Verdict.NOT_REPRODUCED
-
-
-def factor_verdict(measured: float, paper: float, factor: float = 2.0) -> Verdict:
-    """A printed value without spread (Table 2 MSE): REPRODUCED iff :func:`within_factor`;
-    UNDECIDED if non-finite."""
-    if not _finite(measured, paper):
-        return Verdict.UNDECIDED
-    ok = within_factor(measured, paper, factor)
-    return Verdict.REPRODUCED if ok else Verdict.NOT_REPRODUCED
-
-
-def exponent_verdict(measured: float, paper: float, tol: float = 0.1) -> Verdict:
-    """A printed exponent (Table 2 "Empirical scaling" tau^-1.8 ...): REPRODUCED iff
-    ``|measured - paper| <= tol`` (the printed precision, one decimal); UNDECIDED if
-    non-finite."""
-    if not _finite(measured, paper):
-        return Verdict.UNDECIDED
-    return Verdict.REPRODUCED if abs(measured - paper) <= tol else Verdict.NOT_REPRODUCED
 
 
 def caption_ratio(ablation_means: Sequence[float], normalised_means: Sequence[float]) -> float:

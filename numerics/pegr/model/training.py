@@ -48,17 +48,19 @@ def _ensemble(task: str, runs: list[tuple[str, dict, int]], n: int, steps: int,
 
 @persistent(memo=16)
 def synthetic_results(task: str, n: int, steps: int, seeds: int, select: bool, base_seed: int,
-                      device: str = "cpu") -> dict:
+                      device: str = "cpu", grid: dict | None = None) -> dict:
     """Test MSEs per PE for one synthetic task: hyperparameters fixed (quick) or selected by
-    validation MSE on seed ``base_seed`` over the reduced grid (deep), then ``seeds`` runs (split,
-    PE sample and init vary with the seed). Memoised on disk: ``pegr.exp.reproduction`` reuses
-    the columns of ``table2_images`` and ``table2_vector_fields``."""
+    validation MSE on seed ``base_seed`` over ``grid`` (default the reduced grid), then
+    ``seeds`` runs (split, PE sample and init vary with the seed). Memoised on disk:
+    ``pegr.exp.reproduction`` reuses the columns of ``table2_images`` and
+    ``table2_vector_fields``."""
+    grid = REDUCED_GRID if grid is None else grid
     out = {}
     for pe, kind in PE_KIND.items():
         hp = QUICK_HP[pe]
         if select:
             scores = []
-            for cand in REDUCED_GRID[pe]:
+            for cand in grid[pe]:
                 res = _ensemble(task, [(kind, cand, base_seed)], n, steps, device)
                 scores.append((res[0].val, cand))
             hp = min(scores, key=lambda t: t[0])[1]
