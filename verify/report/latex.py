@@ -37,6 +37,7 @@ __all__ = [
     "statement",
     "step",
     "code",
+    "command",
     "as_text",
 ]
 
@@ -250,8 +251,16 @@ def escape_text(s: object, *, breakable: bool = False) -> Tex:
 
 
 def code(s: object) -> Tex:
-    """Typewriter text (a command, a file name): escaped, breakable."""
-    return Tex(r"\texttt{%s}" % escape_text(s, breakable=True))
+    """Typewriter text (an id, a file name): escaped; a line may break after ``.`` or ``/``
+    only, never inside a word (``capacity_gap`` stays whole, so a copied id works)."""
+    text = escape_text(s)
+    return Tex(r"\texttt{%s}" % re.sub(r"([./])(?=\w)", r"\1\\allowbreak{}", text))
+
+
+def command(s: object) -> Tex:
+    """A command to paste into a shell: typewriter text that breaks at its spaces only."""
+    words = [escape_text(w) for w in str("" if s is None else s).split()]
+    return Tex(r"{\raggedright\ttfamily %s\par}" % " ".join(r"\mbox{%s}" % w for w in words))
 
 
 def as_text(s: object) -> Tex:

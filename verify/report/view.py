@@ -20,7 +20,7 @@ from .. import headline
 from ..evidence import Evidence
 from ..results import ClaimResult
 from ..verdict import Verdict
-from . import latex
+from . import latex, values
 from .latex import Tex, code, escape_text
 from .papers import title
 
@@ -68,17 +68,7 @@ def readings_tex(r: ClaimResult) -> Tex | None:
 
 def fmt_number(x: float) -> Tex:
     """A float, readable: 4 significant digits, powers of ten in math."""
-    if math.isnan(x):
-        return Tex("NaN")
-    if math.isinf(x):
-        return Tex(r"$\infty$" if x > 0 else r"$-\infty$")
-    if x == 0:
-        return Tex("0")
-    if 1e-3 <= abs(x) < 1e5:
-        return Tex("%.4g" % x)
-    mant, exp = ("%.3e" % x).split("e")
-    mant = mant.rstrip("0").rstrip(".")
-    return Tex(r"$%s\times10^{%d}$" % (mant, int(exp)))
+    return values.number_text(x)
 
 
 def _small(v: Any, budget: int = MAX_FULL) -> int:
@@ -102,11 +92,9 @@ def _small(v: Any, budget: int = MAX_FULL) -> int:
 
 
 def fmt_value(v: Any, depth: int = 0, full: bool | None = None) -> Tex:
-    """Any JSON value from evidence, as safe LaTeX: printed in full when it holds at most
-    :data:`MAX_FULL` numbers, else abbreviated (lists cut at :data:`MAX_LIST` items, nesting
-    below two levels shown as ``...``)."""
-    if full is None:
-        full = isinstance(v, (list, dict)) and _small(v) >= 0
+    """Any JSON value from evidence, as safe LaTeX, in full (the sizes are bounded by
+    :func:`fit`): numbers with sensible digits, SymPy values as math, a dict as
+    ``name = value`` pairs, a list in brackets; never a Python repr, never cut with dots."""
     if v is None:
         return Tex(r"--")
     if isinstance(v, bool):
@@ -123,22 +111,16 @@ def fmt_value(v: Any, depth: int = 0, full: bool | None = None) -> Tex:
             return Tex(
                 r"$%s\frac{%s}{%s}$" % ("-" if num.startswith("-") else "", num.lstrip("-"), den)
             )
-        if len(v) > 160:
-            v = v[:157] + "..."
-        return escape_text(v, breakable=True)
-    if depth >= 2 and not full:
-        return Tex(r"\dots")
+        return values.value_text(v)
     if isinstance(v, list):
-        shown = v if full else v[:MAX_LIST]
-        items = [fmt_value(x, depth + 1, full) for x in shown]
-        more = r", \dots{} (%d in all)" % len(v) if len(v) > len(shown) else ""
-        return Tex("[" + ", ".join(items) + more + "]")
+        return Tex("[" + ", ".join(fmt_value(x, depth + 1) for x in v) + "]")
     if isinstance(v, dict):
-        keys = list(v) if full else list(v)[:MAX_LIST]
-        items = [escape_text(k) + " = " + fmt_value(v[k], depth + 1, full) for k in keys]
-        more = r", \dots" if len(v) > len(keys) else ""
-        return Tex(r"\{" + ", ".join(items) + more + r"\}")
-    return escape_text(repr(v))
+        items = [values.key_text(str(k)) + Tex(" = ") + fmt_value(x, depth + 1)
+                 for k, x in v.items()]
+        if depth == 0:
+            return Tex(r"\newline ".join(items))
+        return Tex("(" + "; ".join(items) + ")")
+    return values.value_text(str(v))
 
 
 def fmt_seconds(s: Any) -> Tex:
@@ -182,7 +164,15 @@ class Renderers:
                 step=lambda s: Tex(r"\vfprose{%s}" % latex.as_text(s)),
                 prose=lambda s: escape_text(s),
             )
-        return cls(statement=latex.statement, step=latex.step, prose=latex.text_with_math)
+        return cls(statement=latex.statement, step=_step, prose=values.prose)
+
+
+def _step(s: object) -> Tex:
+    """A proof step: math as math; a step in words with its ASCII math typeset."""
+    text = "" if s is None else str(s).strip()
+    if "$" not in text and "\\" not in text and latex._is_prose(text):
+        return Tex(r"\vfprose{%s}" % values.prose(text))
+    return latex.step(text)
 
 
 #: Most characters of a statement (each reading's too) that the report typesets.
@@ -205,7 +195,7 @@ def cut_text(s: object, limit: int) -> str:
     space = head.rfind(" ", limit - 200)
     if space > 0:
         head = head[:space]
-    return f"{head} [... {len(s) - len(head):,} characters cut]"
+    return f"{head} [{len(s) - len(head):,} more characters not shown]"
 
 
 def _fit_value(value: Any) -> Any:
@@ -214,7 +204,7 @@ def _fit_value(value: Any) -> Any:
     if isinstance(value, list):
         items = [_fit_value(v) for v in value[:MAX_ITEMS]]
         if len(value) > MAX_ITEMS:
-            items.append(f"[... {len(value) - MAX_ITEMS:,} more items cut]")
+            items.append(f"[{len(value) - MAX_ITEMS:,} more items not shown]")
         return items
     if isinstance(value, dict):
         return {cut_text(k, 200): _fit_value(v) for k, v in list(value.items())[:MAX_ITEMS]}
@@ -224,7 +214,7 @@ def _fit_value(value: Any) -> Any:
 def _fit_evidence(e: Evidence) -> Evidence:
     steps = [cut_text(x, MAX_PROSE) for x in (e.steps or [])[:MAX_STEPS]]
     if len(e.steps or []) > MAX_STEPS:
-        steps.append(f"[... {len(e.steps) - MAX_STEPS:,} more steps cut]")
+        steps.append(f"[{len(e.steps) - MAX_STEPS:,} more steps not shown]")
     return replace(
         e, summary=cut_text(e.summary, MAX_PROSE), steps=steps,
         generality=cut_text(e.generality, 500) if e.generality else e.generality,
@@ -255,8 +245,8 @@ def fit(r: ClaimResult) -> ClaimResult:
 
 
 def one_line(s: str, limit: int = MAX_REASON) -> str:
-    s = " ".join(str(s).split())
-    return s if len(s) <= limit else s[: limit - 3].rstrip() + "..."
+    """``s`` on one line, in full (a table cell wraps; the report never cuts text)."""
+    return " ".join(str(s).split())
 
 
 def rerun_command(r: ClaimResult, e: Evidence | None = None) -> str:
@@ -268,9 +258,12 @@ def rerun_command(r: ClaimResult, e: Evidence | None = None) -> str:
 
 
 def _rows(d: dict[str, Any], skip: Iterable[str] = ()) -> list[dict[str, Tex]]:
+    """Name/value rows of a counterexample or of numbers: names in words (or math), a value
+    that repeats its name at its start without the repetition."""
     skip = set(skip)
     return [
-        {"key": escape_text(k, breakable=True), "value": fmt_value(v)}
+        {"key": values.key_text(k),
+         "value": fmt_value(values.without_label(k, v) if isinstance(v, str) else v)}
         for k, v in d.items()
         if k not in skip
     ]
@@ -353,7 +346,8 @@ def evidence_view(
         "numbers": _rows(numbers, EXPERIMENT_KEYS if is_experiment else ()),
         "experiment": _experiment_row(r, e) if is_experiment else None,
         "figures": fig_paths,
-        "rerun": code(rerun_command(r, e)) if (e.verdict is Verdict.REFUTED or e.rerun) else None,
+        "rerun": (latex.command(rerun_command(r, e))
+                  if (e.verdict is Verdict.REFUTED or e.rerun) else None),
         "audit": escape_text(e.audit) if e.audit else None,
     }
 
@@ -469,7 +463,7 @@ def claim_view(
         "evidence": evidence,
         "error": latex.as_text(r.error) if r.error else None,
         "elapsed": fmt_seconds(r.elapsed_s),
-        "rerun": code(rerun_command(r)),
+        "rerun": latex.command(rerun_command(r)),
         "safe": safe,
         "origin": escape_text(origin) if origin else None,
     }
@@ -548,7 +542,11 @@ def counts(results: Iterable[ClaimResult]) -> dict[tuple[Verdict, str], int]:
     return out
 
 
-def counts_view(results: list[ClaimResult], papers: list[str]) -> dict[str, Any]:
+def counts_view(results: list[ClaimResult], papers: list[str],
+                coverages: dict[str, dict[str, Any] | None] | None = None) -> dict[str, Any]:
+    """The verdict counts per paper, with the share of each paper's numbered statements its
+    claims check (``coverages``: the paper's coverage view, :mod:`.paperinfo`)."""
+    coverages = coverages or {}
     total = counts(results)
     shown = [c for c in CATEGORIES if total[c]] or [CATEGORIES[0]]
     rows = []
@@ -561,6 +559,7 @@ def counts_view(results: list[ClaimResult], papers: list[str]) -> dict[str, Any]
                 "title": escape_text(title(p, sub)),
                 "counts": [c[k] for k in shown],
                 "total": len(sub),
+                "covered": (coverages[p]["share"] if coverages.get(p) else Tex("--")),
             }
         )
     return {
@@ -591,9 +590,39 @@ def _undecided_by_reason(results: list[ClaimResult]) -> list[tuple[Tex, int]]:
 SEVERITY_ORDER = {"false": 0, "overstated": 1, "erratum": 2}
 
 
-def findings_view(results: list[ClaimResult], *, only: str | None = None) -> list[dict[str, Any]]:
-    """The refutations, most severe first: each with its one-line counterexample and, for an
-    erratum or an overstated claim, the repaired statement with its own verdict."""
+_SENTENCE = {
+    "false": "The statement is false: no reasonable reading of it holds.",
+    "overstated": "The statement is overstated: it holds only under a hypothesis the paper "
+                  "does not state.",
+    "erratum": "The statement holds once a defect of its text is repaired; as printed it "
+               "fails.",
+}
+
+
+def where_in_paper(r: ClaimResult, index: Iterable[Any] = ()) -> Tex:
+    """Where the claim is in the paper: the first numbered statement of the paper's index it
+    names, with its lines (``Theorem 4.3, L343--353``), else the first place its ``where``
+    gives."""
+    from ..coverage import cited
+
+    names = cited(r.where).names
+    for st in index:
+        if (st.kind, st.number) in names:
+            a, b = st.spans[0]
+            return escape_text(f"{st.name}, L{a}" + (f"\u2013{b}" if b != a else ""))
+    first = (r.where or "").split(";")[0].strip()
+    return escape_text(first or r.id)
+
+
+def findings_view(
+    results: list[ClaimResult], *, only: str | None = None,
+    index: Iterable[Any] | dict[str, Any] = (),
+) -> list[dict[str, Any]]:
+    """The refutations, most severe first, as a referee lists them: where in the paper and
+    the statement as printed, the verdict in one sentence, then the evidence (the
+    counterexample as a table of variables and values; for an erratum or an overstated
+    claim, the repaired statement with its own verdict)."""
+    index = index if isinstance(index, dict) else list(index)
     refuted = [r for r in results if r.verdict is Verdict.REFUTED or r.errata]
     if only is not None:
         refuted = [r for r in refuted if _severity(r) == only]
@@ -615,19 +644,43 @@ def findings_view(results: list[ClaimResult], *, only: str | None = None) -> lis
                     Verdict.parse(info.get("verdict", "UNDECIDED")), info.get("scope")
                 ),
             }
+        severity = _severity(r)
+        printed = r.reading_statements.get(failing) or r.statement
         out.append(
             {
                 "id": code(r.id),
                 "paper": escape_text(r.paper),
-                "severity": escape_text(_severity(r)),
-                "summary": escape_text(one_line(r.summary, 200)),
-                "counterexample": (
-                    fmt_value(witness.counterexample) if witness is not None else Tex("--")
-                ),
+                "where": where_in_paper(r, index.get(r.paper, ()) if isinstance(index, dict)
+                                        else index),
+                "statement": latex.statement(printed),
+                "badge": result_badge(r),
+                "severity": escape_text(severity),
+                "sentence": escape_text(_SENTENCE.get(severity, "")),
+                "summary": values.prose(one_line(r.summary)),
+                "counterexample": (_rows(witness.counterexample or {}) if witness is not None
+                                   else []),
+                "counterexample_summary": (values.prose(witness.summary)
+                                           if witness is not None and witness.summary
+                                           and witness.summary != r.summary else None),
                 "repaired": repaired,
             }
         )
     return out
+
+
+#: The tool's own words, once, in the paper's documents and the summary.
+GLOSSARY = Tex(
+    r"\textbf{Reading}: a statement that can be read more than one way is checked under each "
+    r"reasonable reading; reading A is the statement as printed, the others are named where "
+    r"they appear, and the verdict that heads is the reading the paper means. "
+    r"\textbf{Scope}: a proof is \emph{general} when it covers every size the statement "
+    r"quantifies over, \emph{bounded} when it was carried out for the sizes named. "
+    r"\textbf{Severity} of a refutation: \emph{false} (no reasonable reading holds), "
+    r"\emph{overstated} (true only under a hypothesis the paper lacks), \emph{erratum} (a "
+    r"defect a referee fixes with a remark; the repaired statement heads, with its own "
+    r"verdict). \textbf{Supported}: no counterexample in a numerical search, which is "
+    r"evidence, not a proof; \textbf{undecided}: neither, with the reason said."
+)
 
 
 def _severity(r: ClaimResult) -> str:
@@ -651,7 +704,7 @@ def provenance_view(meta: dict[str, Any], results: list[ClaimResult]) -> list[di
         ("run time", fmt_seconds(meta["run_time_s"]) if "run_time_s" in meta else None),
         ("claims", meta.get("claims", len(results))),
         ("platform", meta.get("platform")),
-        ("versions", ", ".join(f"{k} {v}" for k, v in versions.items()) if versions else None),
+        ("versions", _versions(versions) if versions else None),
     ]
     if meta.get("claims_sources"):
         rows.append(("claims packages", claims_sources_text(meta["claims_sources"])))
@@ -698,7 +751,7 @@ def sources_view(sources: list[Any], results: list[ClaimResult]) -> list[dict[st
     dtypes = sorted({e.dtype for r in results for e in r.evidence if e.dtype})
     rows.append(("dtype", ", ".join(dtypes) if dtypes else None))
     versions = {
-        ", ".join(f"{k} {v}" for k, v in (src.meta.get("versions") or {}).items())
+        _versions(src.meta.get("versions") or {})
         for src in sources
         if src.meta.get("versions")
     }
@@ -708,6 +761,11 @@ def sources_view(sources: list[Any], results: list[ClaimResult]) -> list[dict[st
     for text in sorted(claims):
         rows.append(("claims packages", text))
     return _provenance_rows(rows)
+
+
+def _versions(versions: dict[str, Any]) -> Tex:
+    """``sympy 1.14.0, torch 2.13.0``: each name and version kept on one line."""
+    return Tex(", ".join(r"\mbox{%s}" % escape_text(f"{k} {v}") for k, v in versions.items()))
 
 
 def _provenance_rows(rows: list[tuple[str, Any]]) -> list[dict[str, Tex]]:
