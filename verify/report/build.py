@@ -207,9 +207,7 @@ def build(
                     "header": escape_text(f"{title(p, sub)} ({p})"),
                     "kicker": Tex("Proof report \\,\\textperiodcentered\\, paper ") + code(p),
                     "paper_title": escape_text(title(p, sub)),
-                    "authors": escape_text(info.get("authors") or ""),
-                    "url": _url(info.get("url") or ""),
-                    "revision": code(revision) if revision else None,
+                    "byline": _byline(info, revision),
                     "coverage": coverages[p],
                     "glossary": view.GLOSSARY,
                     "findings": view.findings_view(sub, index=paperinfo.statements(info)),
@@ -281,6 +279,20 @@ def _shown_path(p: str | os.PathLike[str]) -> str:
     one as ``DIR/<name>`` (no machine's home folder in a report)."""
     path = Path(p)
     return f"DIR/{path.name}" if path.is_absolute() else path.as_posix()
+
+
+def _byline(info: dict[str, Any], revision: str | None) -> Tex | None:
+    """``A. Author · https://... · claims at revision 1a2b3c``: what a paper's title needs
+    under it (a built-in paper's claims are verify's, their revision is the run's)."""
+    parts = []
+    if info.get("authors"):
+        parts.append(escape_text(info["authors"]))
+    url = _url(info.get("url") or "")
+    if url:
+        parts.append(url)
+    if revision:
+        parts.append(Tex("claims at revision ") + code(revision))
+    return Tex(r" \,\textperiodcentered\, ".join(parts)) if parts else None
 
 
 def _url(url: str) -> Tex | None:

@@ -163,12 +163,32 @@ def greek(s: str) -> str:
 def prose(s: object) -> Tex:
     """Text as a referee prints it: ``$...$`` math kept (sanitized), reprs as words,
     long floats with sensible digits, ASCII math typeset; all else escaped."""
-    s = unrepr("" if s is None else str(s))
+    s = _sympy_in_text(unrepr("" if s is None else str(s)))
     if s.count("$") % 2 == 0 and "$" in s:
         parts = re.split(r"((?<!\\)\$[^$]*\$)", s)
         return Tex("".join(text_with_math(p) if p.startswith("$") else _plain(p)
                            for p in parts))
     return _plain(s)
+
+
+def _sympy_in_text(s: str) -> str:
+    """Each ``Matrix(...)`` (brackets balanced) inside a text as ``$LaTeX$``, when the text
+    holds no math of its own."""
+    if "Matrix(" not in s or "$" in s:
+        return s
+    out, pos = [], 0
+    while (i := s.find("Matrix(", pos)) >= 0:
+        depth, j = 0, i + len("Matrix")
+        while j < len(s):
+            depth += {"(": 1, ")": -1}.get(s[j], 0)
+            j += 1
+            if depth == 0:
+                break
+        latex = sympy_latex(s[i:j]) if depth == 0 else None
+        out.append(s[pos:i] + (f"${latex}$" if latex else s[i:j]))
+        pos = j
+    out.append(s[pos:])
+    return "".join(out)
 
 
 def _plain(s: str) -> Tex:

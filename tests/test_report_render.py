@@ -1,0 +1,221 @@
+"""A rendered report reads as a referee's report: no Python repr, no cut text, no box
+overfull by more than 5 pt, no overlapping tick labels, no identifier split across lines;
+a user's paper shows its title, authors, url, its own revision and its coverage.
+
+The text checks run everywhere; the PDF checks need latexmk (skipped without it). The same
+checks run on a report built elsewhere when ``VERIFY_REPORT_DIR`` names its folder (the
+committed report, or ``verify report ... --out /tmp/report/out``), its results beside it
+given by ``VERIFY_REPORT_FROM`` (paths separated by ``:``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verify.report import build, figures, latex_engine_available
+from verify.results import load
+
+FIX = Path(__file__).parent / "fixtures"
+OUTSIDE = FIX / "outside_paper"
+MAX_OVERFULL_PT = 5.0
+
+
+# -- the checks --------------------------------------------------------------------------------
+_OBJECT_REPR = re.compile(r"<[\w.]+ object at 0x|\b[A-Z]\w*\((?:\w+)=|\bMatrix\(")
+
+
+def _text_outside_math(tex: str) -> str:
+    """The document's text with inline math and comments taken out (math may hold \\dots of a
+    paper's own statement, never cut text)."""
+    tex = re.sub(r"(?m)(?<!\\)%.*$", "", tex)
+    return re.sub(r"(?<!\\)\$[^$]*(?<!\\)\$", " ", tex)
+
+
+def tex_problems(tex: str) -> list[str]:
+    """What a referee would not send, in a document's LaTeX."""
+    found = []
+    for pattern, what in (("Matrix(", "a SymPy repr"), ("{'", "a dict repr"),
+                          ("\\{'", "a dict repr"), ("mpmath(", "an mpmath repr")):
+        if pattern in tex:
+            found.append(f"{what}: {_around(tex, tex.index(pattern))}")
+    m = _OBJECT_REPR.search(tex)
+    if m:
+        found.append(f"a Python object repr: {_around(tex, m.start())}")
+    text = _text_outside_math(tex)
+    for m in re.finditer(r"\.\.\.|\\dots\{\} \(\d+ in all\)|characters cut\]|items cut\]", text):
+        found.append(f"cut text: {_around(text, m.start())}")
+    return found
+
+
+def _around(s: str, i: int) -> str:
+    return " ".join(s[max(0, i - 60): i + 60].split())
+
+
+def log_problems(log: str) -> list[str]:
+    """Boxes overfull by more than :data:`MAX_OVERFULL_PT` in a LaTeX log."""
+    return [m.group(0) for m in re.finditer(r"Overfull \\hbox \(([\d.]+)pt too wide\)[^\n]*", log)
+            if float(m.group(1)) > MAX_OVERFULL_PT]
+
+
+def pdf_problems(pdf_text: str, identifiers: set[str]) -> list[str]:
+    """Identifiers split across lines in a PDF's text: a line ending in ``_`` or an ``_``
+    followed by a space, or an identifier hyphenated at a line's end."""
+    found = [f"split at _: {_around(pdf_text, m.start())}"
+             for m in re.finditer(r"[A-Za-z0-9]_(?:\s*\n| )\s*[A-Za-z0-9]", pdf_text)]
+    for m in re.finditer(r"([\w.]+)-\n\s*([\w.]+)", pdf_text):
+        joined = m.group(1) + m.group(2)
+        if joined in identifiers or any(joined in i for i in identifiers if "_" in i):
+            found.append(f"hyphenated identifier: {m.group(0)!r}")
+    return found
+
+
+def figure_problems(results) -> list[str]:
+    """Figures whose tick labels overlap once drawn (matplotlib's text extents at save)."""
+    found = []
+    saved = []
+    real_save = figures._save
+
+    def keep(fig, path):
+        figures._declutter(fig)
+        saved.append((path, figures.tick_overlaps(fig)))
+
+    figures._save = keep
+    try:
+        for r in results:
+            for e in r.evidence:
+                for spec in e.figures or []:
+                    try:
+                        figures.draw(spec, Path("unused.pdf"))
+                    except figures.FigureDataError:
+                        continue
+    finally:
+        figures._save = real_save
+    for path, overlaps in saved:
+        if overlaps:
+            found.append(f"overlapping tick labels: {overlaps[:2]}")
+    return found
+
+
+def report_problems(out_dir: Path, results, *, pdf: bool) -> list[str]:
+    """Every problem of the report in ``out_dir`` (its ``.tex``, and with ``pdf`` its logs
+    and PDFs), each named with its document."""
+    found = []
+    identifiers = {r.id for r in results} | {
+        k for r in results for e in r.evidence for k in (e.numbers or {}) if "_" in k}
+    for tex_path in sorted(out_dir.glob("*.tex")):
+        found += [f"{tex_path.name}: {p}" for p in tex_problems(tex_path.read_text("utf-8"))]
+        if not pdf:
+            continue
+        log = tex_path.with_suffix(".log")
+        if log.exists():
+            found += [f"{log.name}: {p}" for p in log_problems(log.read_text("utf-8", "replace"))]
+        pdf_path = tex_path.with_suffix(".pdf")
+        assert pdf_path.exists(), f"{pdf_path} was not built"
+        text = subprocess.run(["pdftotext", str(pdf_path), "-"], capture_output=True,
+                              text=True, check=True).stdout
+        found += [f"{pdf_path.name}: {p}" for p in pdf_problems(text, identifiers)]
+    return found + figure_problems(results)
+
+
+# -- a user's paper, end to end ------------------------------------------------------------------
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, COLUMNS="200", PYTHONPATH=os.pathsep.join(sys.path))
+    code = "import sys; from verify.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def outside(tmp_path_factory):
+    """The outside paper's claims run in a git checkout of their own; its results."""
+    work = tmp_path_factory.mktemp("outside")
+    for f in OUTSIDE.iterdir():
+        shutil.copy(f, work / f.name)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q"], cwd=work, check=True)
+    subprocess.run([*git, "add", "."], cwd=work, check=True)
+    subprocess.run([*git, "commit", "-qm", "claims"], cwd=work, check=True)
+    rev = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=work, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    p = _run("run", "claims.py", "--jobs", "1", "--json", "r.jsonl", "--quiet", cwd=work)
+    assert p.returncode in (0, 1), p.stderr
+    return work, rev
+
+
+def test_a_users_paper_shows_its_title_authors_url_revision_and_coverage(outside, tmp_path):
+    work, rev = outside
+    meta = json.loads((work / "r.meta.json").read_text())
+    assert [s["number"] for s in meta["papers"]["outside"]["statements"]][:3] == ["1", "1", "2"]
+    out = build(work / "r.jsonl", tmp_path / "rep", compile=False)
+    tex = (tmp_path / "rep" / "outside.tex").read_text("utf-8")
+    for text in ("Commuting Products and Slow Rates", "A. Author, B. Writer",
+                 r"\url{https://example.org/paper}", rev, "What of the paper was checked",
+                 "Theorem 3", "not checked", "paper.tex"):
+        assert text in tex, text
+    assert "2 of 5 (40\\%)" in tex  # Definition 1, Theorems 1 and 3, Lemma 2, Table 1
+    # the finding leads with the statement's number and place, then the verdict sentence
+    findings = tex[tex.index(r"\section*{Findings}"): tex.index("What of the paper")]
+    assert "Theorem 1" in findings and "false" in findings
+    assert r"\begin{matrix}" in findings  # the counterexample's matrices typeset
+    assert tex_problems(tex) == [], tex_problems(tex)
+    assert out.merged.startswith("one run: quick run")
+
+
+def test_builtin_papers_render_without_reprs_or_cut_text(tmp_path):
+    out = build(FIX / "report_results.jsonl", tmp_path / "rep", compile=False)
+    problems = report_problems(tmp_path / "rep", list(load(FIX / "report_results.jsonl")),
+                               pdf=False)
+    assert problems == []
+    summary = (tmp_path / "rep" / "summary.tex").read_text("utf-8")
+    assert "statements checked" in summary and r"\%)" in summary  # the share per paper
+    nfa = (tmp_path / "rep" / "nfa.tex").read_text("utf-8")
+    assert "What of the paper was checked" in nfa and "Theorem 16" in nfa
+    assert out.tex
+
+
+def test_the_checks_find_what_they_look_for():
+    """Each check fails on the defect it names (a check that cannot fail checks nothing)."""
+    assert tex_problems(r"counterexample: Matrix([[1]])")
+    assert tex_problems(r"settings \{'a': 1\}")
+    assert tex_problems("model SetTransformer(pool=first)")
+    assert tex_problems("the summary was cut here...")
+    assert not tex_problems(r"$x_1, ..., x_n$ and the rest")
+    assert log_problems("Overfull \\hbox (12.5pt too wide) in paragraph")
+    assert not log_problems("Overfull \\hbox (1.5pt too wide) in paragraph")
+    assert pdf_problems("verify run --claim gda.exp.sticky.capacity_\ngap", set())
+    assert pdf_problems("the id sih.main.lea-\nkage_bound", {"sih.main.leakage_bound"})
+    assert not pdf_problems("equi-\nvariant maps", {"sih.main.leakage_bound"})
+
+
+@pytest.mark.skipif(not latex_engine_available() or not shutil.which("pdftotext"),
+                    reason="latexmk/pdflatex or pdftotext is not installed")
+def test_the_pdfs_have_no_overfull_boxes_split_identifiers_or_overlapping_ticks(
+    outside, tmp_path
+):
+    work, _ = outside
+    out = build(work / "r.jsonl", tmp_path / "user")
+    assert out.ok, [str(e) for e in out.errors]
+    assert report_problems(tmp_path / "user", list(load(work / "r.jsonl")), pdf=True) == []
+    build(FIX / "report_results.jsonl", tmp_path / "builtin", papers=["nfa"])
+    results = [r for r in load(FIX / "report_results.jsonl") if r.paper == "nfa"]
+    assert report_problems(tmp_path / "builtin", results, pdf=True) == []
+
+
+@pytest.mark.skipif(not os.environ.get("VERIFY_REPORT_DIR"),
+                    reason="VERIFY_REPORT_DIR names no built report to check")
+def test_a_built_report_passes_the_checks():
+    out_dir = Path(os.environ["VERIFY_REPORT_DIR"])
+    sources = [Path(p) for p in os.environ.get("VERIFY_REPORT_FROM", "").split(":") if p]
+    results = [r for src in sources
+               for f in (sorted(src.glob("*.jsonl")) if src.is_dir() else [src])
+               for r in load(f)]
+    problems = report_problems(out_dir, results, pdf=any(out_dir.glob("*.pdf")))
+    assert problems == [], "\n".join(problems[:40]) + f"\n({len(problems)} in all)"
