@@ -80,16 +80,19 @@ def pdf_problems(pdf_text: str, identifiers: set[str]) -> list[str]:
 def figure_problems(results) -> list[str]:
     """Figures whose tick labels overlap once drawn (matplotlib's text extents at save)."""
     found = []
-    saved = []
+    current = [""]
     real_save = figures._save
 
     def keep(fig, path):
-        figures._declutter(fig)
-        saved.append((path, figures.tick_overlaps(fig)))
+        figures._declutter(fig)  # what _save does before writing
+        overlaps = figures.tick_overlaps(fig)
+        if overlaps:
+            found.append(f"{current[0]}: overlapping tick labels: {overlaps[:2]}")
 
     figures._save = keep
     try:
         for r in results:
+            current[0] = r.id
             for e in r.evidence:
                 for spec in e.figures or []:
                     try:
@@ -98,9 +101,6 @@ def figure_problems(results) -> list[str]:
                         continue
     finally:
         figures._save = real_save
-    for path, overlaps in saved:
-        if overlaps:
-            found.append(f"overlapping tick labels: {overlaps[:2]}")
     return found
 
 
@@ -167,6 +167,7 @@ def test_a_users_paper_shows_its_title_authors_url_revision_and_coverage(outside
     assert r"\begin{matrix}" in findings  # the counterexample's matrices typeset
     assert tex_problems(tex) == [], tex_problems(tex)
     assert out.merged.startswith("one run: quick run")
+    assert r"\mbox{-{}-{}claim}" in tex  # a pasted re-run command keeps its two dashes
 
 
 def test_builtin_papers_render_without_reprs_or_cut_text(tmp_path):

@@ -253,13 +253,13 @@ def escape_text(s: object, *, breakable: bool = False) -> Tex:
 def code(s: object) -> Tex:
     """Typewriter text (an id, a file name): escaped; a line may break after ``.`` or ``/``
     only, never inside a word (``capacity_gap`` stays whole, so a copied id works)."""
-    text = escape_text(s)
+    text = escape_text(s).replace("-", "-{}")  # no -- ligature: what is shown is typed
     return Tex(r"\texttt{%s}" % re.sub(r"([./])(?=\w)", r"\1\\allowbreak{}", text))
 
 
 def command(s: object) -> Tex:
     """A command to paste into a shell: typewriter text that breaks at its spaces only."""
-    words = [escape_text(w) for w in str("" if s is None else s).split()]
+    words = [escape_text(w).replace("-", "-{}") for w in str("" if s is None else s).split()]
     return Tex(r"{\raggedright\ttfamily %s\par}" % " ".join(r"\mbox{%s}" % w for w in words))
 
 

@@ -292,7 +292,7 @@ def evidence_view(
             )
             if refuted or converted or e.dtype not in EPS:
                 continue
-            violations.append({"key": escape_text(key, breakable=True), "value": None,
+            violations.append({"key": values.key_text(key), "value": None,
                                "eps": Tex(r"%s\,$\varepsilon_{\mathrm{%s}}$"
                                           % (fmt_number(float(val)), e.dtype))})
             continue
@@ -300,7 +300,7 @@ def evidence_view(
         units = None if refuted else eps_units(val, e.dtype)
         if refuted or units is not None:
             violations.append(
-                {"key": escape_text(key, breakable=True), "value": fmt_value(val), "eps": units}
+                {"key": values.key_text(key), "value": fmt_value(val), "eps": units}
             )
     details = []
     for label, value in (
