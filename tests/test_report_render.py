@@ -220,3 +220,24 @@ def test_a_built_report_passes_the_checks():
                for r in load(f)]
     problems = report_problems(out_dir, results, pdf=any(out_dir.glob("*.pdf")))
     assert problems == [], "\n".join(problems[:40]) + f"\n({len(problems)} in all)"
+
+
+def test_log_axis_tick_labels_that_overlap_are_found_and_thinned(monkeypatch):
+    """A log axis over one and a half decades labels 2, 3, 4, 6 x 10^1 on top of each other
+    (toef.lemma2_depth's figure); the check sees it, and the figure as saved has none."""
+    xs = [16.0, 32.0, 64.0, 128.0, 256.0, 512.0]
+    spec = {"kind": "rate", "x": xs, "y": [0.13 / x for x in xs], "slope": -0.986,
+            "claimed_slope": -1.0, "xlabel": "T", "ylabel": "split - ref"}
+    seen = {}
+
+    def keep(fig, path):
+        seen["before"] = figures.tick_overlaps(fig)
+        figures._declutter(fig)
+        seen["after"] = figures.tick_overlaps(fig)
+        seen["labels"] = [t.get_text() for t in fig.axes[0].xaxis.get_ticklabels(which="both")
+                          if t.get_visible() and t.get_text()]
+
+    monkeypatch.setattr(figures, "_save", keep)
+    figures.draw(spec, Path("unused.pdf"))
+    assert seen["before"] and seen["after"] == []
+    assert len(seen["labels"]) >= 2  # thinned, not emptied
