@@ -184,7 +184,7 @@ def build(
     output.results = results
     rebuild = latex_command(
         "verify report " + " ".join(f"--from {_shown_path(p)}" for p in given)
-        + f" --out {_shown_path(out_dir)}"
+        + f" --out {_shown_path(out_dir, 'DIR')}"
     )
 
     docs: list[_Document] = []
@@ -274,11 +274,14 @@ def _claims(n: int) -> str:
     return f"{n} claim{'' if n == 1 else 's'}"
 
 
-def _shown_path(p: str | os.PathLike[str]) -> str:
-    """A path as the reader types it from where the build ran: relative as given, an absolute
-    one as ``DIR/<name>`` (no machine's home folder in a report)."""
+def _shown_path(p: str | os.PathLike[str], absolute: str | None = None) -> str:
+    """A path as the reader types it where the build ran (the repository root for the
+    committed report): relative as given; an absolute one by its name, or ``absolute``
+    (no machine's folders in a report, and the same report wherever it is built)."""
     path = Path(p)
-    return f"DIR/{path.name}" if path.is_absolute() else path.as_posix()
+    if path.is_absolute():
+        return absolute or path.name
+    return path.as_posix()
 
 
 def _byline(info: dict[str, Any], revision: str | None) -> Tex | None:

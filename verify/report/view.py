@@ -113,6 +113,8 @@ def fmt_value(v: Any, depth: int = 0, full: bool | None = None) -> Tex:
             )
         return values.value_text(v)
     if isinstance(v, list):
+        if _small(v, MAX_SHOWN) < 0:
+            return _described(v)
         return Tex("[" + ", ".join(fmt_value(x, depth + 1) for x in v) + "]")
     if isinstance(v, dict):
         items = [values.key_text(str(k)) + Tex(" = ") + fmt_value(x, depth + 1)
@@ -121,6 +123,33 @@ def fmt_value(v: Any, depth: int = 0, full: bool | None = None) -> Tex:
             return Tex(r"\newline ".join(items))
         return Tex("(" + "; ".join(items) + ")")
     return values.value_text(str(v))
+
+
+#: Most numbers a list is printed with; a larger one is described (its shape and range),
+#: said to be in full in the results file: a page of digits helps no reader.
+MAX_SHOWN = 1000
+
+
+def _described(v: list[Any]) -> Tex:
+    shape, inner = [], v
+    while isinstance(inner, list):
+        shape.append(len(inner))
+        inner = inner[0] if inner else None
+    flat: list[float] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, list):
+            for y in x:
+                walk(y)
+        elif _is_real(x):
+            flat.append(float(x))
+
+    walk(v)
+    text = Tex("a %s list" % r"$\times$".join(str(n) for n in shape))
+    if flat:
+        text = Tex(text + Tex(" of numbers from ") + fmt_number(min(flat)) + Tex(" to ")
+                   + fmt_number(max(flat)))
+    return Tex(text + Tex(" (in full in the results file)"))
 
 
 def fmt_seconds(s: Any) -> Tex:
