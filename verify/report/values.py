@@ -115,6 +115,24 @@ def _dict_repr(m: re.Match[str]) -> str:
     return ", ".join(f"{k} = {v.strip()}" for k, v in pairs) if pairs else m.group(0)
 
 
+#: The checks' shorthand, in the paper's words (gda's claims compare the paper's updates read
+#: on free variables, "view F", and induced by a gradient step on weights, "view P").
+_SHORTHAND = (
+    (re.compile(r"\bview P\[QK\]"), "the step on W_Q, W_K"),
+    (re.compile(r"\bview P\[all\]"), "the step on all weights"),
+    (re.compile(r"\bview P\b"), "the step on the weights"),
+    (re.compile(r"\bview F\b"), "free s, q, k, v"),
+    (re.compile(r"\bpart main\b"), "the claim"),
+)
+
+
+def shorthand(s: str) -> str:
+    """The checks' shorthand replaced by the paper's words."""
+    for pattern, words in _SHORTHAND:
+        s = pattern.sub(words, s)
+    return s
+
+
 def unrepr(s: str) -> str:
     """Python reprs inside a text, as words: ``{'a': 1}`` -> ``a = 1``,
     ``SetTransformer(pool='first')`` -> ``SetTransformer (pool = first)``."""
@@ -163,7 +181,7 @@ def greek(s: str) -> str:
 def prose(s: object) -> Tex:
     """Text as a referee prints it: ``$...$`` math kept (sanitized), reprs as words,
     long floats with sensible digits, ASCII math typeset; all else escaped."""
-    s = _sympy_in_text(unrepr("" if s is None else str(s)))
+    s = _sympy_in_text(unrepr(shorthand(once("" if s is None else str(s)))))
     if s.count("$") % 2 == 0 and "$" in s:
         parts = re.split(r"((?<!\\)\$[^$]*\$)", s)
         return Tex("".join(text_with_math(p) if p.startswith("$") else _plain(p)
@@ -257,6 +275,16 @@ def key_text(key: str) -> Tex:
             pass
     return prose(key.replace("_", " ") if re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)+", key)
                  else key)
+
+
+def once(s: str) -> str:
+    """A text that repeats its own label, said once: ``(a): (a) W_O`` -> ``(a): W_O``,
+    ``premise: premise t' <= t-1`` -> ``premise: t' <= t-1``."""
+    m = re.match(r"^\s*([^:\n]{1,60}?):\s*(.*)$", s, re.S)
+    if not m:
+        return s
+    rest = without_label(m.group(1), m.group(2))
+    return s if rest == m.group(2) else f"{m.group(1)}: {rest}"
 
 
 def without_label(label: str, text: str) -> str:

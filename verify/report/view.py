@@ -423,7 +423,8 @@ def _experiment_row(r: ClaimResult, e: Evidence) -> dict[str, Tex]:
         spread_tex = Tex(spread_tex + Tex(" (%s seeds)" % fmt_value(seeds)))
     return {
         "id": code(r.id),
-        "metric": escape_text(n.get("metric", e.part if e.part != "main" else "")),
+        "metric": values.prose(values.without_label(
+            f"[{e.reading}]", str(n.get("metric", e.part if e.part != "main" else "")))),
         "paper": fmt_value(n.get("paper_value")),
         "ours": fmt_value(n.get("measured")),
         "spread": spread_tex,
@@ -688,7 +689,9 @@ def findings_view(
                 "summary": values.prose(one_line(r.summary)),
                 "counterexample": (_rows(witness.counterexample or {}) if witness is not None
                                    else []),
-                "counterexample_summary": (values.prose(witness.summary)
+                "counterexample_summary": (values.prose(
+                                               values.without_label("counterexample",
+                                                                    witness.summary))
                                            if witness is not None and witness.summary
                                            and witness.summary != r.summary else None),
                 "repaired": repaired,
