@@ -154,23 +154,49 @@ _SCRIPTED = re.compile(
 _PROSE_WORDS = frozenset("in_eps".split())
 
 
+_SCRIPT = re.compile(r"([_^])(\{[^{}]*\}|\([^()]*\)|-?[A-Za-z0-9]+)")
+
+
 def ascii_math(token: str) -> str | None:
-    """LaTeX of one ASCII-math token (``W_o^T`` -> ``W_{o}^{\\top}``), or ``None``."""
-    if token in _PROSE_WORDS or re.search(r"_[a-z]{3,}", token) and not token.startswith("O("):
-        return None  # an identifier (worst_case), not math
+    """LaTeX of one ASCII-math token (``W_o^T`` -> ``W_{o}^{\\top}``, ``P0_0_0`` ->
+    ``P0_{0,0}``), or ``None`` when it is an identifier rather than math (``worst_case``,
+    ``entries_in_01``: a base longer than a letter and digits, unless a Greek letter)."""
+    if token.startswith("O("):
+        inner = ascii_math_inner(token[2:-1])
+        return None if inner is None else "O(%s)" % inner
+    return ascii_math_inner(token)
 
-    def script(m: re.Match[str]) -> str:
-        body = m.group(2)
-        if body.startswith("{") and body.endswith("}"):
+
+def ascii_math_inner(token: str) -> str | None:
+    m = re.match(r"([A-Za-z][A-Za-z0-9]*)", token)
+    if not m:
+        return None if re.search(r"[_^]", token) else greek(token)
+    base = m.group(1)
+    if not (re.fullmatch(r"[A-Za-z]\d*", base) or base in _GREEK):
+        return None
+    scripts: list[tuple[str, list[str]]] = []
+    pos = m.end()
+    for sm in _SCRIPT.finditer(token, pos):
+        if sm.start() != pos:
+            return None
+        body = sm.group(2)
+        if body[:1] in "{(" and body[-1:] in "})":
             body = body[1:-1]
-        if body.startswith("(") and body.endswith(")"):
-            body = body[1:-1]
-        if m.group(1) == "^" and body == "T":
+        if len(body) > 12 or re.search(r"[a-z]{3,}", body) and body not in _GREEK:
+            return None  # a word in a script: an identifier (value_in_eps), not math
+        if sm.group(1) == "^" and body == "T":
             body = r"\top"
-        return "%s{%s}" % (m.group(1), greek(body))
-
-    out = re.sub(r"([_^])(\{[^{}]*\}|\([^()]*\)|-?[A-Za-z0-9]+)", script, token)
-    return greek(out)
+        if scripts and scripts[-1][0] == sm.group(1):
+            scripts[-1][1].append(body)  # x_i_j: one subscript i, j
+        else:
+            scripts.append((sm.group(1), [body]))
+        pos = sm.end()
+    if pos != len(token) or not scripts or len({k for k, _ in scripts}) < len(scripts):
+        return None
+    out = greek(base)
+    for kind, bodies in scripts:
+        out += "%s{%s}" % (kind, ",".join(greek(b) for b in bodies))
+    return out
 
 
 def greek(s: str) -> str:
