@@ -42,14 +42,18 @@ def _text_outside_math(tex: str) -> str:
 def tex_problems(tex: str) -> list[str]:
     """What a referee would not send, in a document's LaTeX."""
     found = []
-    for pattern, what in (("Matrix(", "a SymPy repr"), ("{'", "a dict repr"),
-                          ("\\{'", "a dict repr"), ("mpmath(", "an mpmath repr")):
+    for pattern, what in (("Matrix(", "a SymPy repr"), ("\\{'", "a dict repr"),
+                          ("mpmath(", "an mpmath repr")):
         if pattern in tex:
             found.append(f"{what}: {_around(tex, tex.index(pattern))}")
+    m = re.search(r"\{'[^'{}]*':", tex)  # a raw dict repr, not a macro's argument in quotes
+    if m:
+        found.append(f"a dict repr: {_around(tex, m.start())}")
     m = _OBJECT_REPR.search(tex)
     if m:
         found.append(f"a Python object repr: {_around(tex, m.start())}")
     text = _text_outside_math(tex)
+    # an ellipsis the text means is typeset (\dots); three dots glued to a word are cut text
     for m in re.finditer(r"\.\.\.|\\dots\{\} \(\d+ in all\)|characters cut\]|items cut\]", text):
         found.append(f"cut text: {_around(text, m.start())}")
     return found
@@ -188,6 +192,7 @@ def test_the_checks_find_what_they_look_for():
     assert tex_problems(r"settings \{'a': 1\}")
     assert tex_problems("model SetTransformer(pool=first)")
     assert tex_problems("the summary was cut here...")
+    assert tex_problems("{'a': 1}") and not tex_problems(r"\vfprose{'quoted words' (L3)}")
     assert not tex_problems(r"$x_1, ..., x_n$ and the rest")
     assert log_problems("Overfull \\hbox (12.5pt too wide) in paragraph")
     assert not log_problems("Overfull \\hbox (1.5pt too wide) in paragraph")

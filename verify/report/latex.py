@@ -220,12 +220,17 @@ def _latin_with_accent(ch: str) -> str | None:
     }.get(ch)
 
 
+#: An ellipsis the text means (``1,...,1``, ``Theorem 1 ... if``, ``Tr(...)``) is typeset as
+#: one; three dots glued to the end of a word are left as they are (they mark cut text).
+_ELLIPSIS = re.compile(r"(?:(?<=[\s,(\[{=+])|^)\.\.\.(?=[\s,)\]};:.]|$)")
+
+
 def escape_text(s: object, *, breakable: bool = False) -> Tex:
     """Escape ``s`` as plain text: TeX interprets none of it.
 
     ``breakable`` allows line breaks after ``.``, ``_``, ``/`` and ``-`` (ids, paths).
     """
-    s = "" if s is None else str(s)
+    s = _ELLIPSIS.sub("\u2026", "" if s is None else str(s))
     out: list[str] = []
     for ch in s:
         if ch in _TEXT_SPECIAL:

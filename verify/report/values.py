@@ -111,8 +111,9 @@ _LONG_FLOAT = re.compile(r"(?<![\w.])(-?\d+\.\d{5,}|-?\d{7,}\.0|-?\d+(?:\.\d+)?e
 
 
 def _dict_repr(m: re.Match[str]) -> str:
-    pairs = re.findall(r"'([^']*)'\s*:\s*([^,]+)", m.group(1))
-    return ", ".join(f"{k} = {v.strip()}" for k, v in pairs) if pairs else m.group(0)
+    pairs = re.findall(r"'([^']*)'\s*:\s*((?:\([^()]*\)|[^,])+)", m.group(1))
+    return "(" + ", ".join(f"{k} = {v.strip()}" for k, v in pairs) + ")" if pairs else (
+        m.group(0))
 
 
 #: The checks' shorthand, in the paper's words (gda's claims compare the paper's updates read
@@ -136,12 +137,16 @@ def shorthand(s: str) -> str:
 def unrepr(s: str) -> str:
     """Python reprs inside a text, as words: ``{'a': 1}`` -> ``a = 1``,
     ``SetTransformer(pool='first')`` -> ``SetTransformer (pool = first)``."""
-    s = _DICT_REPR.sub(_dict_repr, s)
+    for _ in range(8):  # innermost dicts first
+        s, n = _DICT_REPR.subn(_dict_repr, s)
+        if not n:
+            break
     if _OBJ_REPR.search(s):
         s = re.sub(r"(\w+)='([^']*)'", r"\1 = \2", s)
         s = re.sub(r"(?<=[(,\s])(\w+)=(?=[^\s=])", r"\1 = ", s)
         s = re.sub(r"\b([A-Z][A-Za-z0-9]*)\(", r"\1 (", s)
     s = re.sub(r"\bmpmath\((\d+) digits\)", r"mpmath at \1 digits", s)
+    s = re.sub(r"\bmpmath-(\d+)\b", r"mpmath at \1 digits", s)
     return s
 
 

@@ -339,7 +339,7 @@ def evidence_view(
         ("seed", e.seed),
     ):
         if value not in (None, ""):
-            details.append({"key": Tex(label), "value": escape_text(value)})
+            details.append({"key": Tex(label), "value": values.prose(value)})
     if e.elapsed_s:
         details.append({"key": Tex("time"), "value": fmt_seconds(e.elapsed_s)})
     symbolic = e.method in ("symbolic", "certificate")
@@ -723,7 +723,7 @@ def _severity(r: ClaimResult) -> str:
 def provenance_view(meta: dict[str, Any], results: list[ClaimResult]) -> list[dict[str, Tex]]:
     """Where the results came from, as label/value rows (``not recorded`` when unknown)."""
     first = results[0] if results else None
-    dtypes = sorted({e.dtype for r in results for e in r.evidence if e.dtype})
+    dtypes = sorted({values.unrepr(e.dtype) for r in results for e in r.evidence if e.dtype})
     devices = sorted({r.device for r in results if r.device})
     versions = meta.get("versions") or {}
     rows = [
@@ -780,7 +780,7 @@ def sources_view(sources: list[Any], results: list[ClaimResult]) -> list[dict[st
         if not meta:
             facts.append("provenance not recorded")
         rows.append(("run %d" % k, f"{src.label()}: " + "; ".join(facts)))
-    dtypes = sorted({e.dtype for r in results for e in r.evidence if e.dtype})
+    dtypes = sorted({values.unrepr(e.dtype) for r in results for e in r.evidence if e.dtype})
     rows.append(("dtype", ", ".join(dtypes) if dtypes else None))
     versions = {
         _versions(src.meta.get("versions") or {})
