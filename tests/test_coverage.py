@@ -91,6 +91,7 @@ def test_cited_reads_names_ranges_equations_lines_and_labels():
     assert c.equations == ["19", "20", "21", "27"]  # not the 4 of "1.1(4)"
     assert c.lines == [(343, 353), (398, 401)]
     assert c.labels == {"thm:main"}
+    assert cited("Theorem 3, l. 156; lines 10-12").lines == [(156, 156), (10, 12)]
 
 
 def test_a_statement_is_checked_by_name_by_lines_or_not_at_all():

@@ -268,7 +268,9 @@ _CITED_KIND = re.compile(
 _CITED_EQ = re.compile(
     r"(?:(?<![A-Za-z])eqs?\.\s*|(?<![\w.)(]))\((?P<a>\d+)\)(?:\s*[-–]\s*\((?P<b>\d+)\))?"
 )
-_CITED_LINES = re.compile(r"(?<![A-Za-z])L(?P<a>\d+)(?:\s*[-–]\s*L?(?P<b>\d+))?")
+_CITED_LINES = re.compile(
+    r"(?:(?<![A-Za-z])L|\b(?:ll?\.|lines?)\s*)(?P<a>\d+)(?:\s*[-–]\s*L?(?P<b>\d+))?"
+)
 _CITED_LABEL = re.compile(r"\\(?:ref|eqref|cref|Cref)\{(?P<label>[^}]+)\}")
 
 

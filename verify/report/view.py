@@ -686,7 +686,7 @@ def findings_view(
                 "badge": result_badge(r),
                 "severity": escape_text(severity),
                 "sentence": escape_text(_SENTENCE.get(severity, "")),
-                "summary": values.prose(one_line(r.summary)),
+                "summary": values.prose(_capital(one_line(r.summary))),
                 "counterexample": (_rows(witness.counterexample or {}) if witness is not None
                                    else []),
                 "counterexample_summary": (values.prose(
@@ -698,6 +698,11 @@ def findings_view(
             }
         )
     return out
+
+
+def _capital(s: str) -> str:
+    """A sentence starts with a capital (a summary written as a clause does not)."""
+    return s[:1].upper() + s[1:] if s[:1].isalpha() and s[:1].islower() else s
 
 
 #: The tool's own words, once, in the paper's documents and the summary.
