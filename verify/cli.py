@@ -475,10 +475,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from .headline import counts as headline_counts
 
     counts = ", ".join(f"{n} {text}" for text, n in headline_counts(results))
-    console.print(f"{_count(len(results), 'claim')} of this {profile} run alone: "
-                  f"{counts or 'none'}. Results in [bold]{_cell(args.json)}[/] (a report "
-                  "merged with other runs counts each claim from its strongest run, and "
-                  "says which).")
+    console.print(f"{_count(len(results), 'claim')}: {counts or 'none'}. "
+                  f"Results in [bold]{_cell(args.json)}[/]. These are this {profile} run's "
+                  "counts alone; verify report, merging runs, counts each claim from its "
+                  "strongest run and says which.")
     if results.drifted:
         n = len(results.drifted)
         console.print(
