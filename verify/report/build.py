@@ -369,7 +369,7 @@ def _run_line(meta: dict[str, Any], results: list[ClaimResult]) -> Tex:
     if profile:
         parts.append(escape_text(f"profile {profile}"))
     if meta.get("git_revision"):
-        parts.append(escape_text("revision ") + code(meta["git_revision"]))
+        parts.append(escape_text("verify revision ") + code(meta["git_revision"]))
     return Tex(" \\,\\textperiodcentered\\, ".join(parts))
 
 
@@ -445,6 +445,8 @@ def _build_document(
             break
         if res.ok:
             _keep_pdf(res.pdf, out / f"{doc.name}.pdf", output)
+            for line in overfull(res.log):
+                output.warnings.append(ReportIssue(f"{doc.name}.tex", line))
             break
         culprits: set[int] = set()
         for err in res.errors:
@@ -470,6 +472,16 @@ def _build_document(
             ", ".join(results[i].id for i in sorted(culprits)),
         )
     output.tex.append(tex_path)
+
+
+#: A box wider than its line by more than this runs visibly into the margin.
+MAX_OVERFULL_PT = 5.0
+_OVERFULL = re.compile(r"Overfull \\hbox \(([\d.]+)pt too wide\)[^\n]*")
+
+
+def overfull(log: str, limit: float = MAX_OVERFULL_PT) -> list[str]:
+    """The boxes of a LaTeX log overfull by more than ``limit`` points, as the log says them."""
+    return [m.group(0) for m in _OVERFULL.finditer(log) if float(m.group(1)) > limit]
 
 
 def _keep_pdf(src: Path | None, dst: Path, output: ReportOutput) -> None:

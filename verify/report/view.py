@@ -732,7 +732,7 @@ def provenance_view(meta: dict[str, Any], results: list[ClaimResult]) -> list[di
     devices = sorted({r.device for r in results if r.device})
     versions = meta.get("versions") or {}
     rows = [
-        ("git revision", meta.get("git_revision")),
+        ("verify revision", meta.get("git_revision")),
         ("date", meta.get("date")),
         ("seed", meta.get("seed", first.run_seed if first else None)),
         ("profile", meta.get("profile", first.profile if first else None)),
@@ -777,7 +777,8 @@ def sources_view(sources: list[Any], results: list[ClaimResult]) -> list[dict[st
     for k, src in enumerate(sources, 1):
         meta = src.meta or {}
         facts = ["%d claim%s" % (len(src.used), "" if len(src.used) == 1 else "s")]
-        for label, key in (("seed", "seed"), ("revision", "git_revision"), ("device", "device")):
+        for label, key in (("seed", "seed"), ("verify revision", "git_revision"),
+                           ("device", "device")):
             if meta.get(key) is not None:
                 facts.append(f"{label} {meta[key]}")
         if isinstance(meta.get("run_time_s"), (int, float)):
