@@ -239,7 +239,10 @@ def build(
                 ),
                 "subtitle": run_views(results)[0],
                 "counts": view.counts_view(results, selected, coverages),
-                "false_claims": view.findings_view(results, only="false"),
+                "false_claims": view.findings_view(
+                    results, only="false",
+                    index={p: paperinfo.statements(paperinfo.registered(p, metas))
+                           for p in selected}),
                 "glossary": view.GLOSSARY,
                 "provenance": run_views(results)[1],
                 "rebuild": rebuild,

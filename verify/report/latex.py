@@ -686,7 +686,29 @@ def statement(s: object) -> Tex:
         return Tex(r"\vfprose{%s}" % text_with_math(s))
     if _is_prose(s):
         return Tex(r"\vfprose{%s}" % _prose(s))
+    words = _mostly_text(s)
+    if words is not None:  # a sentence written as \text{...} pieces: prose that wraps
+        return Tex(r"\vfprose{%s}" % text_with_math(words))
     return math_display(s)
+
+
+_TEXT_PIECE = re.compile(r"\\(?:text|textrm|mathrm)\{([^{}$]*)\}")
+
+
+def _mostly_text(s: str) -> str | None:
+    """A math string that is a sentence in ``\\text{}`` pieces (most of it words), as prose
+    with ``$..$`` math between the pieces; ``None`` for a formula."""
+    pieces = _TEXT_PIECE.split(s)
+    text = "".join(pieces[1::2])
+    if len(text) < 40 or len(text) < 0.6 * len(s) or "$" in s:
+        return None
+    out = []
+    for k, piece in enumerate(pieces):
+        if k % 2:
+            out.append(piece)
+        elif piece.strip():
+            out.append("$%s$" % piece.strip())
+    return "".join(out)
 
 
 def step(s: object) -> Tex:
