@@ -696,19 +696,39 @@ _TEXT_PIECE = re.compile(r"\\(?:text|textrm|mathrm)\{([^{}$]*)\}")
 
 
 def _mostly_text(s: str) -> str | None:
-    """A math string that is a sentence in ``\\text{}`` pieces (most of it words), as prose
-    with ``$..$`` math between the pieces; ``None`` for a formula."""
+    """A math string that is a sentence in ``\\text{}`` pieces (half of it words, or a piece
+    too long for a line: math cannot break inside one), as prose with ``$..$`` math between
+    the pieces; ``None`` for a formula."""
     pieces = _TEXT_PIECE.split(s)
     text = "".join(pieces[1::2])
-    if len(text) < 40 or len(text) < 0.6 * len(s) or "$" in s:
-        return None
+    longest = max((len(p) for p in pieces[1::2]), default=0)
+    if "$" in s or len(text) < 40 or (len(text) < 0.5 * len(s) and longest < 45):
+        return None  # a formula with a few words: set as math
     out = []
     for k, piece in enumerate(pieces):
         if k % 2:
             out.append(piece)
-        elif piece.strip():
-            out.append("$%s$" % piece.strip())
+        else:
+            space = " " if re.search(r"\\[ ,;:]\s*$|\s$", piece) else ""
+            lead = " " if re.match(r"^\s*\\[ ,;:]|^\s", piece) else ""
+            piece = _EDGE_SPACE.sub("", piece)
+            if not piece:
+                out.append(lead or space)
+                continue
+            if not re.search(r"[A-Za-z0-9\\]", piece):  # punctuation between words
+                out.append(piece + space)
+                continue
+            if re.search(r"\\(?:text|mbox)", piece):
+                return None  # a \text{} this reading could not take apart
+            try:
+                sanitize_math(piece)
+            except Unsafe:
+                return None
+            out.append("%s$%s$%s" % (lead, piece, space))
     return "".join(out)
+
+
+_EDGE_SPACE = re.compile(r"^(?:\s|\\[ ,;:!]|\\q?quad)+|(?:\s|\\[ ,;:!]|\\q?quad|\\)+$")
 
 
 def step(s: object) -> Tex:

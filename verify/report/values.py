@@ -304,8 +304,7 @@ def key_text(key: str) -> Tex:
             return Tex("$%s$" % sanitize_math(latex))
         except Unsafe:
             pass
-    return prose(key.replace("_", " ") if re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)+", key)
-                 else key)
+    return prose(key.replace("_", " ") if re.fullmatch(r"\w+(?:_\w+)+", key) else key)
 
 
 def once(s: str) -> str:
