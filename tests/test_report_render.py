@@ -184,7 +184,7 @@ def test_builtin_papers_render_without_reprs_or_cut_text(tmp_path):
                                pdf=False)
     assert problems == []
     summary = (tmp_path / "rep" / "summary.tex").read_text("utf-8")
-    assert "statements checked" in summary and r"\%)" in summary  # the share per paper
+    assert "coverage" in summary and r"\%)" in summary  # the share per paper
     nfa = (tmp_path / "rep" / "nfa.tex").read_text("utf-8")
     assert "What of the paper was checked" in nfa and "Theorem 16" in nfa
     assert out.tex
