@@ -304,7 +304,7 @@ def key_text(key: str) -> Tex:
             return Tex("$%s$" % sanitize_math(latex))
         except Unsafe:
             pass
-    return prose(key.replace("_", " ") if re.fullmatch(r"\w+(?:_\w+)+", key) else key)
+    return prose(re.sub(r"(?<=\w)_(?=\w)", " ", key))  # an identifier's words, breakable
 
 
 def once(s: str) -> str:

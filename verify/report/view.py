@@ -594,7 +594,7 @@ def counts_view(results: list[ClaimResult], papers: list[str],
         )
     return {
         "verdicts": [_category_badge(v, q) for v, q in shown],
-        "short": [Tex(_SHORT[v] + (r"\newline{\tiny %s}" % q if q else ""))
+        "short": [Tex(_SHORT[v] + (r" {\tiny %s}" % q if q else ""))
                   for v, q in shown],
         "ncols": len(shown),
         "rows": rows,
