@@ -81,6 +81,12 @@ def sympy_latex(s: str) -> str | None:
         local = {n: sympy.Symbol(n) for n in _IDENT.findall(s) if n not in names}
         expr = parse_expr(s, local_dict=local, global_dict={"__builtins__": {}, **names},
                           transformations=standard_transformations)
+        if isinstance(expr, (list, tuple)):  # a nested list of numbers: a matrix, else text
+            nested = all(isinstance(r, (list, tuple)) for r in expr)
+            rows = [list(r) for r in expr] if nested else []
+            if not rows or len({len(r) for r in rows}) != 1:
+                return None
+            expr = sympy.Matrix(rows)
         return sympy.latex(expr)
     except Exception:  # noqa: BLE001 - not SymPy after all: shown as text
         return None
@@ -241,6 +247,11 @@ def _sympy_in_text(s: str) -> str:
 
 
 def _plain(s: str) -> Tex:
+    """Escaped text with its known math typeset; a line may break after a ``/`` in a word."""
+    return Tex(re.sub(r"/(?=\w)", r"/\\allowbreak{}", _plain_text(s)))
+
+
+def _plain_text(s: str) -> str:
     out, pos = [], 0
     pattern = re.compile(_SCRIPTED.pattern + "|" + _LONG_FLOAT.pattern)
     for m in pattern.finditer(s):
