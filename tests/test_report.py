@@ -93,7 +93,8 @@ def test_summary_lists_every_claim_refuted_first(tex_only):
     positions = {i: tex.find(r"\texttt{" + i.replace("_", r"\_").split(".")[0]) for i in ids}
     assert all(p >= 0 for p in positions.values())
     table = tex[tex.index("Every claim, refuted first") :]
-    first_rows = [line for line in table.splitlines() if line.startswith(r"\texttt{")][:2]
+    first_rows = [line for line in table.splitlines()
+                  if line.startswith(r"{\scriptsize\texttt{")][:2]
     assert "vfREFUTED" in first_rows[0] and "vfNOTREPRODUCED" in first_rows[1]
 
 

@@ -97,8 +97,11 @@ def test_a_small_counterexample_input_is_printed_in_full():
     text = str(fmt_value(ce))
     assert "\\dots" not in text
     assert "[[0.25, 1, -2], [3, 4.5, 6]]" in text
-    big = {"inputs": {"x": [[float(i)] * 20 for i in range(20)]}}
-    assert "\\dots" in str(fmt_value(big))  # 400 numbers: abbreviated
+    mid = {"inputs": {"x": [[float(i)] * 20 for i in range(20)]}}
+    assert "\\dots" not in str(fmt_value(mid))  # 400 numbers: in full, never cut with dots
+    big = {"inputs": {"x": [[float(i)] * 40 for i in range(40)]}}
+    text = str(fmt_value(big))  # 1600 numbers: described, in full in the results file
+    assert "\\dots" not in text and "40$\\times$40 list of numbers from 0 to 39" in text
 
 
 def test_a_matrix_too_long_to_print_is_described_not_questioned():

@@ -477,7 +477,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     counts = ", ".join(f"{n} {text}" for text, n in headline_counts(results))
     console.print(f"{_count(len(results), 'claim')}: {counts or 'none'}. "
-                  f"Results in [bold]{_cell(args.json)}[/].")
+                  f"Results in [bold]{_cell(args.json)}[/]. These are this {profile} run's "
+                  "counts alone; verify report, merging runs, counts each claim from its "
+                  "strongest run and says which.")
     if results.drifted:
         n = len(results.drifted)
         console.print(
@@ -772,6 +774,14 @@ def _build_report(sources: list[str], out_dir: str, papers: list[str] | None, *,
         console.print(f"wrote {_cell(p)}")
     for p in out.pdf:
         console.print(f"built {_cell(p)}")
+    if out.results:  # the report's counts, and what they are of (a merge differs from a run)
+        from collections import Counter
+
+        from .headline import category
+
+        tally = Counter(category(r) for r in out.results)
+        console.print(f"report counts, {_cell(out.merged)}: "
+                      + ", ".join(f"{_cell(k)} {n}" for k, n in sorted(tally.items())))
     for warning in out.warnings:
         console.print(f"[yellow]warning:[/] {_cell(warning, one_line=False)}")
     # A TeX error traced to one claim is recovered by showing that claim's math as text: the

@@ -136,8 +136,17 @@ def collect(**run: Any) -> dict[str, Any]:
         "versions": versions(),
         "platform": platform.platform(),
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "papers": papers(),
         **run,
     }
+
+
+def papers() -> dict[str, dict[str, Any]]:
+    """The registered papers' metadata (title, authors, url, source and index of numbered
+    statements, :func:`verify.paper`): the report heads and covers each paper from it."""
+    from .registry import REGISTRY
+
+    return {key: info.to_dict() for key, info in REGISTRY.papers.items()}
 
 
 def meta_path(results_path: str | Path) -> Path:

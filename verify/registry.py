@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from . import sources
 from .combine import QUANTIFIERS, REPAIRS, UNDECIDED_REASONS  # combine, rules 6, 7 and 9
 from .context import PROFILES
+from .coverage import Statement, find_statements, statements_from_data
 from .errors import ClaimDefinitionError, DuplicateClaimError, UnknownClaimError
 from .verdict import Verdict
 
@@ -127,15 +128,20 @@ class Claim:
 
 @dataclass(frozen=True)
 class Paper:
-    """A paper's metadata, registered with :func:`paper`; the report shows its title."""
+    """A paper's metadata, registered with :func:`paper`: the report heads the paper's
+    document with title, authors and url, and lists its numbered ``statements`` (its index,
+    :mod:`verify.coverage`) on the coverage page; ``source`` names the file they came from."""
 
     key: str
     title: str
     authors: str = ""
     url: str = ""
+    statements: tuple[Statement, ...] = ()
+    source: str = ""
 
-    def to_dict(self) -> dict[str, str]:
-        return {"key": self.key, "title": self.title, "authors": self.authors, "url": self.url}
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "title": self.title, "authors": self.authors, "url": self.url,
+                "source": self.source, "statements": [s.to_dict() for s in self.statements]}
 
 
 class Registry:
@@ -639,6 +645,8 @@ def paper(
     title: str,
     authors: str = "",
     url: str = "",
+    statements: Iterable[Sequence[Any]] | None = None,
+    source: str | Path | None = None,
     registry: Registry | None = None,
 ) -> Paper:
     """Register a paper's metadata under its key (the prefix of its claims' ids).
@@ -651,6 +659,13 @@ def paper(
     The title goes into each result record and heads the paper's report; a paper never
     registered is shown under its key. Registering a key twice with different metadata is
     an error naming both.
+
+    The report's coverage page lists the paper's numbered statements (theorems, lemmas,
+    definitions, tables, figures...) with the claims that check each (:mod:`verify.coverage`).
+    Give them as ``statements``, rows ``(kind, number, first line, last line)`` of the paper's
+    text, or let verify find them: ``source="paper.tex"`` (its theorem environments, tables,
+    figures and labels) or the paper's plain text (``"paper.txt"``, a PDF's text: headings
+    such as "Theorem 3." and "Table 1:"), a path relative to the file that calls ``paper``.
     """
     reg = registry if registry is not None else REGISTRY
     if not isinstance(key, str) or not re.match(r"^[a-z][a-z0-9_]*$", key):
@@ -660,12 +675,38 @@ def paper(
             raise ClaimDefinitionError(f"paper {key!r}: {name} must be a string, got {value!r}")
     if not title.strip():
         raise ClaimDefinitionError(f"paper {key!r}: title is empty")
-    info = Paper(key, " ".join(title.split()), authors, url)
+    found, source_name = _paper_statements(key, statements, source)
+    info = Paper(key, " ".join(title.split()), authors, url, found, source_name)
     old = reg.papers.get(key)
     if old is not None and old != info:
         raise DuplicateClaimError(f"paper {key!r} is registered twice: {old} and {info}")
     reg.papers[key] = info
     return info
+
+
+def _paper_statements(
+    key: str, statements: Iterable[Sequence[Any]] | None, source: str | Path | None
+) -> tuple[tuple[Statement, ...], str]:
+    """The index :func:`paper` was given, or found in ``source`` (relative to the caller of
+    :func:`paper`), with the source's file name; :class:`ClaimDefinitionError` names a bad
+    row or a source that cannot be read."""
+    if statements is not None:
+        try:
+            return statements_from_data(statements), ""
+        except (ValueError, TypeError) as e:
+            raise ClaimDefinitionError(f"paper {key!r}: statements: {e}") from None
+    if source is None:
+        return (), ""
+    path = Path(source)
+    if not path.is_absolute():
+        caller = inspect.stack()[2].filename
+        near = Path(caller).resolve().parent / path
+        path = near if near.exists() or not path.exists() else path
+    try:
+        return tuple(find_statements(path)), path.name
+    except OSError as e:
+        raise ClaimDefinitionError(
+            f"paper {key!r}: cannot read source {str(source)!r}: {e.strerror}") from None
 
 
 def evidence_for(claim_id: str, *, registry: Registry | None = None) -> Callable[[Check], Check]:

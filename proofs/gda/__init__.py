@@ -13,12 +13,15 @@ for symbolic sizes). Numeric evidence for the same ids, and the numeric claims, 
 
 import verify
 
+from .statements import STATEMENTS
+
 PAPER = "gda"
 
 verify.paper(
     PAPER,
     title="Gradient Dynamics of Attention: How Cross-Entropy Sculpts Bayesian Manifolds",
     authors="Naman Agarwal, Siddhartha R. Dalal, Vishal Misra",
+    statements=STATEMENTS,
 )
 
 __claims__ = ("identities", "em", "manifold")

@@ -10,8 +10,10 @@ the same ids, and the numeric claims, live in ``numerics/nfa``.
 
 import verify
 
+from .statements import STATEMENTS
+
 PAPER = "nfa"
 
-verify.paper(PAPER, title="Neural Fields Meet Attention")
+verify.paper(PAPER, title="Neural Fields Meet Attention", statements=STATEMENTS)
 
 __claims__ = ("ag", "eq", "appc", "appd")

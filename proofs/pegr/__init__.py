@@ -15,11 +15,13 @@ cross-checks of these claims are in the ``numerics/pegr`` module of the same nam
 import verify
 
 from .model import PAPER
+from .statements import STATEMENTS
 
 verify.paper(
     PAPER,
     title="Positional Encodings as Group Representations: A Unified Framework",
     authors="Derek Lim, Hannah Lawrence, Ningyuan (Teresa) Huang, Erik H. Thiede",
+    statements=STATEMENTS,
 )
 
 __claims__ = (

@@ -7,12 +7,15 @@ the torch constructions and the numeric claims are in ``numerics/sih``.
 
 import verify
 
+from .statements import STATEMENTS
+
 PAPER = "sih"
 
 verify.paper(
     PAPER,
     title="Spatial Induction Heads: In-Context Learning of Multidimensional Cellular Automata",
     authors="Anonymous Author(s)",
+    statements=STATEMENTS,
 )
 
 __claims__ = ("setup", "optimal", "coverage", "depth", "embed", "retrieve", "main", "text")

@@ -20,6 +20,9 @@ paper's sections:
 
 import verify
 
-verify.paper("toef", title="Transformers Are Optimal Effective Fields", authors="Changqing Fu")
+from .statements import STATEMENTS
+
+verify.paper("toef", title="Transformers Are Optimal Effective Fields", authors="Changqing Fu",
+             statements=STATEMENTS)
 
 __claims__ = ("splitting", "variational", "linearized", "axioms", "theorem5", "engineering")

@@ -21,7 +21,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +30,10 @@ from ..errors import ReportError, ResultsFileError
 from ..results import ClaimResult, load
 from . import compile as tex_compile
 from . import figures as figs
+from . import paperinfo, view
 from . import sources as results_sources
-from . import view
 from .latex import Tex, code, escape_text
+from .latex import command as latex_command
 from .papers import order, title
 from .render import render
 
@@ -74,6 +75,10 @@ class ReportOutput:
     errors: list[ReportIssue] = field(default_factory=list)
     warnings: list[ReportIssue] = field(default_factory=list)
     compiled: bool = False
+    #: What the counts are of: the one run, or the runs merged (``merged from 3 runs: ...``).
+    merged: str = ""
+    #: The claims the report shows, merged (their counts are the report's).
+    results: list[ClaimResult] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -146,7 +151,6 @@ def build(
     results, used_sources, origin = results_sources.pick(loaded)
     results = [view.fit(r) for r in results]  # no claim's text can cost the paper its PDF
     used = [src for src in used_sources if src.used]
-    meta = used[0].meta if len(used) == 1 else {}
     names = ", ".join(Path(p).name for p in given)
     present = order([r.paper for r in results])
     if papers:
@@ -161,26 +165,39 @@ def build(
     else:
         selected = present
     fig_map = _draw_figures(results, out, output)
-    if len(used) > 1:
-        shown = {src.path: src for src in used}
-        prov = view.sources_view(
-            [src for src in used_sources if src.path in shown], results
-        )
-        subtitle_run = escape_text(f"merged from {len(used)} runs: "
-                                   + "; ".join(src.label() for src in used))
-        labels = {cid: used_sources[k].label() for cid, k in origin.items()}
-    else:
-        prov = view.provenance_view(meta, results)
-        subtitle_run = _run_line(meta, results)
-        labels = {}
-    shown_out = str(out_dir) if not Path(out_dir).is_absolute() else "DIR"  # no absolute paths
-    froms = " ".join(f"--from {Path(p).name}" for p in given)
-    rebuild = code(f"verify report {froms} --out {shown_out}")
+    metas = [src.meta for src in used_sources]
+
+    def runs_of(ids: set[str]) -> list[results_sources.Source]:
+        """The runs that gave (some of) these claims, each with only those claims."""
+        return [replace(src, used=tuple(c for c in src.used if c in ids))
+                for src in used_sources if any(c in ids for c in src.used)]
+
+    def run_views(sub: list[ClaimResult]) -> tuple[Tex, list[dict[str, Tex]]]:
+        runs = runs_of({r.id for r in sub})
+        if len(runs) > 1:
+            return (escape_text(merged_text(runs)), view.sources_view(runs, sub))
+        one = runs[0].meta if runs else {}
+        return _run_line(one, sub), view.provenance_view(one, sub)
+
+    labels = {cid: used_sources[k].label() for cid, k in origin.items()} if len(used) > 1 else {}
+    output.merged = merged_text(runs_of({r.id for r in results}))
+    output.results = results
+    rebuild = latex_command(
+        "verify report " + " ".join(f"--from {_shown_path(p)}" for p in given)
+        + f" --out {_shown_path(out_dir, 'DIR')}"
+    )
 
     docs: list[_Document] = []
+    coverages: dict[str, dict[str, Any] | None] = {}
     for p in selected:
         idx = [i for i, r in enumerate(results) if r.paper == p]
         sub = [results[i] for i in idx]
+        info = paperinfo.registered(p, metas)
+        coverages[p] = paperinfo.coverage_view(info, sub, view.result_badge)
+        subtitle, prov = run_views(sub)
+        revision = paperinfo.claims_revision(p, sub, metas)
+        if revision is not None:
+            prov = [{"key": Tex("claims revision"), "value": code(revision)}, *prov]
         docs.append(
             _Document(
                 file_key(p),
@@ -190,8 +207,11 @@ def build(
                     "header": escape_text(f"{title(p, sub)} ({p})"),
                     "kicker": Tex("Proof report \\,\\textperiodcentered\\, paper ") + code(p),
                     "paper_title": escape_text(title(p, sub)),
-                    "findings": view.findings_view(sub),
-                    "subtitle": subtitle_run,
+                    "byline": _byline(info, revision),
+                    "coverage": coverages[p],
+                    "glossary": view.GLOSSARY,
+                    "findings": view.findings_view(sub, index=paperinfo.statements(info)),
+                    "subtitle": subtitle,
                     "counts": view.counts_view(sub, [p]),
                     "provenance": prov,
                     "rebuild": rebuild,
@@ -217,10 +237,14 @@ def build(
                     f"{len(results)} claims from {len(selected)} "
                     f"paper{'' if len(selected) == 1 else 's'}"
                 ),
-                "subtitle": subtitle_run,
-                "counts": view.counts_view(results, selected),
-                "false_claims": view.findings_view(results, only="false"),
-                "provenance": prov,
+                "subtitle": run_views(results)[0],
+                "counts": view.counts_view(results, selected, coverages),
+                "false_claims": view.findings_view(
+                    results, only="false",
+                    index={p: paperinfo.statements(paperinfo.registered(p, metas))
+                           for p in selected}),
+                "glossary": view.GLOSSARY,
+                "provenance": run_views(results)[1],
                 "rebuild": rebuild,
                 "documents": Tex(", ".join(code(file_key(p) + ".pdf") for p in selected)),
             },
@@ -237,6 +261,53 @@ def build(
     for doc in docs:
         _build_document(doc, results, fig_map, out, output, engine_ok)
     return output
+
+
+def merged_text(runs: Sequence[results_sources.Source]) -> str:
+    """``merged from 3 runs: the quick run of 2026-11-29 (results.jsonl, 220 claims); deep
+    runs gda.jsonl (8 claims), nfa.jsonl (5 claims)``: what a report's counts are of."""
+    if len(runs) == 1:
+        src = runs[0]
+        return f"one run: {src.label()} ({_claims(len(src.used))})"
+    parts = [f"{src.label()} ({_claims(len(src.used))})" for src in runs]
+    return f"merged from {len(runs)} runs, per claim the strongest: " + "; ".join(parts)
+
+
+def _claims(n: int) -> str:
+    return f"{n} claim{'' if n == 1 else 's'}"
+
+
+def _shown_path(p: str | os.PathLike[str], absolute: str | None = None) -> str:
+    """A path as the reader types it where the build ran (the repository root for the
+    committed report): relative as given; an absolute one by its name, or ``absolute``
+    (no machine's folders in a report, and the same report wherever it is built)."""
+    path = Path(p)
+    if path.is_absolute():
+        return absolute or path.name
+    return path.as_posix()
+
+
+def _byline(info: dict[str, Any], revision: str | None) -> Tex | None:
+    """``A. Author · https://... · claims at revision 1a2b3c``: what a paper's title needs
+    under it (a built-in paper's claims are verify's, their revision is the run's)."""
+    parts = []
+    if info.get("authors"):
+        parts.append(escape_text(info["authors"]))
+    url = _url(info.get("url") or "")
+    if url:
+        parts.append(url)
+    if revision:
+        parts.append(Tex("claims at revision ") + code(revision))
+    return Tex(r" \,\textperiodcentered\, ".join(parts)) if parts else None
+
+
+def _url(url: str) -> Tex | None:
+    """A paper's url as a link when it is a plain http(s) address, else as text."""
+    if not url:
+        return None
+    if re.fullmatch(r"https?://[A-Za-z0-9._~:/?=+-]+", url):
+        return Tex("\\url{" + url + "}")
+    return escape_text(url, breakable=True)
 
 
 def _output_folder(out_dir: str | Path) -> Path:
@@ -301,7 +372,7 @@ def _run_line(meta: dict[str, Any], results: list[ClaimResult]) -> Tex:
     if profile:
         parts.append(escape_text(f"profile {profile}"))
     if meta.get("git_revision"):
-        parts.append(escape_text("revision ") + code(meta["git_revision"]))
+        parts.append(escape_text("verify revision ") + code(meta["git_revision"]))
     return Tex(" \\,\\textperiodcentered\\, ".join(parts))
 
 
@@ -377,6 +448,8 @@ def _build_document(
             break
         if res.ok:
             _keep_pdf(res.pdf, out / f"{doc.name}.pdf", output)
+            for line in overfull(res.log):
+                output.warnings.append(ReportIssue(f"{doc.name}.tex", line))
             break
         culprits: set[int] = set()
         for err in res.errors:
@@ -402,6 +475,16 @@ def _build_document(
             ", ".join(results[i].id for i in sorted(culprits)),
         )
     output.tex.append(tex_path)
+
+
+#: A box wider than its line by more than this runs visibly into the margin.
+MAX_OVERFULL_PT = 5.0
+_OVERFULL = re.compile(r"Overfull \\hbox \(([\d.]+)pt too wide\)[^\n]*")
+
+
+def overfull(log: str, limit: float = MAX_OVERFULL_PT) -> list[str]:
+    """The boxes of a LaTeX log overfull by more than ``limit`` points, as the log says them."""
+    return [m.group(0) for m in _OVERFULL.finditer(log) if float(m.group(1)) > limit]
 
 
 def _keep_pdf(src: Path | None, dst: Path, output: ReportOutput) -> None:

@@ -111,8 +111,54 @@ def _new_figure(width: float = 4.6, height: float = 2.9):
     return fig, fig.add_subplot()
 
 
+def tick_overlaps(fig: Any) -> list[str]:
+    """The tick labels of ``fig`` that overlap a neighbour, as ``"x: 10^-3 / 10^-2"``, from
+    matplotlib's own text extents (what the page will show)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = fig.canvas if hasattr(fig.canvas, "get_renderer") else FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    found = []
+    for ax in fig.axes:
+        for name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+            labels = [t for t in axis.get_ticklabels(which="both")
+                      if t.get_visible() and t.get_text()]
+            boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in labels]
+            key = 0 if name == "x" else 1
+            boxes.sort(key=lambda tb: tb[1].get_points()[0][key])
+            for (ta, a), (tb, b) in zip(boxes, boxes[1:], strict=False):
+                if a.overlaps(b) and a.width > 0 and b.width > 0:
+                    found.append(f"{name}: {ta} / {tb}")
+    return found
+
+
+def _declutter(fig: Any) -> None:
+    """Thin the tick labels of a log axis until none overlaps: minor labels off, then fewer
+    decades labelled."""
+    from matplotlib.ticker import LogLocator, NullFormatter
+
+    if not tick_overlaps(fig):
+        return
+    logs = [axis for ax in fig.axes for axis in (ax.xaxis, ax.yaxis) if axis.get_scale() == "log"]
+    for axis in logs:  # minor labels at 2 and 5 times a power of ten only
+        axis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
+    if not tick_overlaps(fig):
+        return
+    for axis in logs:
+        axis.set_minor_formatter(NullFormatter())
+    for numticks in (6, 4, 3):
+        if not tick_overlaps(fig):
+            return
+        for ax in fig.axes:
+            for axis in (ax.xaxis, ax.yaxis):
+                if axis.get_scale() == "log":
+                    axis.set_major_locator(LogLocator(base=10, numticks=numticks))
+
+
 def _save(fig: Any, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    _declutter(fig)
     fig.savefig(path, format="pdf", metadata={"CreationDate": None, "Creator": "verify"})
 
 

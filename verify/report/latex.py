@@ -37,6 +37,7 @@ __all__ = [
     "statement",
     "step",
     "code",
+    "command",
     "as_text",
 ]
 
@@ -219,12 +220,17 @@ def _latin_with_accent(ch: str) -> str | None:
     }.get(ch)
 
 
+#: An ellipsis the text means (``1,...,1``, ``Theorem 1 ... if``, ``Tr(...)``) is typeset as
+#: one; three dots glued to the end of a word are left as they are (they mark cut text).
+_ELLIPSIS = re.compile(r"(?:(?<=[\s,(\[{=+])|^)\.\.\.(?=[\s,)\]};:.]|$)")
+
+
 def escape_text(s: object, *, breakable: bool = False) -> Tex:
     """Escape ``s`` as plain text: TeX interprets none of it.
 
     ``breakable`` allows line breaks after ``.``, ``_``, ``/`` and ``-`` (ids, paths).
     """
-    s = "" if s is None else str(s)
+    s = _ELLIPSIS.sub("\u2026", "" if s is None else str(s))
     out: list[str] = []
     for ch in s:
         if ch in _TEXT_SPECIAL:
@@ -250,8 +256,16 @@ def escape_text(s: object, *, breakable: bool = False) -> Tex:
 
 
 def code(s: object) -> Tex:
-    """Typewriter text (a command, a file name): escaped, breakable."""
-    return Tex(r"\texttt{%s}" % escape_text(s, breakable=True))
+    """Typewriter text (an id, a file name): escaped; a line may break after ``.`` or ``/``
+    only, never inside a word (``capacity_gap`` stays whole, so a copied id works)."""
+    text = escape_text(s).replace("-", "-{}")  # no -- ligature: what is shown is typed
+    return Tex(r"\texttt{%s}" % re.sub(r"([./])(?=\w)", r"\1\\allowbreak{}", text))
+
+
+def command(s: object) -> Tex:
+    """A command to paste into a shell: typewriter text that breaks at its spaces only."""
+    words = [escape_text(w).replace("-", "-{}") for w in str("" if s is None else s).split()]
+    return Tex(r"{\raggedright\ttfamily %s\par}" % " ".join(r"\mbox{%s}" % w for w in words))
 
 
 def as_text(s: object) -> Tex:
@@ -672,7 +686,49 @@ def statement(s: object) -> Tex:
         return Tex(r"\vfprose{%s}" % text_with_math(s))
     if _is_prose(s):
         return Tex(r"\vfprose{%s}" % _prose(s))
+    words = _mostly_text(s)
+    if words is not None:  # a sentence written as \text{...} pieces: prose that wraps
+        return Tex(r"\vfprose{%s}" % text_with_math(words))
     return math_display(s)
+
+
+_TEXT_PIECE = re.compile(r"\\(?:text|textrm|mathrm)\{([^{}$]*)\}")
+
+
+def _mostly_text(s: str) -> str | None:
+    """A math string that is a sentence in ``\\text{}`` pieces (half of it words, or a piece
+    too long for a line: math cannot break inside one), as prose with ``$..$`` math between
+    the pieces; ``None`` for a formula."""
+    pieces = _TEXT_PIECE.split(s)
+    text = "".join(pieces[1::2])
+    longest = max((len(p) for p in pieces[1::2]), default=0)
+    if "$" in s or len(text) < 40 or (len(text) < 0.5 * len(s) and longest < 45):
+        return None  # a formula with a few words: set as math
+    out = []
+    for k, piece in enumerate(pieces):
+        if k % 2:
+            out.append(piece)
+        else:
+            space = " " if re.search(r"\\[ ,;:]\s*$|\s$", piece) else ""
+            lead = " " if re.match(r"^\s*\\[ ,;:]|^\s", piece) else ""
+            piece = _EDGE_SPACE.sub("", piece)
+            if not piece:
+                out.append(lead or space)
+                continue
+            if not re.search(r"[A-Za-z0-9\\]", piece):  # punctuation between words
+                out.append(piece + space)
+                continue
+            if re.search(r"\\(?:text|mbox)", piece):
+                return None  # a \text{} this reading could not take apart
+            try:
+                sanitize_math(piece)
+            except Unsafe:
+                return None
+            out.append("%s$%s$%s" % (lead, piece, space))
+    return "".join(out)
+
+
+_EDGE_SPACE = re.compile(r"^(?:\s|\\[ ,;:!]|\\q?quad)+|(?:\s|\\[ ,;:!]|\\q?quad|\\)+$")
 
 
 def step(s: object) -> Tex:

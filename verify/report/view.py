@@ -20,7 +20,7 @@ from .. import headline
 from ..evidence import Evidence
 from ..results import ClaimResult
 from ..verdict import Verdict
-from . import latex
+from . import latex, values
 from .latex import Tex, code, escape_text
 from .papers import title
 
@@ -68,17 +68,7 @@ def readings_tex(r: ClaimResult) -> Tex | None:
 
 def fmt_number(x: float) -> Tex:
     """A float, readable: 4 significant digits, powers of ten in math."""
-    if math.isnan(x):
-        return Tex("NaN")
-    if math.isinf(x):
-        return Tex(r"$\infty$" if x > 0 else r"$-\infty$")
-    if x == 0:
-        return Tex("0")
-    if 1e-3 <= abs(x) < 1e5:
-        return Tex("%.4g" % x)
-    mant, exp = ("%.3e" % x).split("e")
-    mant = mant.rstrip("0").rstrip(".")
-    return Tex(r"$%s\times10^{%d}$" % (mant, int(exp)))
+    return values.number_text(x)
 
 
 def _small(v: Any, budget: int = MAX_FULL) -> int:
@@ -102,11 +92,9 @@ def _small(v: Any, budget: int = MAX_FULL) -> int:
 
 
 def fmt_value(v: Any, depth: int = 0, full: bool | None = None) -> Tex:
-    """Any JSON value from evidence, as safe LaTeX: printed in full when it holds at most
-    :data:`MAX_FULL` numbers, else abbreviated (lists cut at :data:`MAX_LIST` items, nesting
-    below two levels shown as ``...``)."""
-    if full is None:
-        full = isinstance(v, (list, dict)) and _small(v) >= 0
+    """Any JSON value from evidence, as safe LaTeX, in full (the sizes are bounded by
+    :func:`fit`): numbers with sensible digits, SymPy values as math, a dict as
+    ``name = value`` pairs, a list in brackets; never a Python repr, never cut with dots."""
     if v is None:
         return Tex(r"--")
     if isinstance(v, bool):
@@ -123,22 +111,45 @@ def fmt_value(v: Any, depth: int = 0, full: bool | None = None) -> Tex:
             return Tex(
                 r"$%s\frac{%s}{%s}$" % ("-" if num.startswith("-") else "", num.lstrip("-"), den)
             )
-        if len(v) > 160:
-            v = v[:157] + "..."
-        return escape_text(v, breakable=True)
-    if depth >= 2 and not full:
-        return Tex(r"\dots")
+        return values.value_text(v)
     if isinstance(v, list):
-        shown = v if full else v[:MAX_LIST]
-        items = [fmt_value(x, depth + 1, full) for x in shown]
-        more = r", \dots{} (%d in all)" % len(v) if len(v) > len(shown) else ""
-        return Tex("[" + ", ".join(items) + more + "]")
+        if _small(v, MAX_SHOWN) < 0:
+            return _described(v)
+        return Tex("[" + ", ".join(fmt_value(x, depth + 1) for x in v) + "]")
     if isinstance(v, dict):
-        keys = list(v) if full else list(v)[:MAX_LIST]
-        items = [escape_text(k) + " = " + fmt_value(v[k], depth + 1, full) for k in keys]
-        more = r", \dots" if len(v) > len(keys) else ""
-        return Tex(r"\{" + ", ".join(items) + more + r"\}")
-    return escape_text(repr(v))
+        items = [values.key_text(str(k)) + Tex(" = ") + fmt_value(x, depth + 1)
+                 for k, x in v.items()]
+        if depth == 0:
+            return Tex(r"\newline ".join(items))
+        return Tex("(" + "; ".join(items) + ")")
+    return values.value_text(str(v))
+
+
+#: Most numbers a list is printed with; a larger one is described (its shape and range),
+#: said to be in full in the results file: a page of digits helps no reader.
+MAX_SHOWN = 1000
+
+
+def _described(v: list[Any]) -> Tex:
+    shape, inner = [], v
+    while isinstance(inner, list):
+        shape.append(len(inner))
+        inner = inner[0] if inner else None
+    flat: list[float] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, list):
+            for y in x:
+                walk(y)
+        elif _is_real(x):
+            flat.append(float(x))
+
+    walk(v)
+    text = Tex("a %s list" % r"$\times$".join(str(n) for n in shape))
+    if flat:
+        text = Tex(text + Tex(" of numbers from ") + fmt_number(min(flat)) + Tex(" to ")
+                   + fmt_number(max(flat)))
+    return Tex(text + Tex(" (in full in the results file)"))
 
 
 def fmt_seconds(s: Any) -> Tex:
@@ -182,7 +193,15 @@ class Renderers:
                 step=lambda s: Tex(r"\vfprose{%s}" % latex.as_text(s)),
                 prose=lambda s: escape_text(s),
             )
-        return cls(statement=latex.statement, step=latex.step, prose=latex.text_with_math)
+        return cls(statement=latex.statement, step=_step, prose=values.prose)
+
+
+def _step(s: object) -> Tex:
+    """A proof step: math as math; a step in words with its ASCII math typeset."""
+    text = "" if s is None else str(s).strip()
+    if "$" not in text and "\\" not in text and latex._is_prose(text):
+        return Tex(r"\vfprose{%s}" % values.prose(text))
+    return latex.step(text)
 
 
 #: Most characters of a statement (each reading's too) that the report typesets.
@@ -205,7 +224,7 @@ def cut_text(s: object, limit: int) -> str:
     space = head.rfind(" ", limit - 200)
     if space > 0:
         head = head[:space]
-    return f"{head} [... {len(s) - len(head):,} characters cut]"
+    return f"{head} [{len(s) - len(head):,} more characters not shown]"
 
 
 def _fit_value(value: Any) -> Any:
@@ -214,7 +233,7 @@ def _fit_value(value: Any) -> Any:
     if isinstance(value, list):
         items = [_fit_value(v) for v in value[:MAX_ITEMS]]
         if len(value) > MAX_ITEMS:
-            items.append(f"[... {len(value) - MAX_ITEMS:,} more items cut]")
+            items.append(f"[{len(value) - MAX_ITEMS:,} more items not shown]")
         return items
     if isinstance(value, dict):
         return {cut_text(k, 200): _fit_value(v) for k, v in list(value.items())[:MAX_ITEMS]}
@@ -224,7 +243,7 @@ def _fit_value(value: Any) -> Any:
 def _fit_evidence(e: Evidence) -> Evidence:
     steps = [cut_text(x, MAX_PROSE) for x in (e.steps or [])[:MAX_STEPS]]
     if len(e.steps or []) > MAX_STEPS:
-        steps.append(f"[... {len(e.steps) - MAX_STEPS:,} more steps cut]")
+        steps.append(f"[{len(e.steps) - MAX_STEPS:,} more steps not shown]")
     return replace(
         e, summary=cut_text(e.summary, MAX_PROSE), steps=steps,
         generality=cut_text(e.generality, 500) if e.generality else e.generality,
@@ -255,8 +274,8 @@ def fit(r: ClaimResult) -> ClaimResult:
 
 
 def one_line(s: str, limit: int = MAX_REASON) -> str:
-    s = " ".join(str(s).split())
-    return s if len(s) <= limit else s[: limit - 3].rstrip() + "..."
+    """``s`` on one line, in full (a table cell wraps; the report never cuts text)."""
+    return " ".join(str(s).split())
 
 
 def rerun_command(r: ClaimResult, e: Evidence | None = None) -> str:
@@ -268,9 +287,12 @@ def rerun_command(r: ClaimResult, e: Evidence | None = None) -> str:
 
 
 def _rows(d: dict[str, Any], skip: Iterable[str] = ()) -> list[dict[str, Tex]]:
+    """Name/value rows of a counterexample or of numbers: names in words (or math), a value
+    that repeats its name at its start without the repetition."""
     skip = set(skip)
     return [
-        {"key": escape_text(k, breakable=True), "value": fmt_value(v)}
+        {"key": values.key_text(k),
+         "value": fmt_value(values.without_label(k, v) if isinstance(v, str) else v)}
         for k, v in d.items()
         if k not in skip
     ]
@@ -299,7 +321,7 @@ def evidence_view(
             )
             if refuted or converted or e.dtype not in EPS:
                 continue
-            violations.append({"key": escape_text(key, breakable=True), "value": None,
+            violations.append({"key": values.key_text(key), "value": None,
                                "eps": Tex(r"%s\,$\varepsilon_{\mathrm{%s}}$"
                                           % (fmt_number(float(val)), e.dtype))})
             continue
@@ -307,7 +329,7 @@ def evidence_view(
         units = None if refuted else eps_units(val, e.dtype)
         if refuted or units is not None:
             violations.append(
-                {"key": escape_text(key, breakable=True), "value": fmt_value(val), "eps": units}
+                {"key": values.key_text(key), "value": fmt_value(val), "eps": units}
             )
     details = []
     for label, value in (
@@ -317,7 +339,7 @@ def evidence_view(
         ("seed", e.seed),
     ):
         if value not in (None, ""):
-            details.append({"key": Tex(label), "value": escape_text(value)})
+            details.append({"key": Tex(label), "value": values.prose(value)})
     if e.elapsed_s:
         details.append({"key": Tex("time"), "value": fmt_seconds(e.elapsed_s)})
     symbolic = e.method in ("symbolic", "certificate")
@@ -353,7 +375,8 @@ def evidence_view(
         "numbers": _rows(numbers, EXPERIMENT_KEYS if is_experiment else ()),
         "experiment": _experiment_row(r, e) if is_experiment else None,
         "figures": fig_paths,
-        "rerun": code(rerun_command(r, e)) if (e.verdict is Verdict.REFUTED or e.rerun) else None,
+        "rerun": (latex.command(rerun_command(r, e))
+                  if (e.verdict is Verdict.REFUTED or e.rerun) else None),
         "audit": escape_text(e.audit) if e.audit else None,
     }
 
@@ -400,7 +423,8 @@ def _experiment_row(r: ClaimResult, e: Evidence) -> dict[str, Tex]:
         spread_tex = Tex(spread_tex + Tex(" (%s seeds)" % fmt_value(seeds)))
     return {
         "id": code(r.id),
-        "metric": escape_text(n.get("metric", e.part if e.part != "main" else "")),
+        "metric": values.prose(values.without_label(
+            f"[{e.reading}]", str(n.get("metric", e.part if e.part != "main" else "")))),
         "paper": fmt_value(n.get("paper_value")),
         "ours": fmt_value(n.get("measured")),
         "spread": spread_tex,
@@ -469,7 +493,7 @@ def claim_view(
         "evidence": evidence,
         "error": latex.as_text(r.error) if r.error else None,
         "elapsed": fmt_seconds(r.elapsed_s),
-        "rerun": code(rerun_command(r)),
+        "rerun": latex.command(rerun_command(r)),
         "safe": safe,
         "origin": escape_text(origin) if origin else None,
     }
@@ -554,7 +578,11 @@ def counts(results: Iterable[ClaimResult]) -> dict[tuple[Verdict, str], int]:
     return out
 
 
-def counts_view(results: list[ClaimResult], papers: list[str]) -> dict[str, Any]:
+def counts_view(results: list[ClaimResult], papers: list[str],
+                coverages: dict[str, dict[str, Any] | None] | None = None) -> dict[str, Any]:
+    """The verdict counts per paper, with the share of each paper's numbered statements its
+    claims check (``coverages``: the paper's coverage view, :mod:`.paperinfo`)."""
+    coverages = coverages or {}
     total = counts(results)
     shown = [c for c in CATEGORIES if total[c]] or [CATEGORIES[0]]
     rows = []
@@ -567,11 +595,12 @@ def counts_view(results: list[ClaimResult], papers: list[str]) -> dict[str, Any]
                 "title": escape_text(title(p, sub)),
                 "counts": [c[k] for k in shown],
                 "total": len(sub),
+                "covered": (coverages[p]["share"] if coverages.get(p) else Tex("--")),
             }
         )
     return {
         "verdicts": [_category_badge(v, q) for v, q in shown],
-        "short": [Tex(_SHORT[v] + (r"\newline{\scriptsize %s}" % q if q else ""))
+        "short": [Tex(_SHORT[v] + (r" {\tiny %s}" % q if q else ""))
                   for v, q in shown],
         "ncols": len(shown),
         "rows": rows,
@@ -598,9 +627,39 @@ SEVERITY_ORDER = {"false": 0, "overstated": 1, "consistency check": 2, "erratum"
                   "erratum in the proof": 4}
 
 
-def findings_view(results: list[ClaimResult], *, only: str | None = None) -> list[dict[str, Any]]:
-    """The refutations, most severe first: each with its one-line counterexample and, for an
-    erratum or an overstated claim, the repaired statement with its own verdict."""
+_SENTENCE = {
+    "false": "The statement is false: no reasonable reading of it holds.",
+    "overstated": "The statement is overstated: it holds only under a hypothesis the paper "
+                  "does not state.",
+    "erratum": "The statement holds once a defect of its text is repaired; as printed it "
+               "fails.",
+}
+
+
+def where_in_paper(r: ClaimResult, index: Iterable[Any] = ()) -> Tex:
+    """Where the claim is in the paper: the first numbered statement of the paper's index it
+    names, with its lines (``Theorem 4.3, L343--353``), else the first place its ``where``
+    gives."""
+    from ..coverage import cited
+
+    names = cited(r.where).names
+    for st in index:
+        if (st.kind, st.number) in names:
+            a, b = st.spans[0]
+            return escape_text(f"{st.name}, L{a}" + (f"\u2013{b}" if b != a else ""))
+    first = (r.where or "").split(";")[0].strip()
+    return escape_text(first or r.id)
+
+
+def findings_view(
+    results: list[ClaimResult], *, only: str | None = None,
+    index: Iterable[Any] | dict[str, Any] = (),
+) -> list[dict[str, Any]]:
+    """The refutations, most severe first, as a referee lists them: where in the paper and
+    the statement as printed, the verdict in one sentence, then the evidence (the
+    counterexample as a table of variables and values; for an erratum or an overstated
+    claim, the repaired statement with its own verdict)."""
+    index = index if isinstance(index, dict) else list(index)
     refuted = [r for r in results if r.verdict is Verdict.REFUTED or r.errata]
     if only is not None:
         refuted = [r for r in refuted if _severity(r) == only]
@@ -622,19 +681,50 @@ def findings_view(results: list[ClaimResult], *, only: str | None = None) -> lis
                     Verdict.parse(info.get("verdict", "UNDECIDED")), info.get("scope")
                 ),
             }
+        severity = _severity(r)
+        printed = r.reading_statements.get(failing) or r.statement
         out.append(
             {
                 "id": code(r.id),
                 "paper": escape_text(r.paper),
-                "severity": escape_text(_severity(r)),
-                "summary": escape_text(one_line(r.summary, 200)),
-                "counterexample": (
-                    fmt_value(witness.counterexample) if witness is not None else Tex("--")
-                ),
+                "where": where_in_paper(r, index.get(r.paper, ()) if isinstance(index, dict)
+                                        else index),
+                "statement": latex.statement(printed),
+                "badge": result_badge(r),
+                "severity": escape_text(severity),
+                "sentence": escape_text(_SENTENCE.get(severity, "")),
+                "summary": values.prose(_capital(one_line(r.summary))),
+                "counterexample": (_rows(witness.counterexample or {}) if witness is not None
+                                   else []),
+                "counterexample_summary": (values.prose(
+                                               values.without_label("counterexample",
+                                                                    witness.summary))
+                                           if witness is not None and witness.summary
+                                           and witness.summary != r.summary else None),
                 "repaired": repaired,
             }
         )
     return out
+
+
+def _capital(s: str) -> str:
+    """A sentence starts with a capital (a summary written as a clause does not)."""
+    return s[:1].upper() + s[1:] if s[:1].isalpha() and s[:1].islower() else s
+
+
+#: The tool's own words, once, in the paper's documents and the summary.
+GLOSSARY = Tex(
+    r"\textbf{Reading}: a statement that can be read more than one way is checked under each "
+    r"reasonable reading; reading A is the statement as printed, the others are named where "
+    r"they appear, and the verdict that heads is the reading the paper means. "
+    r"\textbf{Scope}: a proof is \emph{general} when it covers every size the statement "
+    r"quantifies over, \emph{bounded} when it was carried out for the sizes named. "
+    r"\textbf{Severity} of a refutation: \emph{false} (no reasonable reading holds), "
+    r"\emph{overstated} (true only under a hypothesis the paper lacks), \emph{erratum} (a "
+    r"defect a referee fixes with a remark; the repaired statement heads, with its own "
+    r"verdict). \textbf{Supported}: no counterexample in a numerical search, which is "
+    r"evidence, not a proof; \textbf{undecided}: neither, with the reason said."
+)
 
 
 def _severity(r: ClaimResult) -> str:
@@ -651,11 +741,11 @@ def _severity(r: ClaimResult) -> str:
 def provenance_view(meta: dict[str, Any], results: list[ClaimResult]) -> list[dict[str, Tex]]:
     """Where the results came from, as label/value rows (``not recorded`` when unknown)."""
     first = results[0] if results else None
-    dtypes = sorted({e.dtype for r in results for e in r.evidence if e.dtype})
+    dtypes = sorted({values.unrepr(e.dtype) for r in results for e in r.evidence if e.dtype})
     devices = sorted({r.device for r in results if r.device})
     versions = meta.get("versions") or {}
     rows = [
-        ("git revision", meta.get("git_revision")),
+        ("verify revision", meta.get("git_revision")),
         ("date", meta.get("date")),
         ("seed", meta.get("seed", first.run_seed if first else None)),
         ("profile", meta.get("profile", first.profile if first else None)),
@@ -664,7 +754,7 @@ def provenance_view(meta: dict[str, Any], results: list[ClaimResult]) -> list[di
         ("run time", fmt_seconds(meta["run_time_s"]) if "run_time_s" in meta else None),
         ("claims", meta.get("claims", len(results))),
         ("platform", meta.get("platform")),
-        ("versions", ", ".join(f"{k} {v}" for k, v in versions.items()) if versions else None),
+        ("versions", _versions(versions) if versions else None),
     ]
     if meta.get("claims_sources"):
         rows.append(("claims packages", claims_sources_text(meta["claims_sources"])))
@@ -700,7 +790,8 @@ def sources_view(sources: list[Any], results: list[ClaimResult]) -> list[dict[st
     for k, src in enumerate(sources, 1):
         meta = src.meta or {}
         facts = ["%d claim%s" % (len(src.used), "" if len(src.used) == 1 else "s")]
-        for label, key in (("seed", "seed"), ("revision", "git_revision"), ("device", "device")):
+        for label, key in (("seed", "seed"), ("verify revision", "git_revision"),
+                           ("device", "device")):
             if meta.get(key) is not None:
                 facts.append(f"{label} {meta[key]}")
         if isinstance(meta.get("run_time_s"), (int, float)):
@@ -708,10 +799,10 @@ def sources_view(sources: list[Any], results: list[ClaimResult]) -> list[dict[st
         if not meta:
             facts.append("provenance not recorded")
         rows.append(("run %d" % k, f"{src.label()}: " + "; ".join(facts)))
-    dtypes = sorted({e.dtype for r in results for e in r.evidence if e.dtype})
+    dtypes = sorted({values.unrepr(e.dtype) for r in results for e in r.evidence if e.dtype})
     rows.append(("dtype", ", ".join(dtypes) if dtypes else None))
     versions = {
-        ", ".join(f"{k} {v}" for k, v in (src.meta.get("versions") or {}).items())
+        _versions(src.meta.get("versions") or {})
         for src in sources
         if src.meta.get("versions")
     }
@@ -721,6 +812,11 @@ def sources_view(sources: list[Any], results: list[ClaimResult]) -> list[dict[st
     for text in sorted(claims):
         rows.append(("claims packages", text))
     return _provenance_rows(rows)
+
+
+def _versions(versions: dict[str, Any]) -> Tex:
+    """``sympy 1.14.0, torch 2.13.0``: each name and version kept on one line."""
+    return Tex(", ".join(r"\mbox{%s}" % escape_text(f"{k} {v}") for k, v in versions.items()))
 
 
 def _provenance_rows(rows: list[tuple[str, Any]]) -> list[dict[str, Tex]]:
