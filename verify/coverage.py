@@ -133,6 +133,8 @@ def _heading(line: str) -> tuple[str, str] | None:
     if not m:
         return None
     kind = _kind(m.group("kind"))
+    if kind is None:
+        return None
     number = m.group("number") or ""
     after = m.group("after")
     rest = line[m.end("number") if number else m.end("kind"):].lstrip(" *_")

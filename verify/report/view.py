@@ -578,6 +578,12 @@ def counts(results: Iterable[ClaimResult]) -> dict[tuple[Verdict, str], int]:
     return out
 
 
+
+def _share(coverage: dict[str, Any] | None) -> Any:
+    """The summary's coverage cell: the paper's share of numbered statements checked, or a
+    dash for a paper without an index of statements."""
+    return coverage["share"] if coverage else Tex("--")
+
 def counts_view(results: list[ClaimResult], papers: list[str],
                 coverages: dict[str, dict[str, Any] | None] | None = None) -> dict[str, Any]:
     """The verdict counts per paper, with the share of each paper's numbered statements its
@@ -595,7 +601,7 @@ def counts_view(results: list[ClaimResult], papers: list[str],
                 "title": escape_text(title(p, sub)),
                 "counts": [c[k] for k in shown],
                 "total": len(sub),
-                "covered": (coverages[p]["share"] if coverages.get(p) else Tex("--")),
+                "covered": _share(coverages.get(p)),
             }
         )
     return {
