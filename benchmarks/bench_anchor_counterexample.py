@@ -32,12 +32,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-import hypothesis.strategies as st  # noqa: E402
-import torch  # noqa: E402
-from _common import save  # noqa: E402
+import hypothesis.strategies as st
+import torch
+from _common import save
 
-from verify.numeric import falsify  # noqa: E402
-from verify.numeric.falsify import default_tol  # noqa: E402
+from verify.numeric import falsify
+from verify.numeric.falsify import default_tol
 
 TOL = default_tol(torch.float64)
 SHAPES = ("x-box", "theta-needle", "theta-slope")

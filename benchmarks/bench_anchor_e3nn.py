@@ -38,11 +38,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-import hypothesis.strategies as st  # noqa: E402
-import torch  # noqa: E402
-from _common import save  # noqa: E402
+import hypothesis.strategies as st
+import torch
+from _common import save
 
-from verify.numeric import check_equivariance  # noqa: E402
+from verify.numeric import check_equivariance
 
 IRREPS = "8x0e+8x1o+4x2e"
 TARGET_RAW = 0.8

@@ -37,15 +37,15 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-import hypothesis.strategies as st  # noqa: E402
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-from _common import save  # noqa: E402
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target  # noqa: E402
-from hypothesis import seed as hypothesis_seed  # noqa: E402
-from hypothesis.extra import numpy as hnp  # noqa: E402
+import hypothesis.strategies as st
+import numpy as np
+import torch
+from _common import save
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
+from hypothesis import seed as hypothesis_seed
+from hypothesis.extra import numpy as hnp
 
-from verify.numeric import check_equivariance, falsify  # noqa: E402
+from verify.numeric import check_equivariance, falsify
 
 N_POINTS = 16
 DTYPE = torch.float64

@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-import torch  # noqa: E402
-from _common import save, timeit  # noqa: E402
+import torch
+from _common import save, timeit
 
-from numerics.gda.model.attention_head import closed_form_grads, head_forward  # noqa: E402
-from numerics.gda.model.blocked import blocked_head_step  # noqa: E402
+from numerics.gda.model.attention_head import closed_form_grads, head_forward
+from numerics.gda.model.blocked import blocked_head_step
 
 
 def _instance(R: int, T: int, device: str):

@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import save  # noqa: E402
+from _common import save
 
-import verify  # noqa: E402
-from verify.registry import REGISTRY, discover  # noqa: E402
+import verify
+from verify.registry import REGISTRY, discover
 
 
 def main() -> None:

@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import save  # noqa: E402
+from _common import save
 
-import verify  # noqa: E402
+import verify
 
 MODULE = "bench_trivial_claims"
 TARGET_MS = 50.0

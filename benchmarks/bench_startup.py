@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import save  # noqa: E402
+from _common import save
 
 ROOT = Path(__file__).resolve().parent.parent
 LIST_TARGET_S = 1.0

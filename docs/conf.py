@@ -17,7 +17,7 @@ sys.path.insert(0, str(DOCS.parent))  # the checkout's verify, proofs and numeri
 
 project = "verify"
 author = "the verify authors"
-copyright = "the verify authors"  # noqa: A001 - Sphinx's name for it
+copyright = "the verify authors"
 
 extensions = [
     "myst_parser",

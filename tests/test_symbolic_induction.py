@@ -78,7 +78,7 @@ def test_a_wrong_initial_value_fails_on_the_base_case() -> None:
 
 
 def test_no_sum_doit_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(self, **hints):  # noqa: ANN001, ANN202
+    def refuse(self, **hints):
         raise AssertionError("Sum/Product.doit called")
 
     monkeypatch.setattr(sp.Sum, "doit", refuse)

@@ -39,7 +39,7 @@ def test_evidence_refuses_bool_naming_the_asserts():
     with pytest.raises(TypeError, match=r"no truth value \(this one is REFUTED\).*assert_proved"):
         bool(ev)
     with pytest.raises(TypeError, match="assert_supported"):
-        assert ev  # noqa: PT015 - the point: a bare assert cannot pass on a refutation
+        assert ev
     with pytest.raises(TypeError):
         if supported():
             pass

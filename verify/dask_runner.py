@@ -94,7 +94,7 @@ def run_tasks(
             task = futures.pop(fut)
             try:
                 outcome = fut.result()
-            except Exception as e:  # noqa: BLE001 - a lost worker, an error on the worker
+            except Exception as e:
                 outcome = Outcome(task, None, _task_failure(e), time.monotonic() - t0)
             on_outcome(outcome)
 

@@ -204,7 +204,7 @@ def _load(name: str, reg: Registry, by_module: dict[str, Advertised]) -> str:
             module = sources.import_file(path)
         except (ClaimDefinitionError, DiscoveryError):
             raise
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - name the file and line, then stop
+        except (Exception, SystemExit) as e:
             raise DiscoveryError(
                 f"cannot import claims file {path!r}{_failure_site(e)}: {_failure(e)}"
             ) from e
@@ -217,7 +217,7 @@ def _load(name: str, reg: Registry, by_module: dict[str, Advertised]) -> str:
             importlib.import_module(mod)
         except (ClaimDefinitionError, DiscoveryError):
             raise
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - report which file failed, then stop
+        except (Exception, SystemExit) as e:
             raise DiscoveryError(
                 f"cannot import claims module {mod!r}{_failure_site(e)}: {_failure(e)}"
             ) from e
@@ -305,7 +305,7 @@ def _import(name: str) -> Any:
         raise DiscoveryError(f"cannot import claims module {name!r}: {e}") from e
     except (ClaimDefinitionError, DiscoveryError):
         raise
-    except (Exception, SystemExit) as e:  # noqa: BLE001
+    except (Exception, SystemExit) as e:
         raise DiscoveryError(
             f"cannot import claims module {name!r}{_failure_site(e)}: {_failure(e)}"
         ) from e

@@ -63,7 +63,7 @@ def collect(fn: Any, ctx: Context, errors: list[str] | None = None,
                        "claim's memory limit, see --memory-gib)",
                        limits if limits is not None else errors,
                        elapsed_s=time.perf_counter() - t0)]
-    except (Exception, SystemExit) as e:  # noqa: BLE001 - a crashing check must not take the claim down
+    except (Exception, SystemExit) as e:
         limit = _limit_hit(e)
         if limit is not None:  # the run's limits, not the code's fault: UNDECIDED
             return [broken(f"check {_name(fn)} {limit}: {_shorten(str(e), 300)}",
@@ -79,7 +79,7 @@ def collect(fn: Any, ctx: Context, errors: list[str] | None = None,
     elif isinstance(out, Iterable) and not isinstance(out, (str, bytes, dict)):
         try:
             items = list(out)
-        except Exception as e:  # noqa: BLE001 - a generator that fails half-way
+        except Exception as e:
             return [broken(f"check {_name(fn)} raised {type(e).__name__}: "
                            f"{_shorten(str(e), 500)}{_at(fn, e)}")]
     else:

@@ -221,7 +221,7 @@ def template_main(
         if "torch" in sys.modules:  # claims that never import torch (SymPy proofs) skip it
             configure_torch()  # thread count in the child: a template starts no thread pool
         _preload()
-    except BaseException as e:  # noqa: BLE001 - tell the parent, then die
+    except BaseException as e:
         conn.send(("error", f"could not load the claims: {type(e).__name__}: {e}"))
         return
     gc.freeze()  # children's collections then leave the template's pages shared
@@ -463,7 +463,7 @@ def _claim_child(
     address-space limit in GiB (or None) and the torch thread count."""
     try:
         _prepare_child(outputs, limits, template)
-    except BaseException as e:  # noqa: BLE001 - no task taken: the template hears why
+    except BaseException as e:
         os.write(status, _BROKEN + f"{type(e).__name__}: {e}".encode())
         os._exit(4)
     try:
@@ -478,14 +478,14 @@ def _claim_child(
     try:
         conn.send(("started", me))
         message = ("result", _execute(task, outputs))
-    except BaseException as e:  # noqa: BLE001 - e.g. SystemExit from a check
+    except BaseException as e:
         message = ("failure", f"claim process error: {type(e).__name__}: {e}")
     if os.getpid() != me:  # a process the claim forked, returning through this frame
         os._exit(0)
     os.write(status, _WRITING)
     try:
         conn.send(message)
-    except Exception as e:  # noqa: BLE001 - an unpicklable record: nothing was written
+    except Exception as e:
         conn.send(("failure", f"claim process error: {type(e).__name__}: {e}"))
     os.write(status, _SENT)
     os._exit(0)

@@ -82,7 +82,7 @@ def has_nan(value: Any) -> bool:
             if getattr(value, "ndim", 1) == 0:
                 return bool(value != value)
             return has_nan(value.tolist())
-        except Exception:  # noqa: BLE001 - exotic array types: not our business
+        except Exception:
             return False
     return False
 

@@ -76,7 +76,7 @@ def _distribution(top: str) -> tuple[str | None, str | None]:
     """The installed distribution that provides top-level module ``top``, and its version."""
     try:
         names = metadata.packages_distributions().get(top) or []
-    except Exception:  # noqa: BLE001 - broken metadata of some other package: not ours to fix
+    except Exception:
         names = []
     for name in names:
         try:

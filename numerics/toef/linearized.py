@@ -56,7 +56,7 @@ def _paired(g: torch.Generator, C: int, C_A: int, h: int, hermitian: bool = Fals
     Q = crandn(2 * h, C, C_A, generator=g)
     K = crandn(2 * h, C, C_A, generator=g)
     V = torch.empty_like(Q)
-    O = torch.empty_like(Q)  # noqa: E741
+    O = torch.empty_like(Q)
     for i in range(h):
         if hermitian:
             K[i + h] = Q[i + h]
@@ -73,7 +73,7 @@ def lemma3_numeric(ctx):
     (the proof's W_B with Hermitian V O^*). Reading A, the lemma's existence statement, is
     decided by the symbolic witnesses (proofs/toef/linearized.py)."""
     def prop(generator, batch, dtype, device, N, C, C_A, h, scale, reading):
-        Q, K, V, O = _paired(generator, C, C_A, h, hermitian=(reading == "A1"))  # noqa: E741
+        Q, K, V, O = _paired(generator, C, C_A, h, hermitian=(reading == "A1"))
         C_MLP = 2
         Win, Wout = crandn(C, C_MLP, generator=generator), crandn(C, C_MLP, generator=generator)
         m = LinearizedTransformer(Win, Wout, Q, K, V, O)

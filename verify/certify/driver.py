@@ -69,7 +69,7 @@ def solve_status(prob: Any, solver: str) -> str:
     failed (solver trouble means UNDECIDED, not a crash)."""
     try:
         prob.solve(solver=solver)
-    except Exception as e:  # noqa: BLE001 - solver trouble means UNDECIDED, not a crash
+    except Exception as e:
         log.info("cvxpy %s failed: %s", solver, e)
         return f"error: {type(e).__name__}"
     return str(prob.status)

@@ -247,7 +247,7 @@ def _cvx_solve(
     prob = cp.Problem(cp.Minimize(c_min @ x), cons)
     try:
         prob.solve(solver=solver)
-    except Exception as e:  # noqa: BLE001 - a solver failure is a reason for UNDECIDED, not a crash
+    except Exception as e:
         log.info("cvxpy %s failed: %s", solver, e)
         return f"error: {e}", None, None, None
     lam = ub_con.dual_value if ub_con is not None else np.zeros(0)
@@ -404,7 +404,7 @@ def _farkas_lp(p: LPProblem, solver: str) -> tuple[np.ndarray, np.ndarray] | Non
     prob = cp.Problem(cp.Maximize(obj), cons)
     try:
         prob.solve(solver=solver)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         log.info("Farkas LP with %s failed: %s", solver, e)
         return None
     if lam.value is None or nu.value is None or prob.value is None or prob.value <= 0:

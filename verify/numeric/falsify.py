@@ -141,7 +141,7 @@ def importable(prop: Any) -> tuple[str, str] | None:
         import importlib
 
         found = getattr(importlib.import_module(module), qualname, None)
-    except Exception:  # noqa: BLE001 - not importable by name: no snippet then
+    except Exception:
         return None
     return (module, qualname) if found is prop else None
 

@@ -515,7 +515,7 @@ def _draw_figures(results: list[ClaimResult], out: Path, output: ReportOutput) -
                         ReportIssue(f"figures/{stem}.pdf", f"not drawn: {err}", r.id)
                     )
                     continue
-                except Exception as err:  # noqa: BLE001 - matplotlib on odd data: keep going
+                except Exception as err:
                     output.warnings.append(
                         ReportIssue(f"figures/{stem}.pdf", f"not drawn: {err!r}", r.id)
                     )

@@ -99,7 +99,7 @@ def _safe_text(s: str) -> str:
             for part in re.findall(r"\$([^$]*)\$", s):
                 parser.parse("$" + part + "$")
             return s
-        except Exception:  # noqa: BLE001 - any parse failure: show it literally
+        except Exception:
             pass
     return s.replace("$", r"\$")
 

@@ -45,7 +45,7 @@ def _builtin(key: str) -> dict[str, Any]:
                 importlib.import_module(f"{package}.{key}")
             except ImportError:
                 continue
-            except Exception as e:  # noqa: BLE001 - a broken built-in paper: report without it
+            except Exception as e:
                 log.warning("cannot read paper %s's registration: %s", key, e)
             break
     info = REGISTRY.papers.get(key)

@@ -88,7 +88,7 @@ def sympy_latex(s: str) -> str | None:
                 return None
             expr = sympy.Matrix(rows)
         return sympy.latex(expr)
-    except Exception:  # noqa: BLE001 - not SymPy after all: shown as text
+    except Exception:
         return None
 
 

@@ -118,7 +118,7 @@ def _guard_thread(fn: Callable[..., T], args: tuple, kw: dict, seconds: float) -
     def target() -> None:
         try:
             box["value"] = fn(*args, **kw)
-        except BaseException as e:  # noqa: BLE001 - handed back to the caller
+        except BaseException as e:
             box["error"] = e
 
     th = threading.Thread(target=target, daemon=True, name="verify-symbolic-rung")

@@ -325,7 +325,7 @@ def confirm_proved(L: Any, R: Any, dims: list[sp.Symbol], *, rung: str, seed: in
         except RungTimeout:
             out.skipped.append("explicit expansion ran out of time")
             break
-        except Exception as exc:  # noqa: BLE001 - a size the route cannot write out
+        except Exception as exc:
             out.skipped.append(f"not expanded at {_shown(sizes)}: {type(exc).__name__}: "
                                f"{str(exc)[:60]}")
             continue
@@ -350,7 +350,7 @@ def confirm_proved(L: Any, R: Any, dims: list[sp.Symbol], *, rung: str, seed: in
             except RungTimeout:
                 out.skipped.append("a point ran out of time")
                 continue
-            except Exception as exc:  # noqa: BLE001 - a point SymPy cannot evaluate
+            except Exception as exc:
                 out.skipped.append(f"{type(exc).__name__}: {str(exc)[:60]}")
                 continue
             status, info = res
@@ -463,7 +463,7 @@ def _gaussian(v: sp.Expr) -> sp.Expr | None:
         return v
     try:
         parts = v.as_coefficients_dict()
-    except Exception:  # noqa: BLE001
+    except Exception:
         return None
     if set(parts) <= {sp.S.One, sp.I} and all(isinstance(c, sp.Rational) for c in parts.values()):
         return v
@@ -484,7 +484,7 @@ def _quick_compare(a: sp.Expr, b: sp.Expr) -> tuple[str, dict[str, str]]:
         return ("agree", {}) if sp.expand(ga - gb) == 0 else ("differ?", {})
     try:
         va, vb = a.evalf(50, strict=False), b.evalf(50, strict=False)
-    except Exception:  # noqa: BLE001 - cannot evaluate here
+    except Exception:
         return "undefined", {}
     if not (va.is_number and vb.is_number) or va.has(sp.nan, sp.zoo, sp.oo, -sp.oo) \
             or vb.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
@@ -618,7 +618,7 @@ def _confirm_witness(L: Any, R: Any, cex: dict[str, Any]) -> tuple[bool, str]:
         if a is None and "[" in k:
             try:
                 a = sp.sympify(k, locals=local)
-            except Exception:  # noqa: BLE001 - a name that does not parse stays unmatched
+            except Exception:
                 a = None
         if isinstance(a, MatrixElement):
             entry_vals[str(a.xreplace(full))] = v

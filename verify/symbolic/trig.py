@@ -145,7 +145,7 @@ def trig_interpolate(
         rows.append(row)
     try:
         v = [K.from_sympy(sp.sympify(x)) for x in values]
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         raise ValueError(f"values must lie in Q(zeta_{M}): {exc}") from None
     n = len(labels)
     A = DomainMatrix(rows, (len(points), n), K)

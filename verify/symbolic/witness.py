@@ -332,7 +332,7 @@ def _exact(v: sp.Expr) -> sp.Expr | None:
 def _num(v: sp.Expr, dps: int) -> sp.Expr | None:
     try:
         f = v.evalf(dps, strict=False)
-    except Exception:  # noqa: BLE001 - evalf failure means "cannot evaluate here"
+    except Exception:
         return None
     if not f.is_number or f.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
         return None
@@ -392,7 +392,7 @@ def _gaussian(e: Any) -> sp.Expr | None:
     """``e`` as an exact Gaussian rational, or None (never raises)."""
     try:
         return _exact(e) if isinstance(e, sp.Expr) and e.is_number else None
-    except Exception:  # noqa: BLE001 - not recognisably exact
+    except Exception:
         return None
 
 
@@ -702,7 +702,7 @@ def _rewritten(d: sp.Expr, how: str) -> sp.Expr | None:
         g = sp.expand(d) if how == "expand" else guarded(sp.simplify, d, seconds=SIMPLIFY_S)
     except RungTimeout:
         return None
-    except Exception:  # noqa: BLE001 - a rewriting that fails decides nothing
+    except Exception:
         return None
     if not isinstance(g, sp.Expr) or not g.is_number or _undefined(g):
         return None
@@ -797,7 +797,7 @@ def search(
                 res.timed_out = True
                 break
             continue
-        except Exception as e:  # noqa: BLE001 - a point SymPy cannot evaluate is skipped
+        except Exception as e:
             res.undefined += 1
             res.notes.append(f"point {k}: {type(e).__name__}: {e}"[:200])
             continue
@@ -839,7 +839,7 @@ def _refine(lhs: Any, rhs: Any, near: list[dict], deadline: Deadline, res: Searc
         except RungTimeout:
             res.notes.append("adaptive-precision check: time guard exceeded")
             continue
-        except Exception as e:  # noqa: BLE001 - a point SymPy cannot evaluate is skipped
+        except Exception as e:
             res.notes.append(f"adaptive-precision check: {type(e).__name__}: {e}"[:200])
             continue
         if status == "differ":

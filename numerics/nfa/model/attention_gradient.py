@@ -132,7 +132,7 @@ class MultiHeadAttentionGradient(nn.Module):
         """``R = (Q^T)^+`` (K x H)."""
         return torch.linalg.pinv(self.Q.transpose(0, 1))
 
-    def readout(self, O: Tensor) -> Tensor:  # noqa: E741 (O of L790)
+    def readout(self, O: Tensor) -> Tensor:
         """``R O`` (the reconstructed preconditioned gradient, L730)."""
         return O @ self.readout_matrix().transpose(0, 1)
 

@@ -48,7 +48,7 @@ class TransformerODE(nn.Module):
         reading: ``"A"`` (``... W_out`` as printed) or ``"B"`` (``... W_out^T``).
     """
 
-    def __init__(self, W_gate, W_in, W_out, Q, K, V, O, reading: str = "A") -> None:  # noqa: E741
+    def __init__(self, W_gate, W_in, W_out, Q, K, V, O, reading: str = "A") -> None:
         super().__init__()
         self.W_gate, self.W_in, self.W_out = W_gate, W_in, W_out
         self.Q, self.K, self.V, self.O = Q, K, V, O
@@ -125,7 +125,7 @@ class LinearizedTransformer(nn.Module):
     The attention term is ``X`` times a function of the Gram matrix ``X^* X`` (associativity).
     """
 
-    def __init__(self, W_in, W_out, Q, K, V, O) -> None:  # noqa: E741
+    def __init__(self, W_in, W_out, Q, K, V, O) -> None:
         super().__init__()
         self.W_in, self.W_out, self.Q, self.K, self.V, self.O = W_in, W_out, Q, K, V, O
 
