@@ -19,7 +19,7 @@ from verify.registry import REGISTRY, Registry, default_modules, discover
 CLAIMS = '''
 import verify
 
-verify.paper("ix", title="Index Paper")
+verify.paper("ix", title="Index Paper", statements=[("Theorem", "1", 1, 2)])
 
 @verify.claim("ix.one", paper="ix", where="l. 1", statement="1 = 1", kind="identity",
               expect="PROVED", timeout={"quick": 7})
@@ -80,6 +80,8 @@ def test_stubs_carry_what_the_imported_claims_had(index_in_tmp, real, tmp_path):
     one = stubbed["ix.one"]
     assert claim_index.is_stub(one) and one.timeout_for("quick") == 7 and one.doc == "why one"
     assert stubbed.papers["ix"].title == "Index Paper"
+    assert stubbed.papers["ix"].to_dict() == real.papers["ix"].to_dict()
+    assert [s.name for s in stubbed.papers["ix"].statements] == ["Theorem 1"]
     with pytest.raises(RuntimeError, match="read from the claim index"):
         one.checks[0](None)
     _forget(sources)

@@ -128,7 +128,7 @@ def test_resume_after_interruption_loses_and_repeats_nothing(tmp_path):
             break
         time.sleep(0.1)
     os.killpg(proc.pid, signal.SIGKILL)  # a crash, not a polite stop
-    proc.wait()
+    proc.communicate()  # reaps it and closes its pipes
     with open(path, "a") as f:
         f.write('{"id": "slow.c5", "verd')  # the crash cut a line in half
     before = [line for line in path.read_text().splitlines() if line.endswith("}")]

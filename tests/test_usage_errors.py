@@ -164,14 +164,17 @@ def test_jobs_0_is_documented_in_help_and_guide(capsys):
 def test_jobs_0_stops_a_claim_at_its_budget_and_sweeps_its_processes(tmp_path):
     pidfile = tmp_path / "pid"
     claims = _claims_file(tmp_path, "jobs0_claims", f"""
-        import subprocess, time
+        import pathlib, subprocess, time
         import verify
         from verify import Evidence, Verdict
+
+        CHILDREN = []  # kept referenced: the sweep, not the garbage collector, ends the child
 
         @verify.claim("jz.spawn", paper="jz", where="l. 1", statement="x", kind="property")
         def spawn(ctx):
             p = subprocess.Popen(["sleep", "300"])
-            open({str(pidfile)!r}, "w").write(str(p.pid))
+            CHILDREN.append(p)
+            pathlib.Path({str(pidfile)!r}).write_text(str(p.pid))
             return Evidence(Verdict.SUPPORTED, "started a child")
 
         @verify.claim("jz.hang", paper="jz", where="l. 2", statement="x", kind="property",
@@ -263,6 +266,7 @@ def test_list_into_a_closed_pipe_is_quiet(tmp_path, argv):
     p.stdout.close()  # `verify list | head` once head has exited
     err = p.stderr.read().decode()
     assert p.wait(timeout=120) == 141  # as a shell reports a writer its reader left
+    p.stderr.close()
     assert "Traceback" not in err and "BrokenPipe" not in err and "Broken pipe" not in err, err
 
 

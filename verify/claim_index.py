@@ -106,11 +106,6 @@ def is_stub(c: Claim) -> bool:
     return c.from_index
 
 
-def real_checks(c: Claim) -> list[Any]:
-    """The checks of ``c`` that were imported (none of a stub's stand-ins)."""
-    return c.imported_checks()
-
-
 def forget_stubs(reg: Registry) -> None:
     """Drop the claims a previous :func:`use` read from the index, before a real import."""
     reg.drop([c.id for c in reg if is_stub(c)])
@@ -336,7 +331,7 @@ def use(reg: Registry, sources: Sequence[str]) -> dict[str, Any] | None:
     for d in data["claims"]:
         reg.add(_stub(d))
     for key, p in data["papers"].items():
-        reg.papers.setdefault(key, Paper(**p))
+        reg.papers.setdefault(key, Paper.from_dict(p))
     for where in data["searched"]:
         if where not in reg.searched:
             reg.searched.append(where)

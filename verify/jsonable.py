@@ -103,11 +103,6 @@ def find_nonfinite(value: Any, where: str = "") -> tuple[str, str] | None:
     return _nonfinite(value, where, set())
 
 
-def has_nonfinite(value: Any) -> bool:
-    """True if a NaN or an infinity hides anywhere in ``value`` (see :func:`find_nonfinite`)."""
-    return find_nonfinite(value) is not None
-
-
 def _nonfinite(value: Any, where: str, seen: set[int]) -> tuple[str, str] | None:
     if value is None or isinstance(value, (bool, int, Fraction)):
         return None

@@ -143,6 +143,12 @@ class Paper:
         return {"key": self.key, "title": self.title, "authors": self.authors, "url": self.url,
                 "source": self.source, "statements": [s.to_dict() for s in self.statements]}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Paper:
+        """The paper :meth:`to_dict` wrote (the claim index stores papers so)."""
+        return cls(**{**d, "statements": tuple(Statement.from_dict(s)
+                                               for s in d.get("statements", ()))})
+
 
 class Registry:
     """All claims known to this process, by id (insertion order = discovery order)."""

@@ -91,11 +91,6 @@ def to_matrix(values: Any) -> Matrix:
     return rows
 
 
-def fstr(x: Fraction) -> str:
-    """A Fraction as ``"p/q"`` (or ``"p"``), the form evidence stores exact numbers in."""
-    return str(x)
-
-
 # -- basic operations ------------------------------------------------------------------------
 def dot(a: Sequence[Fraction], b: Sequence[Fraction]) -> Fraction:
     return sum((x * y for x, y in zip(a, b, strict=True) if x and y), Fraction(0))

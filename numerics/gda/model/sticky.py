@@ -119,12 +119,6 @@ PROTOCOLS: dict[str, dict[str, float] | str] = {
 }
 
 
-@dataclass
-class StickyData:
-    mu: Tensor  # (S, C, d_x)
-    P: Tensor  # (C, C)
-
-
 def sample_sequences(
     g: torch.Generator, P: Tensor, mu: Tensor, T: int, dtype, n_batches: int | None = None
 ) -> tuple[Tensor, Tensor, Tensor]:

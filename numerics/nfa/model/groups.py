@@ -17,7 +17,7 @@ a whole batch of sample sets, each by its own group element.
 Public API (stable; imported by the experiments module):
 
 * :class:`AffineAction` -- ``apply``, ``apply_inverse``, ``inverse``, ``compose``,
-  ``act_on_set``, ``pull_back`` (the field action ``pi(g)``), ``to(dtype)``.
+  ``to(dtype)``.
 * :class:`ScaleTranslation` (``G_ST``, keeps the scalar ``a``; ``rho`` acts on
   ``(theta, mu, s)`` as in Thm 1, L134).
 * :class:`AnisotropicScaling` (positive diagonal ``A``), :class:`MatrixAffine` (any ``A``).
@@ -30,7 +30,6 @@ Public API (stable; imported by the experiments module):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -83,14 +82,6 @@ class AffineAction:
         return MatrixAffine(
             self.A @ other.A, torch.einsum("...ij,...j->...i", self.A, other.b) + self.b
         )
-
-    def act_on_set(self, x: Tensor, y: Tensor) -> tuple[Tensor, Tensor]:
-        """``g . S = {(g x_i, y_i)}``: coordinates move, values and token order are kept."""
-        return self.apply(x), y
-
-    def pull_back(self, f: Callable[[Tensor], Tensor]) -> Callable[[Tensor], Tensor]:
-        """The field action ``pi(g) f = f o g^{-1}`` (L80)."""
-        return lambda x: f(self.apply_inverse(x))
 
     def to(
         self, dtype: torch.dtype | None = None, device: torch.device | str | None = None
