@@ -176,7 +176,7 @@ def _row(
     paper: tuple[float, float],
     meas: np.ndarray,
     note: str,
-    reading: str = "A",
+    reading: str = "B",
     scale: dict | None = None,
 ) -> Evidence:
     """One Table 1 row, a mean with its spread over seeds: judged by the engine's reproduction
@@ -202,8 +202,14 @@ def _row(
         r"\pm0.001,\ 0.200\pm0.009,\ 1000;\ \text{paired }t\text{-test }p=0.003;\ 2.3\times\text{ "
         r"speedup}"
     ),
-    readings={"bits": "entropies in bits, as L434 prints them ('1.998 vs 2.077 bits'): the "
-                      "measured nats converted (the erratum reading)"},
+    readings={"B": "Table 1 in nats, the unit of (9)'s natural-log cross-entropy: every row "
+                   "measured, entropies in nats"},
+    headline=("B", "Table 1 is in nats: SGD's entropy 2.077 (L425) is ln 8 = 2.079 nats, "
+                   "the uniform predictor, while 2.077 bits would lie below the 3-bit uniform "
+                   "entropy and below the chain's entropy rate in bits (reading 'consistency'); "
+                   "the loss of (9) is a natural-log cross-entropy. L434's 'bits' ('1.998 vs "
+                   "2.077 bits') is an erratum: reading A, the entropies converted to bits, is "
+                   "kept beside the headline"),
     timeout={"quick": 120, "deep": 7200},
     expect={"quick": "UNDECIDED", "deep": "NOT_REPRODUCED"},
 )
@@ -211,22 +217,23 @@ def sticky_table1(ctx):
     """Each row re-measured on 5 paired seeds (REPRODUCED iff |mean - paper| <= 2 sqrt(sd_p^2 +
     sd_m^2): two standard errors of a difference; the speedup row propagates the spread of the
     steps row).
-    The headline (reading A) reads Table 1 in nats, the unit of (9)'s natural-log cross-entropy
-    and the unit the table's own numbers are in: SGD's entropy 2.077 is ln 8 = 2.079 nats (the
-    uniform predictor), while 2.077 *bits* would lie below the 3-bit uniform entropy and below
-    the chain's entropy rate in bits (reading "consistency"). L434's "bits" is an erratum; the
-    literal reading (label "bits": the measured entropies converted to bits) is kept beside it
-    and cannot reproduce at any scale (a calibrated predictor cannot go below the entropy rate
-    of 2.64-2.74 bits).
+    The headline (reading B, the claim list's nats reading) reads Table 1 in nats, the unit of
+    (9)'s natural-log cross-entropy and the unit the table's own numbers are in: SGD's entropy
+    2.077 is ln 8 = 2.079 nats (the uniform predictor), while 2.077 *bits* would lie below the
+    3-bit uniform entropy and below the chain's entropy rate in bits (reading "consistency").
+    L434's "bits" is an erratum; the literal reading (A, as the claim list labels it: the
+    measured entropies converted to bits) is kept beside it and cannot reproduce at any scale (a
+    calibrated predictor cannot go below the entropy rate of 2.64-2.74 bits).
     Quick profile: T=100 (stated in every summary); every row carries ``scale="smoke"``, so the
     audit leaves each UNDECIDED for the deep profile to judge (expect UNDECIDED). Also: the
     paired t-test, KL(EM||SGD), steps-to-level, and the internal consistency of the paper's own
     numbers. Deep (T=2000, seed 0; committed run): in nats every row reproduces except SGD's
     accuracy (0.159 +- 0.017 vs 0.200 +- 0.009), so the headline stays NOT_REPRODUCED by that
     row alone; loss, entropy, EM accuracy, steps, speedup (2.70 +- 0.29) and the t-test
-    (p = 0.011) reproduce. The committed deep rows were labelled with the old letters (A =
-    bits, B = nats) and trained on the printed chain (weights propto d), not the 2^-d chain
-    that gda.exp.sticky.min_entropy identifies: a deep rerun should use that chain."""
+    (p = 0.011) reproduce. The committed deep rows carry reading A on the unit-free rows (the
+    letters before the nats reading headed; here they are B) and were trained on the printed
+    chain (weights propto d), not the 2^-d chain that gda.exp.sticky.min_entropy identifies: a
+    deep rerun should use that chain."""
     cfg, log = trained(ctx.profile, ctx.run_seed, ctx.device)
     note = scale_note(cfg)
     sc = scale_fields(cfg)
@@ -240,11 +247,11 @@ def sticky_table1(ctx):
     for metric, vals in finals.items():
         for proto, runs in (("EM", em), ("SGD", sgd)):
             paper = TABLE1[metric][proto]
-            if metric == "final entropy":  # A: nats (the table's unit); "bits": L434's word
+            if metric == "final entropy":  # B: nats (the table's unit); A: L434's "bits"
                 out.append(_row(metric, proto, paper, vals[runs], note + ", nats", scale=sc))
                 out.append(
                     _row(metric, proto, paper, vals[runs] / LN2, note + ", converted to bits",
-                         reading="bits", scale=sc)
+                         reading="A", scale=sc)
                 )
             else:
                 out.append(_row(metric, proto, paper, vals[runs], note, scale=sc))
@@ -334,6 +341,7 @@ def paired_test_evidence(
         f"paired t-test EM < SGD final loss: paper p=0.003, measured p={p_meas:.3g} (mean diff "
         f"{d.mean():.4f}) ({note})",
         part="paired t-test",
+        reading="B",
         numbers={
             "paper_value": 0.003,
             "measured": p_meas,
@@ -358,6 +366,7 @@ def speedup_evidence(stl: np.ndarray, steps: int, note: str, scale: dict) -> Evi
         f"speedup (SGD steps / EM steps to SGD level): paper 2.3 (1000/(430 +- 143): sd "
         f"{sd_p:.2f}), measured {speed:.2f} +- {sd_m:.2f} ({note})",
         part="speedup",
+        reading="B",
         numbers={"n_seeds": len(stl), "metric": "speedup", **scale},
     )
 
