@@ -454,9 +454,9 @@ def test_table1_entropy_rows_in_nats_reproduce_and_in_bits_do_not():
     sgd = np.array([2.074, 2.077, 2.080, 2.076, 2.078])
     paper = TABLE1["final entropy"]["SGD"]
     sc = {"scale": "paper", "setting": "test"}
-    assert _row("final entropy", "SGD", paper, sgd, "nats", scale=sc).verdict is (
-        Verdict.REPRODUCED)
-    assert _row("final entropy", "SGD", paper, sgd / LN2, "bits", reading="bits",
+    nats = _row("final entropy", "SGD", paper, sgd, "nats", scale=sc)
+    assert nats.verdict is Verdict.REPRODUCED and nats.reading == "B"  # the nats reading heads
+    assert _row("final entropy", "SGD", paper, sgd / LN2, "bits", reading="A",
                 scale=sc).verdict is Verdict.NOT_REPRODUCED
 
 
@@ -714,3 +714,18 @@ def test_value_update_heads_with_the_aggregate_the_text_says():
     discover(["proofs.gda", "numerics.gda"])
     c = REGISTRY["gda.dyn.value_update_prototype"]
     assert c.headline[0] == "B" and "jointly" in c.headline[1] and not c.repairs
+
+
+# ---- gda.exp.sticky.task / min_entropy: one repaired chain -------------------------------------
+def test_the_2_pow_minus_d_rule_puts_the_nearby_symbol_first_and_gives_1829_nats():
+    from fractions import Fraction
+
+    from numerics.gda.exp_sticky import HALVING, nearby_evidence
+
+    d = [1, 2, 3, 4, 3, 2, 1]
+    assert nearby_evidence([Fraction(1, 2**x) for x in d], "B", "2^-d").verdict \
+        is Verdict.SUPPORTED
+    assert nearby_evidence([Fraction(x) for x in d], "A", "d").verdict is Verdict.REFUTED
+    assert entropy_rate(transition_matrix("exp", param=HALVING)) == pytest.approx(1.8303, abs=1e-4)
+    assert entropy_rate(transition_matrix("B")) == pytest.approx(1.883, abs=1e-3)
+
