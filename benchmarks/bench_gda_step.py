@@ -3,7 +3,8 @@
 A step of Sec. 7.2 evaluates the paper's closed-form gradients (13)-(32) for every batched run
 (``R`` runs, causal head, ``T`` positions). ``closed_form_grads`` materialises the ``(R, T, T)``
 score, weight and routing-gradient matrices; ``blocked_head_step`` processes ``block`` query
-rows at a time and skips the masked half. Both compute the same numbers (tests/test_gda_blocked.py);
+rows at a time and skips the masked half. Both compute the same numbers
+(tests/gda/test_gda_blocked.py);
 this script reports their time ratio per block size, measured in one run, and the agreement.
 Runs on CPU, and on CUDA too when present.
 """

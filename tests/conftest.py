@@ -1,4 +1,5 @@
-"""Shared pytest set-up: fixture claim modules importable by the runner's worker processes,
+"""Shared pytest set-up for the suite's folders (``engine/`` for verify's own machinery, one
+folder per built-in paper): fixture claim modules importable by the runner's worker processes,
 and every test confined to its own ``tmp_path``."""
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 sys.path.insert(0, str(FIXTURES))  # spawned workers inherit sys.path
+# the suite's shared modules (soundness_corpus, device_trace) import from every test folder
+sys.path.insert(0, str(Path(__file__).parent))
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
@@ -26,7 +29,7 @@ def _cache_in_tmp(tmp_path_factory):
 def _run_in_tmp_path(tmp_path, monkeypatch):
     """Every test runs with its own ``tmp_path`` as the working directory, so a default
     output path (``results.jsonl``, ``docs/report``) can never touch the checkout or a
-    user's results (tests/test_data_safety.py checks it)."""
+    user's results (tests/engine/test_data_safety.py checks it)."""
     monkeypatch.chdir(tmp_path)
 
 

@@ -6,7 +6,7 @@ floating evaluation cancels catastrophically (``sin(10**30 x)**2 + cos(10**30 x)
 root on its branch cut reached through such a cancellation) must never be.
 
 Each case builds ``lhs``, ``rhs`` and the keyword arguments of ``prove_equal`` lazily, so that
-importing this module is cheap. ``tests/test_symbolic_corpus.py`` runs them: every TRUE case
+importing this module is cheap. ``tests/engine/test_symbolic_corpus.py`` runs them: every TRUE case
 must be PROVED (or UNDECIDED, never REFUTED) and every FALSE one REFUTED with a witness that
 the test re-checks independently (never PROVED).
 """

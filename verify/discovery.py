@@ -150,7 +150,7 @@ def selected_modules(
 
     The rule: the claims of paper ``k`` live in the packages ``proofs.k`` and ``numerics.k``;
     and when such a package lists a claims module named ``s`` in ``__claims__``, the claims
-    ``k.s.*`` live in the modules named ``s`` (tests/test_startup.py checks that every
+    ``k.s.*`` live in the modules named ``s`` (tests/engine/test_startup.py checks that every
     built-in claim follows it). A pattern whose paper key is a glob selects everything.
     """
     pats = [select] if isinstance(select, str) else list(select or [])

@@ -135,7 +135,8 @@ def source_digest(module: str) -> str:
 
 
 #: What :func:`torch_state` says in a process where torch keeps its defaults: the state of a
-#: process that has not imported torch yet (tests/test_memo_state.py checks it against torch).
+#: process that has not imported torch yet (tests/engine/test_memo_state.py checks it against
+#: torch).
 TORCH_DEFAULTS = ("dtype torch.float32; device cpu; deterministic False; cudnn False False True; "
                   "tf32 False highest")
 

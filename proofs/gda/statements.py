@@ -4,7 +4,7 @@ The paper's index for the report's coverage page (:mod:`verify.coverage`). Data,
 sentences: each row is ``(kind, number, first line, last line[, first, last of a
 restatement])``, 1-based lines of the seed text; an unnumbered statement has number ``""``.
 Found by :func:`verify.coverage.find_statements_text`, spans checked by hand against the
-claims' own line ranges; tests/test_coverage.py checks each row against the seed.
+claims' own line ranges; tests/engine/test_coverage.py checks each row against the seed.
 """
 
 SEED = "002_4a3a265d0e488a5f.txt"

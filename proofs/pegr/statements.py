@@ -4,7 +4,7 @@ The paper's index for the report's coverage page (:mod:`verify.coverage`). Data,
 sentences: each row is ``(kind, number, first line, last line[, first, last of a
 restatement])``, 1-based lines of the seed text; an unnumbered statement has number ``""``.
 Found by :func:`verify.coverage.find_statements_text`, spans checked by hand against the
-claims' own line ranges; tests/test_coverage.py checks each row against the seed.
+claims' own line ranges; tests/engine/test_coverage.py checks each row against the seed.
 """
 
 SEED = "001_af70b3406447a469.txt"

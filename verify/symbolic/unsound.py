@@ -3,7 +3,7 @@
 A proof step is only as good as the rewrite it trusts. Each :class:`Entry` below names a
 rewrite SymPy performs on its own (when an expression is built, or in ``doit``) that is false
 somewhere, with a reproducer (``entry.wrong()`` returns SymPy's output next to the truth, and
-``tests/test_symbolic_unsound.py`` asserts that SymPy still gets it wrong) and a detector.
+``tests/engine/test_symbolic_unsound.py`` asserts that SymPy still gets it wrong) and a detector.
 
 How each kind is neutralised while a claim is proved (:mod:`.prove`):
 

@@ -10,7 +10,7 @@ computed here by treating ``conjugate(z)`` as an independent symbol: ``Abs(a)`` 
 through analytic functions, ``conjugate(z)`` is replaced by a fresh symbol ``zb``, the
 derivative is taken, and ``zb`` becomes ``conjugate(z)`` again.
 
-PyTorch convention (checked in ``tests/test_symbolic_wirtinger.py``): for a *real* loss
+PyTorch convention (checked in ``tests/engine/test_symbolic_wirtinger.py``): for a *real* loss
 ``L`` of a complex leaf ``z``, ``z.grad`` equals ``2 * dL/dzbar`` = ``conj(2 * dL/dz)``, the
 direction of steepest ascent ``dL/dx + i dL/dy``; :func:`torch_grad` returns exactly that.
 """

@@ -15,7 +15,7 @@ contributions summed:
 
 With the causal mask a query block ``[i0, i1)`` only sees keys ``< i1``, which halves the work.
 Nothing is approximated: the result equals :func:`closed_form_grads` up to floating-point
-summation order (``tests/test_gda_blocked.py`` checks this in float64).
+summation order (``tests/gda/test_gda_blocked.py`` checks this in float64).
 """
 
 from __future__ import annotations

@@ -217,7 +217,7 @@ class AdamW:
     """AdamW (Loshchilov & Hutter; the update of ``torch.optim.AdamW`` with its defaults betas
     (0.9, 0.999), eps 1e-8, decoupled weight decay), written out because constructing
     ``torch.optim.AdamW`` costs ~1.2 s of one-off imports, which the quick profile cannot afford.
-    ``tests/test_nfa_training.py`` checks it step for step against ``torch.optim.AdamW``."""
+    ``tests/nfa/test_nfa_training.py`` checks it step for step against ``torch.optim.AdamW``."""
 
     def __init__(
         self,

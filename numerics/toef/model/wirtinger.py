@@ -1,6 +1,6 @@
 """Wirtinger calculus in torch, in the paper's layout (Def. 2, l. 64; l. 196).
 
-Conventions (checked in ``tests/test_toef_wirtinger.py`` against the installed torch):
+Conventions (checked in ``tests/toef/test_toef_wirtinger.py`` against the installed torch):
 
 * For a real loss ``L`` of a complex leaf ``X``, torch's ``X.grad`` equals
   ``dL/dRe X + i dL/dIm X = 2 dL/d(conj X)``.

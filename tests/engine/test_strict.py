@@ -9,13 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import verify
 from verify import ClaimResult, Results, Verdict
 from verify.context import Context
 from verify.execute import execute
 from verify.registry import Claim
 
-FIX = Path(__file__).parent / "fixtures"
+FIX = Path(__file__).parent.parent / "fixtures"
 
 
 def result(cid: str, verdict: Verdict, expect: Verdict | None = None,
@@ -68,6 +70,7 @@ def verify_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_run_strict_exits_one_on_a_crash_or_timeout_without_expect(tmp_path):
     out = tmp_path / "r.jsonl"
     args = ("run", "--claim", "fx.raises", "--claim", "fx.hangs", "--timeout", "2", "--json",

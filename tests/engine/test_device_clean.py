@@ -31,7 +31,7 @@ def test_a_constant_made_without_a_device_is_found_where_it_meets_the_claims_ten
 
     (finding,) = _findings(check)
     assert finding.startswith("add mixes a tensor on the claim's device with a host tensor")
-    assert "tests/test_device_clean.py:" in finding  # the line of the check that did it
+    assert "tests/engine/test_device_clean.py:" in finding  # the line of the check that did it
 
 
 def test_a_pinned_cpu_device_is_found():

@@ -242,6 +242,7 @@ def test_concrete_size_instantiation_respects_the_timeout() -> None:
     assert ev.verdict is not Verdict.REFUTED
 
 
+@pytest.mark.slow
 def test_huge_expressions_are_not_printed_past_the_timeout() -> None:
     # LaTeX of a 5000-term expansion takes longer than the whole budget: the steps must
     # describe it (its size), not print it
@@ -361,6 +362,7 @@ def test_adaptive_check_keeps_the_timeout() -> None:
     assert ev.verdict is not Verdict.REFUTED
 
 
+@pytest.mark.slow
 def test_an_index_outside_a_concrete_matrix_is_never_a_witness():
     """At a concrete size, free indices drawn outside the matrix give an undefined point,
     not a counterexample: the Kronecker-delta sum below equals (AB)[i, j] for every valid

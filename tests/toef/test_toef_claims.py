@@ -9,7 +9,7 @@ from pathlib import Path
 import verify
 from verify.registry import REGISTRY, discover
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: Discovery limited to this paper's packages.
 TOEF = ["proofs.toef", "numerics.toef"]
 

@@ -109,6 +109,7 @@ def test_each_claim_lives_in_the_module_of_its_segment():
             assert where.split(":")[0].endswith(f"gda/{expected}.py"), (cid, where)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "cid,verdict",
     [

@@ -48,7 +48,7 @@ def test_selected_modules_by_paper_and_segment():
 
 
 def _fresh(code: str) -> dict:
-    """Run ``code`` in a fresh process without the claim index (tests/test_claim_index.py
+    """Run ``code`` in a fresh process without the claim index (tests/engine/test_claim_index.py
     checks the selection answered from it), so the naming rule narrows the imports."""
     env = dict(os.environ, VERIFY_INDEX_DIR="off")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-FIX = Path(__file__).parent / "fixtures"
+FIX = Path(__file__).parent.parent / "fixtures"
 
 
 def verify_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -83,7 +83,7 @@ def test_report_recovers_one_claims_bad_math_and_exits_zero(tmp_path):
 
     if not latex_engine_available():
         pytest.skip("no TeX engine")
-    fixture = Path(__file__).parent / "fixtures" / "report_results.jsonl"
+    fixture = Path(__file__).parent.parent / "fixtures" / "report_results.jsonl"
     p = verify_cli("report", "--from", str(fixture), "--out", str(tmp_path), "--paper", "gda")
     assert p.returncode == 0, p.stdout + p.stderr
     assert "recovered (math shown as text):" in p.stdout and "gda.broken.math" in p.stdout

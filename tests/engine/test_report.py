@@ -2,7 +2,7 @@
 
 The golden ``.tex`` files in ``tests/golden/`` pin the output for the fixture; after an
 intended change of the templates, regenerate them with ``VERIFY_UPDATE_GOLDEN=1 pytest
-tests/test_report.py`` and review the diff.
+tests/engine/test_report.py`` and review the diff.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from verify.report import build, latex_engine_available
 from verify.report.compile import compile_tex
 from verify.results import load
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parent.parent
 FIXTURE = HERE / "fixtures" / "report_results.jsonl"
 GOLDEN = HERE / "golden"
 DOCS = ("summary", "nfa", "gda")
@@ -135,6 +135,7 @@ def test_bad_figure_data_is_a_warning_not_a_crash(tmp_path):
 
 
 # -- PDF ---------------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.pdf
 @needs_tex
 @needs_pdftotext

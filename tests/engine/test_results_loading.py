@@ -202,6 +202,7 @@ def test_resume_runs_a_demoted_record_again(tmp_path, monkeypatch):
     assert "tampered" not in path.read_text()
 
 
+@pytest.mark.slow
 def test_records_verify_writes_are_never_demoted(tmp_path, caplog):
     path = tmp_path / "r.jsonl"
     verify.run("fx.*", modules=["verify_fixture_claims"], jobs=2, results_path=path,
@@ -213,7 +214,7 @@ def test_records_verify_writes_are_never_demoted(tmp_path, caplog):
 
 
 def test_the_shipped_report_fixture_reads_without_demotion(caplog):
-    fixture = Path(__file__).parent / "fixtures" / "report_results.jsonl"
+    fixture = Path(__file__).parent.parent / "fixtures" / "report_results.jsonl"
     with caplog.at_level(logging.WARNING):
         load(fixture)
     assert not [m for m in caplog.messages if "demoted" in m], caplog.messages

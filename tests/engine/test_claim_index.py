@@ -176,6 +176,7 @@ SAMPLE = ["gda.value_grad", "toef.lemma8_series_coefficients", "sih.text.contrib
           "nfa.appc.thm12_scalar_grad"]
 
 
+@pytest.mark.slow
 def test_a_selection_is_answered_without_importing_anything(builtin_index):
     cid = "nfa.appc.thm12_scalar_grad"
     got = _fresh(
@@ -191,6 +192,7 @@ def test_a_selection_is_answered_without_importing_anything(builtin_index):
     assert got["modules"] == ["proofs.nfa.appc"]
 
 
+@pytest.mark.slow
 def test_the_modules_of_a_selection_register_each_claim_as_a_full_discovery(builtin_index):
     data = claim_index.load(default_modules())
     assert data is not None

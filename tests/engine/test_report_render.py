@@ -25,7 +25,7 @@ from verify.report import compile as tex_compile
 from verify.report.build import overfull
 from verify.results import load
 
-FIX = Path(__file__).parent / "fixtures"
+FIX = Path(__file__).parent.parent / "fixtures"
 OUTSIDE = FIX / "outside_paper"
 MAX_OVERFULL_PT = 5.0
 
@@ -178,6 +178,7 @@ def test_a_users_paper_shows_its_title_authors_url_revision_and_coverage(outside
     assert r"\mbox{-{}-{}claim}" in tex  # a pasted re-run command keeps its two dashes
 
 
+@pytest.mark.slow
 def test_builtin_papers_render_without_reprs_or_cut_text(tmp_path):
     out = build(FIX / "report_results.jsonl", tmp_path / "rep", compile=False)
     problems = report_problems(tmp_path / "rep", list(load(FIX / "report_results.jsonl")),
@@ -205,6 +206,7 @@ def test_the_checks_find_what_they_look_for():
     assert not pdf_problems("equi-\nvariant maps", {"sih.main.leakage_bound"})
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not latex_engine_available() or not shutil.which("pdftotext"),
                     reason="latexmk/pdflatex or pdftotext is not installed")
 def test_the_pdfs_have_no_overfull_boxes_split_identifiers_or_overlapping_ticks(

@@ -26,6 +26,7 @@ def misbehaving(tmp_path_factory):
     return results, path
 
 
+@pytest.mark.slow
 def test_every_claim_gets_a_result_in_claim_order(misbehaving):
     results, path = misbehaving
     ids = [r.id for r in results]
@@ -110,7 +111,7 @@ def test_same_seed_gives_identical_results_files(tmp_path):
 
 
 def _cli(*args: str, **kw) -> subprocess.Popen:
-    fixtures = str(Path(__file__).parent / "fixtures")
+    fixtures = str(Path(__file__).parent.parent / "fixtures")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([fixtures, *sys.path]))
     return subprocess.Popen([sys.executable, "-c", "import sys, verify.discovery as r; "
                              "r.DEFAULT_PACKAGES=('verify_fixture_slow',); "

@@ -16,7 +16,7 @@ from verify.diff import Change, diff
 from verify.results import SCHEMA_VERSION, ClaimResult, Results, load
 from verify.verdict import Verdict
 
-FIX = Path(__file__).parent / "fixtures"
+FIX = Path(__file__).parent.parent / "fixtures"
 
 
 def _piece(verdict: str, summary: str, reading: str = "A", scope: str | None = None):

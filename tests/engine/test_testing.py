@@ -285,7 +285,7 @@ def test_a_failing_assert_shows_the_callers_frame_not_verify_testing(tmp_path):
         "def test_fails():\n"
         "    assert_supported(Evidence(Verdict.UNDECIDED, 'a NaN was seen', method='numeric'))\n",
         encoding="utf-8")
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, *sys.path]))
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=long",

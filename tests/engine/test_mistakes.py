@@ -14,7 +14,7 @@ import pytest
 
 from verify.suggest import closest, did_you_mean
 
-FIX = Path(__file__).parent / "fixtures"
+FIX = Path(__file__).parent.parent / "fixtures"
 
 #: The ``verify`` script as installed: the current folder is not on its sys.path (``python -m``
 #: and ``python -c`` would put it there).

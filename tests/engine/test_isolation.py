@@ -20,7 +20,7 @@ from verify.results import load
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parent.parent / "fixtures"
 POISON = ["verify_fixture_poison"]
 ISOLATION = ["verify_fixture_isolation"]
 MARK = "VERIFY-FIXTURE-LOUD"
@@ -118,12 +118,14 @@ def test_poison_does_not_reach_later_claims_in_one_worker(tmp_path):
     ["poison.p0", "poison.b.*"],  # one poisoner, then the detectors in reverse order
     ["poison.a.*", "poison.p2", "poison.b.*"],  # the poisoner in the middle
 ])
+@pytest.mark.slow
 def test_poison_does_not_reach_later_claims_with_two_workers(tmp_path, select):
     results = verify.run(select, modules=POISON, jobs=2, results_path=tmp_path / "r.jsonl")
     detectors = _detectors(results)
     assert detectors and set(detectors.values()) == {Verdict.SUPPORTED}, detectors
 
 
+@pytest.mark.slow
 def test_detectors_refute_a_poisoned_process(tmp_path):
     """In one process (``jobs=0``, no isolation) every detector sees the poison: the
     detectors can fail, so their passing above means something."""

@@ -101,6 +101,7 @@ NEGATIVE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(NEGATIVE))
 def test_negative_control_is_not_proved(name: str) -> None:
     ev = NEGATIVE[name]()

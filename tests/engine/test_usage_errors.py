@@ -23,8 +23,8 @@ from verify.errors import ClaimDefinitionError, ResultsFileError
 from verify.registry import Registry
 from verify.results import ClaimResult, write_atomic
 
-FIX = Path(__file__).parent / "fixtures"
-REPO = Path(__file__).resolve().parent.parent
+FIX = Path(__file__).parent.parent / "fixtures"
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

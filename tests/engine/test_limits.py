@@ -149,6 +149,7 @@ def test_a_claim_may_use_multiprocessing(claims, tmp_path):
     assert spawn.verdict is Verdict.SUPPORTED and "exit 0" in spawn.summary, spawn.summary
 
 
+@pytest.mark.slow
 def test_a_torch_data_loader_with_workers_works(tmp_path_factory, tmp_path):
     pytest.importorskip("torch")
     path = tmp_path_factory.mktemp("tclaims") / "limt_claims.py"

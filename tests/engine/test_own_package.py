@@ -17,7 +17,7 @@ import verify
 from verify import discovery, provenance
 from verify.registry import REGISTRY, discover
 
-FIX = Path(__file__).parent / "fixtures"
+FIX = Path(__file__).parent.parent / "fixtures"
 INSTALL_ROOT = Path(verify.__file__).resolve().parent.parent
 
 CLAIMS_FILE = '''

@@ -188,7 +188,7 @@ def test_usage_errors(claims_dir):
 def _tutorial_section_5() -> tuple[dict[str, str], str, str]:
     """The tutorial's package files (step 1-2), and the test file and pytest settings that
     its section 5 shows."""
-    text = (Path(__file__).resolve().parent.parent / "docs" / "tutorial.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "tutorial.md").read_text()
     files = {}
     for body in re.findall(r"```(?:python|toml)\n(.*?)```", text, re.S):
         m = re.fullmatch(r"# (\S+\.(?:py|toml))", body.splitlines()[0])
@@ -200,6 +200,7 @@ def _tutorial_section_5() -> tuple[dict[str, str], str, str]:
     return files, tests, ini
 
 
+@pytest.mark.slow
 def test_the_tutorials_test_suite_section_followed_literally(pytester, monkeypatch):
     files, tests, ini = _tutorial_section_5()
     pkg = pytester.path / "src" / "mypaper_claims"

@@ -47,6 +47,7 @@ def _strip(path) -> list[dict]:
     return [strip(json.loads(line)) for line in path.read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_same_verdicts_and_file_as_the_local_runner(cluster, tmp_path):
     sel = ["fx.good_first", "fx.raises", "fx.nan", "fx.segfaults", "fx.good_last"]
     local = verify.run(sel, modules=FIXTURES, jobs=1, seed=7, results_path=tmp_path / "a.jsonl")
@@ -83,6 +84,7 @@ def test_a_killed_worker_loses_no_finished_result(cluster, tmp_path):
         assert line in final
 
 
+@pytest.mark.slow
 def test_claims_that_need_a_resource_run_only_where_it_is(cluster, tmp_path):
     sel = ["dk.anywhere", "dk.gpu", "dk.gpu_deep", "dk.tpu"]
     results = verify.run(sel, modules=DASK, results_path=tmp_path / "r.jsonl",

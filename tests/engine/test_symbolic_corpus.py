@@ -38,6 +38,7 @@ def test_corpus_sizes() -> None:
     assert len({c.name for c in TRUE_CASES + FALSE_CASES}) == len(TRUE_CASES) + len(FALSE_CASES)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", TRUE_CASES, ids=lambda c: c.name)
 def test_true_identity_is_proved(case: Case) -> None:
     _, _, _, ev = _run(case)
@@ -123,6 +124,7 @@ def _recheck_noncommutative(lhs, rhs, cex: dict) -> None:
     assert ev(lhs)[r, c] != ev(rhs)[r, c]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", FALSE_CASES, ids=lambda c: c.name)
 def test_false_identity_is_refuted(case: Case) -> None:
     lhs, rhs, kw, ev = _run(case)

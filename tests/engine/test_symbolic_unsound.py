@@ -36,6 +36,7 @@ def _unguarded(c: int = 2, b: int = 0) -> sp.Expr:
     return sp.Piecewise((x[(i - b) / c], (i >= c + b) & (i <= c * N + b)), (0, True))
 
 
+@pytest.mark.slow
 def test_stride_sum_is_not_proved_against_the_unguarded_formula() -> None:
     """delta-sum-stride: SymPy's doit makes the two sides identical; false at i = 3."""
     ev = prove_equal(_stride(), _unguarded(), timeout=20)
@@ -43,12 +44,14 @@ def test_stride_sum_is_not_proved_against_the_unguarded_formula() -> None:
     assert any("delta-sum-stride" in s for s in ev.steps)
 
 
+@pytest.mark.slow
 def test_stride3_offset_sum_is_not_proved() -> None:
     """delta-sum-stride-offset: false at i = 5 (3j + 1 = 5 has no integer j)."""
     ev = prove_equal(_stride(3, 1), _unguarded(3, 1), timeout=20)
     assert ev.verdict is not Verdict.PROVED, ev.summary
 
 
+@pytest.mark.slow
 def test_stride_product_is_not_proved() -> None:
     """delta-product-stride."""
     lhs = sp.Product(1 + sp.KroneckerDelta(i, 2 * j) * x[j], (j, 1, N))
@@ -56,6 +59,7 @@ def test_stride_product_is_not_proved() -> None:
     assert ev.verdict is not Verdict.PROVED, ev.summary
 
 
+@pytest.mark.slow
 def test_guarded_formula_and_upsampling_are_never_refuted() -> None:
     """The true, parity-guarded formula was REFUTED with a value for x[3/2]; up-sampling
     keeps the sum was REFUTED likewise. Neither is a witness now; the up-sampled sum is

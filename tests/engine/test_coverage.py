@@ -23,7 +23,7 @@ from verify.coverage import (
 from verify.errors import ClaimDefinitionError
 from verify.registry import Registry
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT.parent / "shared" / "seeds"
 PAPERS = ("nfa", "pegr", "gda", "sih", "toef")
 
