@@ -1,5 +1,5 @@
 """Wall time of each paper's claims in one profile, claim by claim (quick target: under 60 s
-on 2 cores; deep: where the time goes, issue 16).
+on 2 cores; deep: where the time goes).
 
 Runs ``verify.run`` per paper (or per ``--claim`` glob) with the given jobs and reports the
 wall time, the sum of the claims' own times (what parallelism divides), their ratio, and the

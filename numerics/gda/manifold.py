@@ -51,7 +51,7 @@ def values_continue(ctx):
     p < 1), so 'unless the loss is exactly zero' is vacuous."""
     # the summary leads with the strongest case, part (b) at an exact stationary point of the
     # whole model (u != 0, the values never move again); (a), u = 0 under a degenerate read-out,
-    # comes last (issue 24, 2)
+    # comes last
     out = []
     sp_ex = full_stationary_point()
     ok2 = sp_ex.pop("_ok")

@@ -531,7 +531,7 @@ def centred_bound_evidence(
     expect="SUPPORTED",
 )
 def softmax_remainder_bound(ctx: verify.Context) -> list[Evidence]:
-    """Reading B heads (issue 24, 1): the statement under sum r = 0, the centring of L448
+    """Reading B heads: the statement under sum r = 0, the centring of L448
     that stands for the display after it and that Thm 16 (L754) assumes: SUPPORTED; the sup
     of tau^2 err / (B^2 R) estimated per N by Nelder-Mead over (tanh-parametrised s,
     projected r, log tau) plus two-level structured candidates is ~0.27, independent of N.

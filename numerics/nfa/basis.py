@@ -137,7 +137,7 @@ def lemma2_scaling_impossibility(ctx: verify.Context) -> list[Evidence]:
     which is linear, takes values in F (0 is in the span) and satisfies
     O(g_a S) = 0 = pi(g_a) O(S) for every a > 0 (exact, symbolic a); every nonzero operator
     fails (the certificate below, also recorded under A as its own part). A degenerate case a
-    referee fixes with a remark: an erratum (issue 24, 1).
+    referee fixes with a remark: an erratum.
 
     Reading B, the lemma for nonzero operators, heads: SUPPORTED -- for random, lattice and
     degenerate frequency sets (d = 1, 2) and a near 1, rational and random, sin(a w_1^T x)
@@ -538,7 +538,7 @@ def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
     sinusoidal basis"): REFUTED by the degenerate set {0} -- it is closed under every positive
     diagonal (symbolic lambda1, lambda2), so the constant-field architecture is exactly
     equivariant with neither M(S) nor frequency outputs. A degenerate case the paper's own
-    Thm 9 exempts (L530): an erratum (issue 24, 1).
+    Thm 9 exempts (L530): an erratum.
 
     Reading C (a basis with a nonzero frequency) heads: SUPPORTED -- a nonzero omega with
     omega_j != 0 has the infinite orbit {lambda_j omega_j} under positive diagonals, so no

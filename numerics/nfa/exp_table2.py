@@ -399,7 +399,7 @@ def fig3(ctx) -> list[Evidence]:
     """Panel (a): log-log slope of the error over tau >= 10 kappa (claimed <= -2, ``sense=at_most``:
     decaying faster is fine); panel (b): 1 - corr over large tau must keep decreasing.
 
-    Reading G heads (issue 24, 1): the centring of the Taylor prediction the caption compares
+    Reading G heads: the centring of the Taylor prediction the caption compares
     with ("theoretical prediction (red dashed)", L180 / A.4.1 L448 / Thm 16 L754) is the
     paper's standing condition, and its own Table 2 slope tau^-2.01 (L224) is reached only
     centred: SUPPORTED (rescaled MSE slope -2, 1 - corr keeps decreasing); expect SUPPORTED.

@@ -122,7 +122,7 @@ def framework_irreducibility(ctx):
     L162): not checkable as a frequency claim; the table is reported (UNDECIDED). Reading C (one
     block of each popular PE; Table 1 writes each PE as a family ``{.}_alpha`` /
     ``{rho_lambda}_lambda`` of irreps): SUPPORTED when the one-frequency sinusoid, RoPE d = 2 and
-    one SH degree are irreducible over R. Reading C heads (issue 24, 1): the paper's own hedges
+    one SH degree are irreducible over R. Reading C heads: the paper's own hedges
     (L47, L162) and Table 1's families of irreps exclude reading A, kept beside it REFUTED.
     expect SUPPORTED."""
     tab = irreducibility_table(ctx)

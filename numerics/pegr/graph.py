@@ -91,8 +91,8 @@ def graph_laplacian_row(ctx):
     relabelling action of reading C, which is judged by itself too: ``L -> P L P^T`` is an
     action of S_n on Laplacians (``P(s t) L P(s t)^T = P(s) (P(t) L P(t)^T) P(s)^T``, exact in
     integers, :func:`relabelling_is_an_action`), under which B's eigenspace-level equivariance
-    holds (the same fuzz). Reading D: |Aut| per graph. Reading B heads (issue 24,
-    1): it is the paper's own definition of the Laplacian PE (A.3 L190, A.2 L172-174), so
+    holds (the same fuzz). Reading D: |Aut| per graph. Reading B heads:
+    it is the paper's own definition of the Laplacian PE (A.3 L190, A.2 L172-174), so
     reading A is a reading the paper excludes, kept beside it REFUTED. expect SUPPORTED."""
     L2 = gr.laplacian(np.array([[0.0, 1.0], [1.0, 0.0]]))
     P = perm_matrix((1, 0)).astype(float)

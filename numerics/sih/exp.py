@@ -424,7 +424,7 @@ def data(ctx):
     """Counts: 88 ECA classes (80/20 -> 70.4: 70/18 or 71/17, the rounding is not stated);
     3^27 = 7625597484987 ~ 7.6e12; lengths (T1) ECA 169, V = 3 395, (T2) 2D 503 (matches).
     '2^25 = 2^32' as printed (A) is false arithmetic (REFUTED); 2^(2^5) = 2^32 (B) holds: the
-    nested superscript flattened by the text extraction, an erratum (issue 24, 1), so the
+    nested superscript flattened by the text extraction, an erratum, so the
     whole statement with it (B: the counts and 2^(2^5)) heads, PROVED (with erratum)."""
     n_classes = len(eca_rule_classes())
     ev = prove_cases(

@@ -39,8 +39,8 @@ def abelian_irreps_1d(ctx):
     ``|chi_z| = 1`` forces ``Re z = 0`` and the unitary ``chi_z`` are exactly the ``e^{i alpha
     x}`` (PROVED within the family chi_z; that every continuous character is some chi_z is the
     classical Cauchy-equation result, not re-proved here). With complex alpha allowed,
-    ``e^{zx} = e^{i(-iz)x}`` and (b) would hold within the family. Reading B heads (issue 24,
-    1): 'unitary' is the field's convention the paper works under (Peter-Weyl, L69; unitary
+    ``e^{zx} = e^{i(-iz)x}`` and (b) would hold within the family. Reading B heads:
+    'unitary' is the field's convention the paper works under (Peter-Weyl, L69; unitary
     reps, L176); reading A stays beside it REFUTED. expect PROVED (B's (b) form is bounded:
     within the family chi_z)."""
     a, b, t, x, y = sp.symbols("alpha beta t x y", real=True)

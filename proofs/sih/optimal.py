@@ -178,7 +178,7 @@ def minimax_lp(runs: dict[Rule, list[tuple[int, int]]]) -> tuple[list, list, lis
     repairs={"D": "overstated"},
 )
 def lookup_minimax(ctx):
-    """Reading B, 'Algorithm 1 is minimax optimal', heads (issue 24, 1): the display A is
+    """Reading B, 'Algorithm 1 is minimax optimal', heads: the display A is
     vacuous as printed (an erratum beside it) and B is what L692 and L714 assert. It is
     REFUTED by the exact LP below; it holds only for configuration sequences fixed
     independently of the rule (D), a material hypothesis the paper does not have (its rows are

@@ -15,7 +15,7 @@ looks, in every batch, for pairs of inputs that differ (relatively, by more than
 ``sqrt(eps)``) and whose outputs are bitwise equal; the smallest gap ``||f(x)-f(y)||`` and the
 smallest ratio ``||f(x)-f(y)|| / ||x-y||`` seen are reported with their pairs. Two sampled
 inputs almost never collide exactly (``x`` and ``-x`` are never both drawn for ``x**2``), so
-a search without a collision chases its near misses (issue 23, 2.6): the closest pairs are
+a search without a collision chases its near misses: the closest pairs are
 refined in float64 towards a collision (:mod:`verify.numeric.collide`), and the rule of
 :func:`_chase` decides: a confirmed collision inside the domain is REFUTED; a collision
 whose domain membership is unknown, or a ratio that refinement drove to at most
@@ -351,7 +351,7 @@ def _candidate(track: dict[str, Any], ratio: torch.Tensor, x: Any, drawn: dict[s
 
 
 def _chase(ev: Evidence, f64: Callable[..., Any], track: dict[str, Any], contains) -> Evidence:
-    """The rule for a sampled search without a collision (issue 23, 2.6).
+    """The rule for a sampled search without a collision.
 
     The closest pairs are refined (:func:`~verify.numeric.collide.refine_pair`). A refined
     pair whose float64 outputs are bitwise equal (inputs apart) is a collision: REFUTED when

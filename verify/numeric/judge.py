@@ -2,7 +2,7 @@
 
 Every numeric check ends in a number compared with a tolerance: the worst relative error of
 an identity, the worst violation a falsifier found, the shortfall of a margin, the output gap
-of two inputs. The rule that turns it into a verdict is stated once, here (issue 23, 2.6):
+of two inputs. The rule that turns it into a verdict is stated once, here:
 
 1. **Three zones.** A value at most ``tol`` is *clear* of the tolerance (SUPPORTED: the
    property holds to round-off). A value at least ``fail`` (``fail > tol``) is *beyond* it.

@@ -27,7 +27,7 @@ gamma that can reach a pole appears only as ``1/gamma``, normalised with the ent
 ``1/gamma(A-s) = (A-s)...(A-1)/gamma(A)`` (so ``binomial(n, k) = 0`` for ``k > n`` stays
 exact); every denominator left must be nonzero on the whole integer domain. The rational
 function that remains must be the structural zero. Anything outside this fragment raises
-:class:`NotApplicable` and the prover falls back to concrete sizes, as before.
+:class:`NotApplicable` and the prover falls back to concrete sizes.
 """
 
 from __future__ import annotations
