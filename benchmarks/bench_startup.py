@@ -8,7 +8,8 @@ Times, in fresh processes, interleaved over ``--repeat`` rounds (the median coun
 - ``verify list`` and ``verify list --claim ID``;
 - ``verify run --claim ID`` for a symbolic and a numeric claim of each paper (the fastest of
   each in the committed quick results, ``docs/report/results.jsonl``) and two
-  whose modules the index must find (``gda.value_grad``, whose id does not name its modules, and ``nfa.ag.gd_step_mapping``);
+  whose modules the index must find (``gda.value_grad``, whose id does not name its
+  modules, and ``nfa.ag.gd_step_mapping``);
 - those two claims and ``verify list`` with ``VERIFY_INDEX_DIR=off`` too (every
   selection imports; ``--off-all`` for every claim), and ``verify list``
   once with an empty index (the one-time cost of building it).
@@ -89,7 +90,7 @@ def main() -> None:
     ap.add_argument("--claim", action="append", help="claims to run (default: picked)")
     ap.add_argument("--no-off", action="store_true", help="skip the runs without the index")
     ap.add_argument("--off-all", action="store_true",
-                    help="run every claim without the index too (default: the two whose modules the index finds)")
+                    help="run every claim without the index too (default: the two above)")
     args = ap.parse_args()
     claims = args.claim or pick_claims(ROOT / "docs" / "report" / "results.jsonl")
     py = sys.executable
