@@ -141,117 +141,21 @@ def build(
     given = (
         [results_path] if isinstance(results_path, (str, os.PathLike)) else list(results_path)
     )
-    files = results_sources.expand(given)
     out = _output_folder(out_dir)
     output = ReportOutput(out_dir=out)
-    loaded = []
-    for path in files:
-        recs = list(load(path))
-        loaded.append((path, _matching_meta(path, recs, output), recs))
-    results, used_sources, origin = results_sources.pick(loaded)
-    results = [view.fit(r) for r in results]  # no claim's text can cost the paper its PDF
-    used = [src for src in used_sources if src.used]
-    names = ", ".join(Path(p).name for p in given)
-    present = order([r.paper for r in results])
-    if papers:
-        missing = [p for p in papers if p not in present]
-        if missing:
-            raise ReportError(
-                f"no results for paper(s) {', '.join(missing)} in {names}"
-                f" (papers present: {', '.join(present) or 'none'})"
-            )
-        selected = [p for p in present if p in papers]
-        results = [r for r in results if r.paper in selected]
-    else:
-        selected = present
+    runs = _load_runs(given, out, output, papers)
+    results = runs.results
     fig_map = _draw_figures(results, out, output)
-    metas = [src.meta for src in used_sources]
-
-    def runs_of(ids: set[str]) -> list[results_sources.Source]:
-        """The runs that gave (some of) these claims, each with only those claims."""
-        return [replace(src, used=tuple(c for c in src.used if c in ids))
-                for src in used_sources if any(c in ids for c in src.used)]
-
-    def run_views(sub: list[ClaimResult]) -> tuple[Tex, list[dict[str, Tex]]]:
-        runs = runs_of({r.id for r in sub})
-        if len(runs) > 1:
-            return (escape_text(merged_text(runs)), view.sources_view(runs, sub))
-        one = runs[0].meta if runs else {}
-        return _run_line(one, sub), view.provenance_view(one, sub)
-
-    labels = {cid: used_sources[k].label() for cid, k in origin.items()} if len(used) > 1 else {}
-    output.merged = merged_text(runs_of({r.id for r in results}))
+    output.merged = merged_text(runs.runs_of({r.id for r in results}))
     output.results = results
     rebuild = latex_command(
         "verify report " + " ".join(f"--from {_shown_path(p)}" for p in given)
         + f" --out {_shown_path(out_dir, 'DIR')}"
     )
-
-    docs: list[_Document] = []
     coverages: dict[str, dict[str, Any] | None] = {}
-    for p in selected:
-        idx = [i for i, r in enumerate(results) if r.paper == p]
-        sub = [results[i] for i in idx]
-        info = paperinfo.registered(p, metas)
-        coverages[p] = paperinfo.coverage_view(info, sub, view.result_badge)
-        subtitle, prov = run_views(sub)
-        revision = paperinfo.claims_revision(p, sub, metas)
-        if revision is not None:
-            prov = [{"key": Tex("claims revision"), "value": code(revision)}, *prov]
-        docs.append(
-            _Document(
-                file_key(p),
-                "paper.tex.j2",
-                {
-                    "pdf_title": escape_text(f"Proof report: {title(p, sub)}"),
-                    "header": escape_text(f"{title(p, sub)} ({p})"),
-                    "kicker": Tex("Proof report \\,\\textperiodcentered\\, paper ") + code(p),
-                    "paper_title": escape_text(title(p, sub)),
-                    "byline": _byline(info, revision),
-                    "coverage": coverages[p],
-                    "glossary": view.GLOSSARY,
-                    "findings": view.findings_view(sub, index=paperinfo.statements(info)),
-                    "subtitle": subtitle,
-                    "counts": view.counts_view(sub, [p]),
-                    "provenance": prov,
-                    "rebuild": rebuild,
-                    "experiments": [
-                        view._experiment_row(r, e)
-                        for r in sub
-                        for e in r.evidence
-                        if e.method == "experiment"
-                    ],
-                },
-                idx,
-            )
-        )
-    docs.append(
-        _Document(
-            "summary",
-            "summary.tex.j2",
-            {
-                "pdf_title": Tex("Proof report: summary"),
-                "header": Tex("Summary"),
-                "kicker": Tex("Proof report \\,\\textperiodcentered\\, summary"),
-                "doc_title": Tex(
-                    f"{len(results)} claims from {len(selected)} "
-                    f"paper{'' if len(selected) == 1 else 's'}"
-                ),
-                "subtitle": run_views(results)[0],
-                "counts": view.counts_view(results, selected, coverages),
-                "false_claims": view.findings_view(
-                    results, only="false",
-                    index={p: paperinfo.statements(paperinfo.registered(p, metas))
-                           for p in selected}),
-                "glossary": view.GLOSSARY,
-                "provenance": run_views(results)[1],
-                "rebuild": rebuild,
-                "documents": Tex(", ".join(code(file_key(p) + ".pdf") for p in selected)),
-            },
-            list(range(len(results))),
-        )
-    )
-
+    docs = [_paper_document(p, runs, rebuild, coverages) for p in runs.selected]
+    docs.append(_summary_document(runs, rebuild, coverages))
+    labels = runs.labels()
     for doc in docs:
         doc.origins = {i: labels[results[i].id] for i in doc.claims if results[i].id in labels}
     engine_ok = compile and latex_engine_available()
@@ -261,6 +165,130 @@ def build(
     for doc in docs:
         _build_document(doc, results, fig_map, out, output, engine_ok)
     return output
+
+
+@dataclass
+class _Runs:
+    """The results a report shows, merged from its files (per claim the strongest profile),
+    with the runs they came from and the papers selected."""
+
+    results: list[ClaimResult]
+    sources: list[results_sources.Source]
+    origin: dict[str, int]
+    selected: list[str]
+
+    @property
+    def metas(self) -> list[dict[str, Any]]:
+        return [src.meta for src in self.sources]
+
+    def runs_of(self, ids: set[str]) -> list[results_sources.Source]:
+        """The runs that gave (some of) these claims, each with only those claims."""
+        return [replace(src, used=tuple(c for c in src.used if c in ids))
+                for src in self.sources if any(c in ids for c in src.used)]
+
+    def run_views(self, sub: list[ClaimResult]) -> tuple[Tex, list[dict[str, Tex]]]:
+        """The subtitle and provenance rows of the runs ``sub`` came from."""
+        runs = self.runs_of({r.id for r in sub})
+        if len(runs) > 1:
+            return (escape_text(merged_text(runs)), view.sources_view(runs, sub))
+        one = runs[0].meta if runs else {}
+        return _run_line(one, sub), view.provenance_view(one, sub)
+
+    def labels(self) -> dict[str, str]:
+        """Each claim's run label, when more than one run gave the results."""
+        if len([src for src in self.sources if src.used]) <= 1:
+            return {}
+        return {cid: self.sources[k].label() for cid, k in self.origin.items()}
+
+
+def _load_runs(given: list[Any], out: Path, output: ReportOutput,
+               papers: list[str] | None) -> _Runs:
+    """Load and merge the results files; keep the selected papers (a missing one is an error
+    naming the papers present)."""
+    loaded = []
+    for path in results_sources.expand(given):
+        recs = list(load(path))
+        loaded.append((path, _matching_meta(path, recs, output), recs))
+    results, used_sources, origin = results_sources.pick(loaded)
+    results = [view.fit(r) for r in results]  # no claim's text can cost the paper its PDF
+    present = order([r.paper for r in results])
+    selected = present
+    if papers:
+        missing = [p for p in papers if p not in present]
+        if missing:
+            names = ", ".join(Path(p).name for p in given)
+            raise ReportError(
+                f"no results for paper(s) {', '.join(missing)} in {names}"
+                f" (papers present: {', '.join(present) or 'none'})"
+            )
+        selected = [p for p in present if p in papers]
+        results = [r for r in results if r.paper in selected]
+    return _Runs(results, used_sources, origin, selected)
+
+
+def _paper_document(p: str, runs: _Runs, rebuild: Tex,
+                    coverages: dict[str, dict[str, Any] | None]) -> _Document:
+    """The document of paper ``p``; records its coverage in ``coverages`` for the summary."""
+    results, metas = runs.results, runs.metas
+    idx = [i for i, r in enumerate(results) if r.paper == p]
+    sub = [results[i] for i in idx]
+    info = paperinfo.registered(p, metas)
+    coverages[p] = paperinfo.coverage_view(info, sub, view.result_badge)
+    subtitle, prov = runs.run_views(sub)
+    revision = paperinfo.claims_revision(p, sub, metas)
+    if revision is not None:
+        prov = [{"key": Tex("claims revision"), "value": code(revision)}, *prov]
+    return _Document(
+        file_key(p),
+        "paper.tex.j2",
+        {
+            "pdf_title": escape_text(f"Proof report: {title(p, sub)}"),
+            "header": escape_text(f"{title(p, sub)} ({p})"),
+            "kicker": Tex("Proof report \\,\\textperiodcentered\\, paper ") + code(p),
+            "paper_title": escape_text(title(p, sub)),
+            "byline": _byline(info, revision),
+            "coverage": coverages[p],
+            "glossary": view.GLOSSARY,
+            "findings": view.findings_view(sub, index=paperinfo.statements(info)),
+            "subtitle": subtitle,
+            "counts": view.counts_view(sub, [p]),
+            "provenance": prov,
+            "rebuild": rebuild,
+            "experiments": [view.experiment_row(r, e) for r in sub for e in r.evidence
+                            if e.method == "experiment"],
+        },
+        idx,
+    )
+
+
+def _summary_document(runs: _Runs, rebuild: Tex,
+                      coverages: dict[str, dict[str, Any] | None]) -> _Document:
+    """The summary: counts and coverage per paper, the false claims, provenance."""
+    results, selected, metas = runs.results, runs.selected, runs.metas
+    return _Document(
+        "summary",
+        "summary.tex.j2",
+        {
+            "pdf_title": Tex("Proof report: summary"),
+            "header": Tex("Summary"),
+            "kicker": Tex("Proof report \\,\\textperiodcentered\\, summary"),
+            "doc_title": Tex(
+                f"{len(results)} claims from {len(selected)} "
+                f"paper{'' if len(selected) == 1 else 's'}"
+            ),
+            "subtitle": runs.run_views(results)[0],
+            "counts": view.counts_view(results, selected, coverages),
+            "false_claims": view.findings_view(
+                results, only="false",
+                index={p: paperinfo.statements(paperinfo.registered(p, metas))
+                       for p in selected}),
+            "glossary": view.GLOSSARY,
+            "provenance": runs.run_views(results)[1],
+            "rebuild": rebuild,
+            "documents": Tex(", ".join(code(file_key(p) + ".pdf") for p in selected)),
+        },
+        list(range(len(results))),
+    )
 
 
 def merged_text(runs: Sequence[results_sources.Source]) -> str:

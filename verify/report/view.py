@@ -373,7 +373,7 @@ def evidence_view(
         "refuted": e.verdict is Verdict.REFUTED,
         "violations": violations,
         "numbers": _rows(numbers, EXPERIMENT_KEYS if is_experiment else ()),
-        "experiment": _experiment_row(r, e) if is_experiment else None,
+        "experiment": experiment_row(r, e) if is_experiment else None,
         "figures": fig_paths,
         "rerun": (latex.command(rerun_command(r, e))
                   if (e.verdict is Verdict.REFUTED or e.rerun) else None),
@@ -414,7 +414,9 @@ def proof_steps(e: Evidence) -> tuple[list[str], list[str]]:
     return kept, hidden
 
 
-def _experiment_row(r: ClaimResult, e: Evidence) -> dict[str, Tex]:
+def experiment_row(r: ClaimResult, e: Evidence) -> dict[str, Tex]:
+    """One row of a paper's experiment table: the measured value beside the paper's, its
+    spread and seeds, the scale it ran at, and the verdict of that evidence."""
     n = e.numbers or {}
     spread = n.get("spread")
     seeds = n.get("n_seeds")
