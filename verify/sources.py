@@ -92,13 +92,7 @@ def pin_builtins() -> None:
             name, home / "__init__.py", submodule_search_locations=[str(home)]
         )
         assert spec is not None and spec.loader is not None
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        try:
-            spec.loader.exec_module(mod)
-        except BaseException:
-            del sys.modules[name]
-            raise
+        _execute(spec, name)
 
 
 def is_builtin(module: str) -> bool:
@@ -163,10 +157,16 @@ def import_file(path: str | Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, p)
     if spec is None or spec.loader is None:
         raise DiscoveryError(f"{p}: cannot be imported as a Python module")
+    return _execute(spec, name)
+
+
+def _execute(spec: importlib.machinery.ModuleSpec, name: str) -> ModuleType:
+    """Create the module of ``spec`` as ``sys.modules[name]`` and run it; a module whose
+    import fails is taken out again, so that a later import starts afresh."""
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
     try:
-        spec.loader.exec_module(mod)
+        spec.loader.exec_module(mod)  # type: ignore[union-attr]
     except BaseException:
         del sys.modules[name]
         raise
