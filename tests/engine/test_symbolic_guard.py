@@ -7,6 +7,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -45,8 +46,16 @@ def test_exceptions_of_the_call_propagate_unchanged() -> None:
         guarded(boom, seconds=2)
 
 
+def _interrupted_on_time(work: Callable[[], object]) -> None:
+    """``work`` under a 0.1 s guard ends in RungTimeout well within 5 s."""
+    t0 = time.monotonic()
+    with pytest.raises(RungTimeout):
+        guarded(work, seconds=0.1)
+    assert time.monotonic() - t0 < 5
+
+
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs SIGALRM")
-def test_a_timeout_swallowed_by_a_finaliser_is_raised_again() -> None:
+def test_a_timeout_swallowed_by_a_finaliser_is_raised_again(monkeypatch) -> None:
     # The first tick lands inside __del__, where Python prints and discards exceptions
     # (as in a garbage-collector callback): the guard must not lose its deadline.
     class SlowFinaliser:
@@ -59,19 +68,13 @@ def test_a_timeout_swallowed_by_a_finaliser_is_raised_again() -> None:
         return _spin(30)
 
     dropped: list[object] = []
-    hook, sys.unraisablehook = sys.unraisablehook, dropped.append
-    try:
-        t0 = time.monotonic()
-        with pytest.raises(RungTimeout):
-            guarded(work, seconds=0.1)
-        assert time.monotonic() - t0 < 5
-    finally:
-        sys.unraisablehook = hook
+    monkeypatch.setattr(sys, "unraisablehook", dropped.append)
+    _interrupted_on_time(work)
     assert dropped == [], "a tick inside __del__ raised where Python drops the exception"
 
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs SIGALRM")
-def test_a_tick_inside_a_gc_callback_waits_for_the_next_one() -> None:
+def test_a_tick_inside_a_gc_callback_waits_for_the_next_one(monkeypatch) -> None:
     # hypothesis's gc_cumulative_time is such a callback: a tick landing in it must neither be
     # reported as unraisable nor lose the deadline.
     calls: list[str] = []
@@ -87,16 +90,12 @@ def test_a_tick_inside_a_gc_callback_waits_for_the_next_one() -> None:
             _spin(0.01)
 
     dropped: list[object] = []
-    hook, sys.unraisablehook = sys.unraisablehook, dropped.append
+    monkeypatch.setattr(sys, "unraisablehook", dropped.append)
     gc.callbacks.append(slow_callback)
     try:
-        t0 = time.monotonic()
-        with pytest.raises(RungTimeout):
-            guarded(work, seconds=0.1)
-        assert time.monotonic() - t0 < 5
+        _interrupted_on_time(work)
     finally:
         gc.callbacks.remove(slow_callback)
-        sys.unraisablehook = hook
     assert calls and dropped == []
 
 
