@@ -317,7 +317,8 @@ def _conjoin(pieces: list[Evidence]) -> Combined:
     multi = len(results) > 1
 
     def label(name: str, c: Combined) -> Combined:
-        return Combined(c.verdict, f"{name}: {c.summary}" if multi else c.summary)
+        return Combined(c.verdict, f"{name}: {c.summary}"
+                        if multi and not _names_itself(c.summary, name) else c.summary)
 
     for decisive in (Verdict.REFUTED, Verdict.NOT_REPRODUCED):
         for name, c in results.items():
@@ -325,6 +326,13 @@ def _conjoin(pieces: list[Evidence]) -> Combined:
                 return label(name, c)
     name, weakest = min(results.items(), key=lambda kv: STRENGTH[kv[1].verdict])
     return label(name, weakest)
+
+
+def _names_itself(summary: str, part: str) -> bool:
+    """Whether ``summary`` already leads with its part's name (``"Radial: ..."``, ``"(b) ..."``),
+    so that the conjunction does not print the name twice."""
+    return summary.startswith(f"{part}:") or (part.startswith("(") and
+                                               summary.startswith(f"{part} "))
 
 
 def readings_of(evidence: Iterable[Evidence]) -> list[str]:

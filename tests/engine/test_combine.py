@@ -22,6 +22,18 @@ def ev(verdict, method=None, part="main", reading="A", **kw):
                     **kw)
 
 
+def test_a_part_that_names_itself_is_not_named_twice():
+    """The conjunction labels the deciding part's summary with the part's name, once: a summary
+    that already leads with it (``"Radial: ..."``, ``"(b) ..."``) keeps its own lead."""
+    def named(part, text):
+        return Evidence(R, text, method="numeric", part=part, counterexample={"x": 1})
+
+    assert combine([named("Radial", "Radial: lower"), ev(S, part="o")]).summary == "Radial: lower"
+    assert combine([named("(b)", "(b) a fixed point"), ev(S, part="o")]).summary == \
+        "(b) a fixed point"
+    assert combine([named("a", "a row-0 key"), ev(S, part="o")]).summary == "a: a row-0 key"
+
+
 @pytest.mark.parametrize(
     "pieces, expected",
     [
