@@ -700,10 +700,10 @@ def load(path: str | os.PathLike[str], *, strict: bool = False) -> Results:
             r = ClaimResult.from_dict(d)
         except ResultsFileError as e:
             raise ResultsFileError(f"{p}:{n}: {e}") from None
-        r, why = recheck(r)
-        if why:
+        r, demotion = recheck(r)
+        if demotion:
             log.warning("%s:%d: claim %s demoted to UNDECIDED: %s", printable(p), n,
-                        printable(r.id, one_line=True), printable(why))
+                        printable(r.id, one_line=True), printable(demotion))
         items[r.id] = r  # a later line for the same id supersedes an earlier one
     return Results(items.values(), path=p)
 
