@@ -541,7 +541,8 @@ def _write_error(path: Path, e: OSError) -> ResultsFileError:
 
 
 def write_all(path: Path, results: Iterable[ClaimResult]) -> None:
-    """Atomically replace ``path`` with ``results`` (used to put the file in claim order)."""
+    """Atomically replace ``path`` with ``results`` (the runner writes its file in claim order
+    with it)."""
     write_atomic(path, "".join(dumps(r) + "\n" for r in results))
 
 
