@@ -20,7 +20,7 @@ PROFILES: dict[str, dict[str, float]] = {
     # per-claim time budget in seconds (a claim may set its own with @claim(timeout=...))
     "quick": {"timeout": 60.0},
     "deep": {"timeout": 1800.0},
-    # `verify fuzz`: the deep budget, used to search longer for counterexamples
+    # `verify fuzz`: the deep budget, spent searching longer for counterexamples
     "fuzz": {"timeout": 1800.0},
 }
 

@@ -288,7 +288,8 @@ def _fork_child(conn: Connection, limits: tuple[float | None, int],
                 others: Sequence[_Child]) -> _Child:
     """Fork a claim child (it never returns here); ``others`` are children whose files it
     closes."""
-    outputs = {name: tempfile.TemporaryFile(prefix="verify-claim-") for name in _STREAMS}
+    outputs: dict[str, IO[bytes]] = {
+        name: tempfile.TemporaryFile(prefix="verify-claim-") for name in _STREAMS}
     status_r, status_w = os.pipe()
     template = os.getpid()
     pid = os.fork()
@@ -477,7 +478,7 @@ def _claim_child(
     me = os.getpid()
     try:
         conn.send(("started", me))
-        message = ("result", _execute(task, outputs))
+        message: tuple[str, dict[str, Any] | str] = ("result", _execute(task, outputs))
     except BaseException as e:
         message = ("failure", f"claim process error: {type(e).__name__}: {e}")
     if os.getpid() != me:  # a process the claim forked, returning through this frame

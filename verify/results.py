@@ -541,7 +541,8 @@ def _write_error(path: Path, e: OSError) -> ResultsFileError:
 
 
 def write_all(path: Path, results: Iterable[ClaimResult]) -> None:
-    """Atomically replace ``path`` with ``results`` (used to put the file in claim order)."""
+    """Atomically replace ``path`` with ``results`` (the runner writes its file in claim order
+    with it)."""
     write_atomic(path, "".join(dumps(r) + "\n" for r in results))
 
 
@@ -700,10 +701,10 @@ def load(path: str | os.PathLike[str], *, strict: bool = False) -> Results:
             r = ClaimResult.from_dict(d)
         except ResultsFileError as e:
             raise ResultsFileError(f"{p}:{n}: {e}") from None
-        r, why = recheck(r)
-        if why:
+        r, demotion = recheck(r)
+        if demotion:
             log.warning("%s:%d: claim %s demoted to UNDECIDED: %s", printable(p), n,
-                        printable(r.id, one_line=True), printable(why))
+                        printable(r.id, one_line=True), printable(demotion))
         items[r.id] = r  # a later line for the same id supersedes an earlier one
     return Results(items.values(), path=p)
 

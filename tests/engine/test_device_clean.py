@@ -1,6 +1,6 @@
 """Device cleanliness without a GPU: the detector of tests/device_trace.py fires on unclean toy
-checks and stays silent on clean ones, and the papers' checks that used to pin the CPU run
-clean under it on the claim's device."""
+checks and stays silent on clean ones, and the papers' checks listed in DEVICE_CLEAN run
+clean under it on the claim's device (a GPU run would fail on what it finds)."""
 
 from __future__ import annotations
 
@@ -118,8 +118,8 @@ def test_the_trace_leaves_torch_as_it_found_it():
 
 
 # ---- the papers' checks ------------------------------------------------------------------
-#: Claims whose checks pinned ``device="cpu"`` (issue 28 item 3) or mixed devices until the
-#: trace showed it (toef.rope_fourier_pe), and two more, all quick to run.
+#: Papers' claims whose checks make their own tensors, where a device is easily missed (a
+#: pinned ``device="cpu"``, a constant made on the host), each quick to run.
 DEVICE_CLEAN = [
     "nfa.ag.linear_identity",
     "nfa.ag.softmax_denominator_remainder",

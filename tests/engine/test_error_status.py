@@ -1,4 +1,4 @@
-"""A claim whose own code crashes is ERROR (issue 25, item 9), not an UNDECIDED verdict.
+"""A claim whose own code crashes is ERROR, not an UNDECIDED verdict.
 
 A check that raises (a NameError, a wrong keyword, a wrong shape, a bad group name) or
 returns something that is not evidence is a bug in the claim: its status is ERROR in the

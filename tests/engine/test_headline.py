@@ -69,8 +69,8 @@ def test_an_erratum_headline_reads_with_what_it_fixes_and_counts_apart() -> None
 
 def test_an_erratum_of_the_proof_reads_and_counts_apart_from_one_of_the_statement() -> None:
     """A wrong choice inside a proof leaves the statement standing: it is no "with erratum"
-    (issue 24, toef.lemma3's W_B); results written before errata carried ``of`` are read by
-    their "in the proof:" prefix."""
+    (toef.lemma3's W_B); an erratum record without ``of`` is read by its "in the proof:"
+    prefix."""
     proof = _r("PROVED", scope="general")
     proof.errata = [{"reading": "P", "what": "in the proof: W_B needs the star moved",
                      "of": "proof"}]
@@ -87,7 +87,7 @@ def test_an_erratum_of_the_proof_reads_and_counts_apart_from_one_of_the_statemen
 
 def test_a_consistency_check_reads_as_one_not_as_a_theorem() -> None:
     """An arithmetic check of the paper's own numbers (sih.exp.compute: 207 in [165, 265)) is
-    no PROVED theorem and a disagreement no false one (issue 24, 3)."""
+    no PROVED theorem and a disagreement no false one."""
     ok, bad = _r("PROVED", scope="general"), _r("REFUTED", severity="false")
     ok.kind = bad.kind = "consistency"
     assert headline(ok) == "PROVED (consistency check)"

@@ -1,11 +1,11 @@
-"""What bounds a claim, and what a claim may do within its bounds (issue 25, items 8, 10, 11).
+"""What bounds a claim, and what a claim may do within its bounds.
 
 - PYTHONHASHSEED is fixed in every claim process, so a check that iterates a set of strings
-  gives the same evidence in every run of the same seed (item 8);
+  gives the same evidence in every run of the same seed;
 - a claim may start processes (``multiprocessing``, a torch ``DataLoader`` with workers):
-  they work, and they are killed when the claim ends (item 10);
+  they work, and they are killed when the claim ends;
 - the memory limit bounds the claim's whole process tree, not each process alone; the text a
-  record keeps is capped, so a huge summary cannot make a huge results line (item 11).
+  record keeps is capped, so a huge summary cannot make a huge results line.
 """
 
 from __future__ import annotations

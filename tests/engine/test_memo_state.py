@@ -1,4 +1,4 @@
-"""verify.memo never serves a value computed under another process state (issue 25, item 4).
+"""verify.memo never serves a value computed under another process state.
 
 The disk memo is shared by every claim and every run. A value computed after a claim changed
 torch's default dtype, or in a process where a claims module monkeypatched a helper the

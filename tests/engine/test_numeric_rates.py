@@ -85,7 +85,7 @@ def test_degenerate_sweeps():
     ev = rate_evidence([1, 2, 4, 8], [3, 3, 3, 3], -1.0)
     assert ev.verdict is Verdict.REFUTED and math.isfinite(ev.numbers["gap"])
     assert rate_evidence([1, 2, 4, 8], [3, 3, 3, 3], 0.0).verdict is Verdict.SUPPORTED
-    # x equal up to rounding: the slope would be rounding noise (5e14 before)
+    # x equal up to rounding: a fitted slope would be rounding noise (about 5e14 here)
     with pytest.raises(ValueError, match="relative range"):
         fit_rate([1, 1 + 1e-15, 1 + 2e-15], [1, 2, 3])
     for bad_y in ([0, 1, 2], [-1, -2, -4], [1, math.nan, 2], [1, math.inf, 2]):

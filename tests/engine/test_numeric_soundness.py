@@ -1,5 +1,5 @@
-"""Numeric soundness corpus (issue 23, 1.3, 1.4, 1.6, 2.6): every numeric check has three
-outcomes, near misses are chased, refutations must stand.
+"""Numeric soundness corpus: every numeric check has three outcomes, near misses are chased,
+refutations must stand.
 
 Each case states its truth and checks it independently of the engine (exact arithmetic on the
 pair or the data the engine reports), and each asserts the one verdict the rule allows, so a
@@ -53,12 +53,12 @@ def test_refutation_stands_only_exact_at_the_factor_or_under_a_fresh_seed():
     assert not fragile.holds and "0.00173" in fragile.reason and "0.00035" in fragile.reason
 
 
-# -- 1.6: seed-fragile refutations ---------------------------------------------------------------
+# -- seed-fragile refutations --------------------------------------------------------------------
 
 
 def test_judge_error_seed_fragile_is_undecided_with_both_numbers():
-    # the shape of toef.rope_fourier_pe reading D before the fix: 1.73e-3 at one seed, 3.5e-4
-    # at another, threshold 1e-3
+    # an error over the threshold (1e-3) at one seed and under it at a fresh one: 1.73e-3
+    # against 3.5e-4
     ev = judge_error(1.73e-3, "B2", tol=1e-10, fail=1e-3, counterexample={"seed": 0},
                      fresh=lambda: 3.5e-4)
     assert ev.verdict is Verdict.UNDECIDED, ev.summary
@@ -152,7 +152,7 @@ def test_falsify_clear_violation_is_refuted_without_a_second_search():
     assert audit(ev) is ev
 
 
-# -- 1.4: the tolerance band is not a pass ------------------------------------------------------
+# -- the tolerance band is not a pass -----------------------------------------------------------
 
 
 def test_margin_short_by_2_pow_minus_30_on_exact_data_is_refuted():
@@ -218,7 +218,7 @@ def test_sampled_margin_clearly_violated_is_refuted():
     assert ev.verdict is Verdict.REFUTED, ev.summary
 
 
-# -- 1.3: near-collisions are chased -------------------------------------------------------------
+# -- near-collisions are chased ------------------------------------------------------------------
 
 
 def test_square_is_not_injective_the_near_miss_becomes_a_collision():
@@ -272,14 +272,14 @@ def test_bi_lipschitz_map_is_supported_after_the_chase():
     assert ev.numbers["min_refined_ratio"] > 0.1  # |J^-1| is bounded: ratio >= ~0.3
 
 
-# -- the reproducer of 1.6 in the papers ---------------------------------------------------------
+# -- a seed-fragile refutation in the papers -----------------------------------------------------
 
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_rope_fourier_pe_reading_d_does_not_flip_with_the_seed(seed, tmp_path):
-    """toef.rope_fourier_pe reading B2 (reading D before it took the claim list's label) was
-    REFUTED at seed 0 (1.73e-3 against 1e-3) and UNDECIDED at seed 1 (3.5e-4); re-evaluated
-    exactly it is REFUTED at both."""
+    """toef.rope_fourier_pe reading B2: a sampled error near the threshold (1e-3) could fall
+    on either side of it with the seed; the error is re-evaluated exactly, and the reading is
+    REFUTED at seeds 0 and 1 alike."""
     import verify
 
     res = verify.run("toef.rope_fourier_pe", seed=seed, jobs=0,

@@ -62,7 +62,7 @@ QUICK = ["--claims", "pytfx.[mdci]*", "--claims-from", "pytfx_claims", "--claims
 
 
 POISON = textwrap.dedent('''
-    """A claim that changes its process's state, and one that sees it (issue 25, item 6)."""
+    """A claim that changes its process's state, and one that sees it."""
     import os
 
     import verify

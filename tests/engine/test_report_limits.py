@@ -1,5 +1,5 @@
 """One claim's huge text never costs another claim its page, and a PDF is said to be built
-only when it is complete (issue 25, item 14)."""
+only when it is complete."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What is read from a results file is checked before it is believed or printed: only a
 regular file of bounded size is read (a FIFO or ``/dev/zero`` neither hangs nor eats memory),
 each record is re-checked against the schema and the combining rule, and every printed
-field has its control characters escaped (issue 25, items 13, 15 and 16)."""
+field has its control characters escaped."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def _one_line(capsys) -> str:
     return err
 
 
-# -- item 13: regular files only, with a size check -------------------------------------------
+# -- regular files only, with a size check ---------------------------------------------------
 def _special(tmp_path: Path, kind: str) -> Path:
     path = tmp_path / "odd.jsonl"
     if kind == "fifo":
@@ -120,7 +120,7 @@ def test_a_symlink_to_a_regular_results_file_is_read(tmp_path):
     assert load(link).ids() == ["p.a"]
 
 
-# -- item 16: loaded records are re-checked ----------------------------------------------------
+# -- loaded records are re-checked ------------------------------------------------------------
 def test_a_lowercase_verdict_is_rejected(tmp_path):
     path = _write(tmp_path / "r.jsonl", _record(verdict="supported"))
     with pytest.raises(ResultsFileError, match=r"r.jsonl:1: .*'supported'"):
@@ -220,7 +220,7 @@ def test_the_shipped_report_fixture_reads_without_demotion(caplog):
     assert not [m for m in caplog.messages if "demoted" in m], caplog.messages
 
 
-# -- item 15: control characters never reach the terminal --------------------------------------
+# -- control characters never reach the terminal ----------------------------------------------
 EVIL = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202e"
 
 

@@ -68,7 +68,7 @@ def test_misbehaving_claim_is_undecided_with_its_reason(misbehaving, claim_id, r
 )
 def test_claim_whose_code_crashes_is_error_with_its_reason(misbehaving, claim_id, reason):
     r = misbehaving[0][claim_id]
-    assert r.verdict is Verdict.ERROR  # a bug in the claim, not a verdict (issue 25.9)
+    assert r.verdict is Verdict.ERROR  # a bug in the claim, not a verdict
     assert reason in r.summary
 
 

@@ -76,7 +76,7 @@ def test_run_strict_exits_one_on_a_crash_or_timeout_without_expect(tmp_path):
     args = ("run", "--claim", "fx.raises", "--claim", "fx.hangs", "--timeout", "2", "--json",
             str(out), "--quiet")
     plain = verify_cli(*args, cwd=tmp_path)
-    assert plain.returncode == 3, plain.stderr  # a check that raised is ERROR (issue 25.9)
+    assert plain.returncode == 3, plain.stderr  # a check that raised is ERROR
     records = {d["id"]: d for d in map(json.loads, out.read_text().splitlines())}
     assert "raised ValueError" in records["fx.raises"]["error"]
     assert "timeout" in records["fx.hangs"]["error"]

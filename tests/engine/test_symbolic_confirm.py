@@ -95,7 +95,7 @@ def test_a_refutation_is_re_checked_by_the_explicit_route() -> None:
 
 
 def test_prover_sets_general_scope_itself() -> None:
-    """Issue 23 item 3: a symbolic identity with no size parameter proved is general; one
+    """A symbolic identity with no size parameter proved is general; one
     at a concrete size (explicit matrix, numeric sum limits) is not."""
     t = sp.Symbol("t")
     assert prove_equal(sp.cosh(t) ** 2 - sp.sinh(t) ** 2, 1).scope == "general"

@@ -1,4 +1,4 @@
-"""The induction rung (issue 23, 2.4): identities in a symbolic n proved for every n >= n0.
+"""The induction rung: identities in a symbolic n proved for every n >= n0.
 
 Route A (summand free of n: telescoping step plus an explicit base case), route B (summand
 hypergeometric in n and k: a Zeilberger recurrence verified exactly, boundary terms written

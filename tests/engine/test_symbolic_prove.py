@@ -84,7 +84,7 @@ def test_floats_are_made_exact_and_noted() -> None:
 
 
 def test_shape_mismatch_is_a_malformed_claim_not_a_refutation() -> None:
-    """Issue 23: a shape mismatch is a clear UNDECIDED naming the shapes, never REFUTED."""
+    """A shape mismatch is a clear UNDECIDED naming the shapes, never REFUTED."""
     ev = prove_equal(sp.Matrix([[x, y]]), sp.Matrix([[x], [y]]))
     assert ev.verdict is Verdict.UNDECIDED and "shape mismatch" in ev.summary
     ev = prove_equal(sp.Matrix([[x, y]]), x)
@@ -92,8 +92,8 @@ def test_shape_mismatch_is_a_malformed_claim_not_a_refutation() -> None:
 
 
 def test_one_by_one_matrix_is_compared_by_its_entry() -> None:
-    """Issue 23: a 1x1 matrix against its scalar was REFUTED ("one side is a matrix of shape
-    (1, 1)"); its entry is compared instead, both ways round."""
+    """A 1x1 matrix against a scalar is the same statement as its entry against the scalar:
+    the entry is compared (both ways round), never a shape mismatch."""
     assert prove_equal(sp.Matrix([[x + y]]), y + x).verdict is Verdict.PROVED
     assert prove_equal(x * (y + 1), sp.Matrix([[x * y + x]])).verdict is Verdict.PROVED
     ev = prove_equal(sp.Matrix([[x + y]]), x - y)
@@ -353,7 +353,7 @@ def test_adaptive_check_runs_only_after_the_cheap_search() -> None:
 
 
 def test_adaptive_check_keeps_the_timeout() -> None:
-    # every point costs polylog evaluations and the adaptive stage may take 12 s on its own:
+    # every point costs polylog evaluations and the adaptive stage alone can outlast the timeout:
     # the call still ends with its timeout (plus the hard limit's slack)
     u = sp.Symbol("u", positive=True)
     t0 = time.perf_counter()

@@ -61,8 +61,8 @@ def test_stride_product_is_not_proved() -> None:
 
 @pytest.mark.slow
 def test_guarded_formula_and_upsampling_are_never_refuted() -> None:
-    """The true, parity-guarded formula was REFUTED with a value for x[3/2]; up-sampling
-    keeps the sum was REFUTED likewise. Neither is a witness now; the up-sampled sum is
+    """The true, parity-guarded formula and "up-sampling keeps the sum" are never REFUTED: a
+    point where an index is not an integer (x[3/2]) is no witness. The up-sampled sum is
     proved at concrete sizes by writing the sums out."""
     guarded = sp.Piecewise((x[i / 2], (i >= 2) & (i <= 2 * N) & sp.Eq(sp.Mod(i, 2), 0)),
                            (0, True))
@@ -114,7 +114,7 @@ def test_conjugate_rewrite_gives_no_verdict(key: str, f) -> None:
 
 
 def test_conjugate_off_the_cut_is_still_proved() -> None:
-    """loggamma of a positive argument has no cut: no fingerprint, PROVED as before."""
+    """loggamma of a positive argument has no cut: no fingerprint, so still PROVED."""
     p = sp.Symbol("p", positive=True)
     ev = prove_equal(sp.conjugate(sp.loggamma(p)), sp.loggamma(p), timeout=10)
     assert ev.verdict is Verdict.PROVED and "identical as constructed" in ev.summary

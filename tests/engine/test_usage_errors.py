@@ -1,6 +1,6 @@
 """Usage errors cost nothing: every argument, the claims and the scheduler are checked before
 the results file is touched, a path that is not a results file is refused, and each mistake
-is one line naming what is wrong, with exit status 2 (issue 25, items 1-3, 7, 12 and 17)."""
+is one line naming what is wrong, with exit status 2."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def _claims_file(tmp_path: Path, name: str, body: str) -> Path:
     return path
 
 
-# -- item 1: a path that is not a results file ----------------------------------------------------
+# -- a path that is not a results file ----------------------------------------------------
 @pytest.mark.parametrize("content", ["import verify\n\nprint('my claims')\n", "plain notes\n",
                                      '{"a": 1}\n', "[1, 2]\n"])
 def test_run_refuses_a_json_path_that_is_not_a_results_file(tmp_path, capsys, fixture_claims,
@@ -83,7 +83,7 @@ def test_run_still_rewrites_an_empty_or_earlier_results_file(tmp_path, fixture_c
     assert json.loads(cut.read_text())["id"] == "fx.good_first"
 
 
-# -- item 2: late usage errors are found before the file is touched ----------------------------
+# -- late usage errors are found before the file is touched ----------------------------
 def _closed_port() -> int:
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -135,7 +135,7 @@ def test_a_claims_own_bad_timeout_leaves_the_results_file_alone(tmp_path, capsys
     assert path.read_bytes() == before
 
 
-# -- item 3: a read-only results file ----------------------------------------------------------
+# -- a read-only results file ----------------------------------------------------------
 def test_a_read_only_results_file_is_refused_before_writing(tmp_path, capsys, fixture_claims):
     path = _results_file(tmp_path)
     before = path.read_bytes()
@@ -151,7 +151,7 @@ def test_a_read_only_results_file_is_refused_before_writing(tmp_path, capsys, fi
         path.chmod(0o644)
 
 
-# -- item 7: --jobs 0, a documented debugging mode with the same budget and clean-up -----------
+# -- --jobs 0, a documented debugging mode with the same budget and clean-up -----------
 def test_jobs_0_is_documented_in_help_and_guide(capsys):
     with pytest.raises(SystemExit):
         main(["run", "--help"])
@@ -195,7 +195,7 @@ def test_jobs_0_stops_a_claim_at_its_budget_and_sweeps_its_processes(tmp_path):
     assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text()
 
 
-# -- item 12: --jobs capped; a claim's timeout= checked at registration -----------------------
+# -- --jobs capped; a claim's timeout= checked at registration -----------------------
 def test_jobs_beyond_what_the_machine_holds_are_capped_with_one_line(tmp_path, capsys,
                                                                      fixture_claims):
     path = tmp_path / "r.jsonl"
@@ -228,7 +228,7 @@ def test_a_good_claim_timeout_registers(value):
     assert "tt.c" in reg
 
 
-# -- item 17: messages ---------------------------------------------------------------------------
+# -- messages ---------------------------------------------------------------------------
 def test_a_full_disk_names_the_path(tmp_path, monkeypatch):
     path = tmp_path / "r.jsonl"
 

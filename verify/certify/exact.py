@@ -182,8 +182,8 @@ def solve(A: Matrix, b: Sequence[Fraction]) -> Vector | None:
 def min_norm_correction(A: Matrix, residual: Sequence[Fraction]) -> Vector | None:
     """The least-norm ``d`` with ``A d = residual`` (``d = A^T w``, ``A A^T w = residual``).
 
-    Used to move a rounded point exactly onto an affine subspace while moving it as little
-    as possible. None when the system is inconsistent.
+    It moves a rounded point exactly onto an affine subspace while moving it as little as
+    possible. None when the system is inconsistent.
     """
     if not A:
         return None if any(residual) else []

@@ -64,7 +64,7 @@ def guarded(fn: Callable[..., T], *args: Any, seconds: float | None, **kw: Any) 
     return _guard_thread(fn, args, kw, seconds)
 
 
-#: After the budget is spent the timer keeps firing at this interval until the guard is left. A
+#: After the budget is spent the timer keeps firing at this interval while the guard lasts. A
 #: tick that lands where Python discards exceptions (a garbage-collector callback such as
 #: hypothesis's ``gc_cumulative_time``, a ``__del__``) does not raise there: the next tick does,
 #: so the time budget is never lost and nothing is reported as unraisable.

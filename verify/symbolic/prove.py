@@ -173,6 +173,8 @@ class _Ladder:
         self.deadline = deadline
         self.steps = steps
         self.symbolic_matrix = isinstance(diff, MatrixExpr) and not isinstance(diff, sp.MatrixBase)
+        #: the entries not yet closed by a rung, keyed by (row, column), or None for a scalar
+        self.open: dict[tuple[int, int] | None, Any]
         if isinstance(diff, sp.MatrixBase):
             self.open = {(i, j): diff[i, j] for i in range(diff.rows) for j in range(diff.cols)}
         else:
@@ -360,8 +362,8 @@ def _same_shape(L: Any, R: Any, steps: list[str]) -> tuple[Any, Any, str]:
     """A 1x1 matrix against a scalar is compared by its entry; any other shape mismatch is a
     malformed claim (an UNDECIDED with the shapes), never a refutation."""
     sL, sR = _shape(L), _shape(R)
-    if (sL is None) != (sR is None):
-        shape = sL or sR
+    shape = sL if sR is None else sR if sL is None else None  # the only matrix side's shape
+    if shape is not None:
         if tuple(shape) == (1, 1):
             steps.append("one side is a 1x1 matrix: its entry is compared with the scalar")
             L = L[0, 0] if sL is not None else L
@@ -369,7 +371,8 @@ def _same_shape(L: Any, R: Any, steps: list[str]) -> tuple[Any, Any, str]:
             return L, R, ""
         return L, R, (f"shape mismatch: one side is a matrix of shape {shape}, the other a "
                       "scalar (a malformed claim, not a refutation)")
-    if sL is not None and sL != sR and all(sp.sympify(v).is_Integer for v in (*sL, *sR)):
+    if sL is not None and sR is not None and sL != sR \
+            and all(sp.sympify(v).is_Integer for v in (*sL, *sR)):
         return L, R, f"shape mismatch: {sL} vs {sR} (a malformed claim, not a refutation)"
     return L, R, ""
 

@@ -162,8 +162,8 @@ def trig_interpolate(
     for r, p in enumerate(pivots):
         sol[p] = Rl[r][n]
     # exact re-check of the particular solution
-    for r, vk in zip(rows, v, strict=True):
-        if sum((a * s for a, s in zip(r, sol, strict=True)), K.zero) != vk:
+    for row, vk in zip(rows, v, strict=True):
+        if sum((a * s for a, s in zip(row, sol, strict=True)), K.zero) != vk:
             raise AssertionError("particular solution failed its exact re-check")
     kernel = [_normalise(vec, K) for vec in A.nullspace().to_list()] if len(pivots) < n else []
     return TrigInterpolation(

@@ -34,7 +34,7 @@ def _open(expr: sp.Expr) -> sp.Expr:
 
 #: Functions that are not holomorphic in their arguments (after ``Abs``, ``re``, ``im`` were
 #: opened): their dependence on ``conj(z)`` cannot be read off by treating ``z``, ``zb`` apart.
-_NOT_HOLOMORPHIC: tuple[type, ...] = (
+_NOT_HOLOMORPHIC: tuple[type[sp.Basic], ...] = (
     sp.conjugate, sp.arg, sp.sign, sp.Abs, sp.re, sp.im, sp.floor, sp.ceiling, sp.frac,
     sp.Heaviside, sp.DiracDelta, sp.KroneckerDelta, sp.Max, sp.Min, sp.Piecewise,
     sp.polar_lift, sp.periodic_argument, sp.adjoint, sp.transpose,

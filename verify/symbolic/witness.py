@@ -871,7 +871,7 @@ def _check_point(lhs: Any, rhs: Any, point: dict,
         exact = info.get("check", "").startswith("exact")
         if status == "differ":
             if idx is not None:
-                info = {"entry": list(idx), **info}
+                return status, {"entry": list(idx), **info}
             return status, info
         if status in ("undefined", "unsure"):
             if not adaptive:
