@@ -401,7 +401,7 @@ FALSE_CASES: list[Case] = [
 ]
 
 
-# -- issue 23: the classes SymPy's own rewrites got wrong, each with an independent truth check --
+# -- the classes SymPy's own rewrites got wrong, each with an independent truth check --
 #
 # ``truth()`` decides the statement by brute force, sharing nothing with verify or SymPy's
 # summation: Python integers and Fractions over every index up to a size, or mpmath on the
@@ -481,13 +481,13 @@ def _upsample() -> tuple[sp.Expr, sp.Expr, dict[str, Any]]:
 
 @dataclass(frozen=True)
 class TruthCase:
-    """A case of issue 23's classes: the corpus case and its independent truth check."""
+    """A case of those classes: the corpus case and its independent truth check."""
 
     case: Case
     truth: Callable[[], bool]
 
 
-ISSUE23_TRUE: list[TruthCase] = [
+REWRITE_TRUE: list[TruthCase] = [
     TruthCase(Case("up-sampling keeps the sum", _upsample), _brute_upsample),
     TruthCase(Case("stride-2 delta sum, parity-guarded formula",
                    _c(_stride_sum(), _stride_rhs()), may_be_undecided=True),
@@ -508,7 +508,7 @@ ISSUE23_TRUE: list[TruthCase] = [
                           for t in (mpmath.mpf(0.5), mpmath.mpf(3)))),
 ]
 
-ISSUE23_FALSE: list[TruthCase] = [
+REWRITE_FALSE: list[TruthCase] = [
     TruthCase(Case("stride-2 delta sum against the unguarded Piecewise (false at i = 3)",
                    _c(_stride_sum(), _stride_rhs(guarded=False)), may_be_undecided=True),
               lambda: _brute_stride(2, 0, False)),
@@ -545,5 +545,5 @@ ISSUE23_FALSE: list[TruthCase] = [
                           < 1e-20 for t in (mpmath.mpf(-0.5), mpmath.mpc(1, 2)))),
 ]
 
-TRUE_CASES += [t.case for t in ISSUE23_TRUE]
-FALSE_CASES += [t.case for t in ISSUE23_FALSE]
+TRUE_CASES += [t.case for t in REWRITE_TRUE]
+FALSE_CASES += [t.case for t in REWRITE_FALSE]

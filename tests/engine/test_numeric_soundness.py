@@ -276,7 +276,7 @@ def test_bi_lipschitz_map_is_supported_after_the_chase():
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_rope_fourier_pe_reading_d_does_not_flip_with_the_seed(seed, tmp_path):
+def test_rope_fourier_pe_reading_b2_does_not_flip_with_the_seed(seed, tmp_path):
     """toef.rope_fourier_pe reading B2: a sampled error near the threshold (1e-3) could fall
     on either side of it with the seed; the error is re-evaluated exactly, and the reading is
     REFUTED at seeds 0 and 1 alike."""

@@ -13,8 +13,8 @@ import pytest
 import sympy as sp
 from soundness_corpus import (  # tests/ is on sys.path
     FALSE_CASES,
-    ISSUE23_FALSE,
-    ISSUE23_TRUE,
+    REWRITE_FALSE,
+    REWRITE_TRUE,
     TRUE_CASES,
     Case,
     TruthCase,
@@ -136,8 +136,8 @@ def test_false_identity_is_refuted(case: Case) -> None:
     _recheck(lhs, rhs, kw, ev.counterexample)
 
 
-@pytest.mark.parametrize("tc", ISSUE23_TRUE + ISSUE23_FALSE, ids=lambda t: t.case.name)
-def test_issue23_case_truth_is_checked_independently(tc: TruthCase) -> None:
+@pytest.mark.parametrize("tc", REWRITE_TRUE + REWRITE_FALSE, ids=lambda t: t.case.name)
+def test_rewrite_case_truth_is_checked_independently(tc: TruthCase) -> None:
     """The corpus's own label agrees with a brute-force check that shares nothing with verify
     (Python Fractions over every index up to a size, or mpmath on the branch cut)."""
-    assert tc.truth() is (tc in ISSUE23_TRUE)
+    assert tc.truth() is (tc in REWRITE_TRUE)
