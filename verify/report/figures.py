@@ -22,11 +22,14 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # matplotlib itself is imported only when a figure is drawn
+    from matplotlib.typing import RcKeyType
 
 KINDS = ("rate", "histogram", "curve")
 
-_RC = {
+_RC: dict[RcKeyType, Any] = {
     "font.family": "DejaVu Sans",
     "font.size": 8.5,
     "axes.titlesize": 9,
@@ -217,6 +220,7 @@ def _histogram(spec: dict[str, Any], ax: Any) -> None:
     )
     style = {"alpha": 0.85, "edgecolor": "white", "linewidth": 0.4}
     label = None
+    bins: list[float] | int = 30
     if logscale:
         lo, hi = math.log10(min(ends)), math.log10(max(ends))
         lo = lo - 2 if only_zeros else lo
@@ -225,12 +229,11 @@ def _histogram(spec: dict[str, Any], ax: Any) -> None:
             values = positive
             label = f"{zeros} exact zero{'s' if zeros != 1 else ''}"
         hi += 0.05
-        bins = [10 ** (lo + (hi - lo) * k / 30) for k in range(31)]
+        edges = [10 ** (lo + (hi - lo) * k / 30) for k in range(31)]
+        bins = edges
         ax.set_xscale("log")
         if zeros:
-            ax.hist([10**lo] * zeros, bins=bins[:2], color=NEUTRAL, label=label, **style)
-    else:
-        bins = 30
+            ax.hist([10**lo] * zeros, bins=edges[:2], color=NEUTRAL, label=label, **style)
     if values:
         ax.hist(values, bins=bins, color=OURS, **style)
     if threshold is not None:

@@ -131,7 +131,8 @@ MAX_SHOWN = 1000
 
 
 def _described(v: list[Any]) -> Tex:
-    shape, inner = [], v
+    shape: list[int] = []
+    inner: Any = v
     while isinstance(inner, list):
         shape.append(len(inner))
         inner = inner[0] if inner else None
@@ -816,9 +817,9 @@ def sources_view(sources: list[Any], results: list[ClaimResult]) -> list[dict[st
     }
     for k, text in enumerate(sorted(versions), 1):
         rows.append(("versions" if len(versions) == 1 else "versions (%d)" % k, text))
-    claims = {claims_sources_text(src.meta.get("claims_sources")) for src in sources} - {None}
-    for text in sorted(claims):
-        rows.append(("claims packages", text))
+    claims = {claims_sources_text(src.meta.get("claims_sources")) for src in sources}
+    for claims_text in sorted(c for c in claims if c is not None):
+        rows.append(("claims packages", claims_text))
     return _provenance_rows(rows)
 
 
