@@ -25,6 +25,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import NoReturn
+
+from . import asciimath
 
 __all__ = [
     "Tex",
@@ -372,7 +375,7 @@ class _Math:
         self.amplified: list[bool] = []  # per open brace group: the argument of an amplifier
         self.amplify_next = False
 
-    def fail(self, why: str) -> None:
+    def fail(self, why: str) -> NoReturn:
         raise Unsafe(why)
 
     def peek_token(self) -> str:
@@ -412,7 +415,6 @@ class _Math:
                     return content
             j += 1
         self.fail("unbalanced braces")
-        return ""  # unreachable
 
     def column_spec(self, env: str) -> str:
         """The argument(s) after ``\\begin{array}`` (``[t]`` and a column spec) or
@@ -637,17 +639,34 @@ _PROSE_MACRO = re.compile(r"\\(emph|textbf|textit|texttt|textsc)\{([^{}\\$]*)\}|
 
 
 def _prose(s: str) -> Tex:
-    """Escaped text keeping ``\\emph{..}``-style markup and ``\\%``-style literals."""
-    out, pos = [], 0
+    """Escaped text keeping ``\\emph{..}``-style markup and ``\\%``-style literals, its ASCII
+    math (``sum_i r_i = 0``) typeset."""
+    out: list[str] = []
+    pos = 0
     for m in _PROSE_MACRO.finditer(s):
-        out.append(escape_text(s[pos : m.start()]))
+        out.append(_text_with_ascii_math(s[pos : m.start()]))
         if m.group(1):
             out.append("\\%s{%s}" % (m.group(1), escape_text(m.group(2))))
         else:
             out.append(escape_text(m.group(3)))
         pos = m.end()
-    out.append(escape_text(s[pos:]))
+    out.append(_text_with_ascii_math(s[pos:]))
     return Tex("".join(out))
+
+
+def _text_with_ascii_math(s: str) -> str:
+    """Escaped text with each span :func:`verify.report.asciimath.spans` finds as math."""
+    out, pos = [], 0
+    for start, end, latex in asciimath.spans(s):
+        try:
+            math = sanitize_math(latex)
+        except Unsafe:
+            continue
+        out.append(escape_text(s[pos:start]))
+        out.append("$%s$" % math)
+        pos = end
+    out.append(escape_text(s[pos:]))
+    return "".join(out)
 
 
 def text_with_math(s: object) -> Tex:
