@@ -84,9 +84,17 @@ def test_identifiers_claim_ids_and_paths_stay_text(text):
     assert asciimath.spans(text) == []
 
 
-def test_a_group_holding_an_identifier_or_a_word_stays_text_around_its_math():
+def test_a_word_raised_to_a_power_is_math_and_the_words_around_it_stay_text():
     tex = values.prose("|measured - paper| <= 2 sqrt(std_paper^2 + std_measured^2)")
-    assert "$" not in tex  # std_paper is an identifier: the formula is not guessed at
+    maths = [_squeezed(m) for m in _math(tex)]  # no identifier has a ^: std_paper^2 is math
+    assert maths == [r"\sqrt{\mathrm{std}_{\mathrm{paper}}^{2}"
+                     r"+\mathrm{std}_{\mathrm{measured}}^{2}}"]
+    assert "measured - paper" in tex
+    assert _squeezed(_math(values.prose("so A^adv_ij < 0"))[0]) == r"A^{\mathrm{adv}}_{ij}"
+    assert _squeezed(_math(values.prose("with (mu1+mu2)^2 here"))[0]) == r"(\mu_{1}+\mu_{2})^{2}"
+
+
+def test_a_group_holding_a_word_stays_text_around_its_math():
     tex = values.prose("(raw scores s_ki = phi_k(x_i)) gives")
     assert "raw scores" in tex and "$" in tex  # the words stay words, s_ki is math
     assert all("raw" not in m for m in _math(tex))
@@ -116,3 +124,24 @@ def test_a_key_that_is_math_is_typeset_and_one_that_is_a_name_is_words():
     assert "$" in values.key_text("alpha_i") and "$" in values.key_text("W_o")
     assert values.key_text("worst_in_eps") == "worst error in units of machine epsilon"
     assert "$" not in values.key_text("step_size")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("holds (PX)^*(PX) = X^* P^* P X here", r"(PX)^{*}"),
+    ("gives R = (Q^T)^+ for all", r"(Q^{\top})^{+}"),
+    ("(2) vec(A)^T vec(B) = tr(A^T B) for", r"\operatorname{vec}(A)^{\top}"),
+    ("on eig(PLP^T) only", r"\operatorname{eig}(PLP^{\top})"),
+    ("is ubar_j^T Delta v_j", r"\bar{u}_{j}^{\top}"),
+    ("and i dq^dp here", r"dq\wedgedp"),
+    ("total <= 4hV^m on", r"4hV^{m}"),
+    ("step sum_{k=nm}^{nm+n-1} f(k)", r"\sum_{k=nm}^{nm+n-1}"),
+    ("F = (Tr K)^2 here", r"(\operatorname{Tr}K)^{2}"),
+])
+def test_conjugates_pseudo_inverses_operators_and_products_of_letters(text, expected):
+    assert expected in [_squeezed(m) for m in _math(values.prose(text))], values.prose(text)
+
+
+@pytest.mark.parametrize("text", ["(so a_1 is it)", "(in x_1 of it)", "(the NOT_SET flag)"])
+def test_a_bracket_of_short_english_words_is_not_grown_into(text):
+    tex = values.prose(text)
+    assert not any(w in m for m in _math(tex) for w in ("so", "in", "the", "NOT")), tex

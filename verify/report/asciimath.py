@@ -36,11 +36,17 @@ GREEK = frozenset(
 OPERATORS = {
     **{n: "\\" + n for n in "sum prod max min sup inf lim log ln exp sin cos tan sinh cosh "
        "tanh det arg".split()},
-    **{n: r"\operatorname{%s}" % n for n in "mean var cov tr span diag rank sign softmax".split()},
+    **{n: r"\operatorname{%s}" % n for n in "mean var cov tr Tr span diag rank sign softmax "
+       "Softmax vec eig Re Im conj".split()},
     "argmax": r"\operatorname{arg\,max}",
     "argmin": r"\operatorname{arg\,min}",
-    "E": "E",
 }
+#: Two- and three-letter words that are words, not a product of letters (``gx``, ``PLP``).
+_NOT_PRODUCTS = frozenset(
+    "in of is to at on or if be as by an so no it we do up us me my he vs ok am go eq id ie "
+    "eg NOT AND THE FOR ALL ANY ONE TWO YES MSE SGD ODE PDE MLP ECA CPU GPU RNN CNN OOD SDP "
+    "LP KL PE MC".split()
+)
 #: Decorations written as a subscript word: ``x_bar`` -> ``\bar{x}``.
 DECORATIONS = {"bar": r"\bar", "hat": r"\hat", "tilde": r"\tilde", "dot": r"\dot"}
 _RELATIONS = {"<=": r"\le ", ">=": r"\ge ", "!=": r"\ne ", "->": r"\to ", "==": "=",
@@ -82,7 +88,9 @@ class _Reader:
     _NUMBER = re.compile(r"\d+(?:\.\d+)?(?![\d_])")  # 2N: a number times N
     _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*'*")
     _SIGN = re.compile(r"\*\*|<=|>=|!=|->|==|\|\||[-+*/=<>,;:!|']")
-    _SCRIPT_WORD = re.compile(r"-?[A-Za-z0-9]+")
+    _SCRIPT_WORD = re.compile(r"-?[A-Za-z0-9]+|[*+]")
+    #: A word's scripts hold a power: ``std_paper^2``, ``A^adv_ij``, ``x^2``.
+    _POWERED = re.compile(r"(?:_(?:\{[^{}]*\}|\([^()]*\)|[A-Za-z0-9]+))*\^")
 
     def __init__(self, s: str) -> None:
         self.s = s
@@ -125,7 +133,9 @@ class _Reader:
         raise _NotMath(f"not math: {s[i]!r}")
 
     def word(self, w: str) -> str:
-        """A letter, a Greek name, an operator: with its decoration and scripts."""
+        """A letter, a Greek name, an operator, a short product of letters (``gx``, ``PLP``):
+        with its decoration and scripts. A longer word is math only as the base of a power
+        (``std_paper^2``: no identifier has a ``^``)."""
         base = w.rstrip("'")
         primes = w[len(base):]
         if self.s.startswith("_", self.i):
@@ -139,17 +149,33 @@ class _Reader:
             inner = self.sequence(")")
             self.i += 1
             return r"\sqrt{%s}" % inner + self.scripts()
+        if wedge := re.match(r"\^(d[A-Za-z])(?![A-Za-z0-9])", self.s[self.i:]):
+            if re.fullmatch(r"d[A-Za-z]", base):  # dq^dp: a wedge of two differentials
+                self.i += wedge.end()
+                return r"%s \wedge %s" % (base, wedge.group(1))
+        powered = bool(self._POWERED.match(self.s, self.i))
+        decorated = re.fullmatch(r"([A-Za-z])(bar|hat|tilde)", base)
+        numbered = re.fullmatch(r"([A-Za-z]+?)(\d+)", base)
         if base in GREEK:
             tex = greek(base)
+        elif numbered and numbered.group(1) in GREEK:  # mu1: mu with index 1
+            tex = greek(numbered.group(1)) + "_{%s}" % numbered.group(2)
         elif re.fullmatch(r"[A-Za-z]\d*", base):
             tex = base
         elif base == "inf" and not self.s.startswith("_", self.i):
             tex = r"\infty "
         elif base in OPERATORS:
             tex = OPERATORS[base] + " "
+        elif decorated:  # ubar: u with a bar
+            tex = r"%s{%s}" % (DECORATIONS[decorated.group(2)], decorated.group(1))
+        elif re.fullmatch(r"[A-Za-z]{2}|[A-Z]{3}", base) and base not in _NOT_PRODUCTS and (
+                base.lower() not in _NOT_PRODUCTS):
+            tex = base
+        elif powered and re.fullmatch(r"[A-Za-z]{2,12}", base):
+            tex = r"\mathrm{%s}" % base
         else:
             raise _NotMath(f"a word: {base}")
-        return tex + primes + self.scripts()
+        return tex + primes + self.scripts(words=powered)
 
     def group(self) -> str:
         """A bracketed group: ``(..)``, ``[..]``, or ``{..}`` printed as a set's braces."""
@@ -162,9 +188,10 @@ class _Reader:
             return r"\{%s\}" % inner
         return opener + inner + close
 
-    def scripts(self) -> str:
-        """``_i``, ``^-2``, ``^T``, ``_{tau >= tau_0}``, ``^(h)`` after an atom; ``x_i_j`` is
-        one subscript ``i,j``. A script that is a word (``_range``) is an identifier's."""
+    def scripts(self, words: bool = False) -> str:
+        """``_i``, ``^-2``, ``^T``, ``^*``, ``_{tau >= tau_0}``, ``^(h)`` after an atom;
+        ``x_i_j`` is one subscript ``i,j``. A script that is a word (``_range``) is an
+        identifier's, unless ``words`` (the atom is raised to a power: ``A^adv_ij``)."""
         found: list[tuple[str, list[str]]] = []
         while self.i < len(self.s) and self.s[self.i] in "_^":
             kind = self.s[self.i]
@@ -176,7 +203,7 @@ class _Reader:
                 self.i += 1
             elif m := self._SCRIPT_WORD.match(self.s, self.i):
                 self.i = m.end()
-                body = self.script_word(kind, m.group())
+                body = self.script_word(kind, m.group(), words)
             else:
                 raise _NotMath("an empty script")
             if found and found[-1][0] == kind:
@@ -188,24 +215,26 @@ class _Reader:
         return "".join("%s{%s}" % (k, ",".join(b.strip() for b in bodies)) for k, bodies in found)
 
     @staticmethod
-    def script_word(kind: str, body: str) -> str:
+    def script_word(kind: str, body: str, words: bool) -> str:
         if kind == "^" and body == "T":
             return r"\top"
         if body in GREEK:
             return greek(body)
-        if body in OPERATORS and len(body) > 2:  # k_max: the max as an operator's name
-            raise _NotMath(f"a word in a script: {body}")
-        if len(body) > 12 or re.search(r"[a-z]{3,}", body):
-            raise _NotMath(f"a word in a script: {body}")
+        if len(body) > 12:
+            raise _NotMath(f"a long script: {body}")
+        if re.search(r"[A-Za-z]{3,}", body):
+            if not words or not body.isalpha():  # k_max, x_range: an identifier's word
+                raise _NotMath(f"a word in a script: {body}")
+            return r"\mathrm{%s}" % body
         return body
 
 
 # -- where math starts in a text --------------------------------------------------------------
 _BOUNDARY = r"(?<![\w.\\$/~'])"
-_SCRIPT_BODY = r"(?:\{[^{}$\n]*\}|\([^()$\n]*\)|-?[A-Za-z0-9]+)"
+_SCRIPT_BODY = r"(?:\{[^{}$\n]*\}|\([^()$\n]*\)|-?[A-Za-z0-9]+|[*+])"
 _SEED = re.compile(
-    _BOUNDARY + r"(?P<word>(?:[A-Za-z][A-Za-z0-9]*(?:[_^]" + _SCRIPT_BODY + r")+"
-    r"|\d+(?:\.\d+)?\^-?\d+))(?![\w])"
+    _BOUNDARY + r"(?P<word>(?:\d+(?:\.\d+)?|\d*[A-Za-z][A-Za-z0-9]*)(?:[_^]" + _SCRIPT_BODY
+    + r")+)(?:(?<=[*+])|(?![\w]))"
     + "|" + _BOUNDARY + r"(?<![A-Za-z]-)(?P<greek>(?:%s))(?![\w]|-[A-Za-z])" % "|".join(
         sorted((g for g in GREEK if g.islower()), key=len, reverse=True))
     + r"|(?P<close>[)\]}])(?=[_^])"
