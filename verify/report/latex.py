@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import NoReturn
 
 from . import asciimath
@@ -36,6 +37,7 @@ __all__ = [
     "sanitize_math",
     "math_inline",
     "math_display",
+    "text_with_ascii_math",
     "text_with_math",
     "statement",
     "step",
@@ -644,29 +646,31 @@ def _prose(s: str) -> Tex:
     out: list[str] = []
     pos = 0
     for m in _PROSE_MACRO.finditer(s):
-        out.append(_text_with_ascii_math(s[pos : m.start()]))
+        out.append(text_with_ascii_math(s[pos : m.start()]))
         if m.group(1):
             out.append("\\%s{%s}" % (m.group(1), escape_text(m.group(2))))
         else:
             out.append(escape_text(m.group(3)))
         pos = m.end()
-    out.append(_text_with_ascii_math(s[pos:]))
+    out.append(text_with_ascii_math(s[pos:]))
     return Tex("".join(out))
 
 
-def _text_with_ascii_math(s: str) -> str:
-    """Escaped text with each span :func:`verify.report.asciimath.spans` finds as math."""
-    out, pos = [], 0
+def text_with_ascii_math(s: str, plain: Callable[[str], str] = escape_text) -> Tex:
+    """Text with each span :func:`verify.report.asciimath.spans` finds as math, the rest
+    given to ``plain`` (escaped text by default)."""
+    out: list[str] = []
+    pos = 0
     for start, end, latex in asciimath.spans(s):
         try:
             math = sanitize_math(latex)
         except Unsafe:
             continue
-        out.append(escape_text(s[pos:start]))
+        out.append(plain(s[pos:start]))
         out.append("$%s$" % math)
         pos = end
-    out.append(escape_text(s[pos:]))
-    return "".join(out)
+    out.append(plain(s[pos:]))
+    return Tex("".join(out))
 
 
 def text_with_math(s: object) -> Tex:

@@ -26,7 +26,14 @@ import re
 from functools import lru_cache
 
 from . import asciimath
-from .latex import Tex, Unsafe, escape_text, sanitize_math, text_with_math
+from .latex import (
+    Tex,
+    Unsafe,
+    escape_text,
+    sanitize_math,
+    text_with_ascii_math,
+    text_with_math,
+)
 
 #: SymPy names a value may use; any other identifier longer than a letter (or a Greek
 #: letter's name) makes the string text.
@@ -201,19 +208,8 @@ def _plain(s: str) -> Tex:
 
 
 def _plain_text(s: str) -> str:
-    """Escaped text with its ASCII math (:func:`verify.report.asciimath.spans`) typeset and
-    its long floats given sensible digits."""
-    out, pos = [], 0
-    for start, end, latex in asciimath.spans(s):
-        try:
-            math = sanitize_math(latex)
-        except Unsafe:
-            continue
-        out.append(_numbers_text(s[pos:start]))
-        out.append("$%s$" % math)
-        pos = end
-    out.append(_numbers_text(s[pos:]))
-    return "".join(out)
+    """Escaped text with its ASCII math typeset and its long floats given sensible digits."""
+    return text_with_ascii_math(s, _numbers_text)
 
 
 def _numbers_text(s: str) -> str:
