@@ -250,6 +250,40 @@ def test_the_pdfs_have_no_overfull_boxes_split_identifiers_or_overlapping_ticks(
     assert report_problems(tmp_path / "builtin", results, pdf=True) == []
 
 
+#: The checks' ASCII math as their summaries write it (nfa, gda, pegr, toef): each is typeset.
+ASCII_MATH = (
+    "residuals: max_k|O_k - (1/(N tau)) sum_i s_ki r_i|, kappa=1: mean_k (N tau O_k/kappa - "
+    "g_k)^2 / mean_k g_k^2 over g([-1,1]^2); ||R(tau)||_2 = O(tau^-2) and |det A|^-1 = 2 for "
+    "sup_{tau >= tau_0} with v_bar=0, theta = 0, F = span{phi_k}, pi(g_a) O(S); "
+    "vec(A)^T vec(B) = tr(A^T B), X^* P^* P X, (Q^T)^+; 2 sqrt(std_paper^2 + std_measured^2); "
+    "flags worst_in_eps and no_normalization stay words"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not latex_engine_available() or not shutil.which("pdftotext"),
+                    reason="latexmk/pdflatex or pdftotext is not installed")
+def test_ascii_math_in_a_summary_is_typeset_in_the_pdf(tmp_path, monkeypatch):
+    """The fixture's first claim with the checks' ASCII math as its summary: its PDF holds no
+    raw ^/_ math; with the converter switched off the same PDF does (the check can fail)."""
+    record = json.loads((FIX / "report_results.jsonl").read_text("utf-8").splitlines()[0])
+    record["summary"] = record["evidence"][0]["summary"] = ASCII_MATH
+    results = tmp_path / "r.jsonl"
+    results.write_text(json.dumps(record) + "\n", "utf-8")
+
+    def raw_in_pdf(out: Path) -> list[str]:
+        out_res = build(results, out, papers=[record["paper"]])
+        assert out_res.ok, [str(e) for e in out_res.errors]
+        text = subprocess.run(["pdftotext", str(out / f"{record['paper']}.pdf"), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        assert "worst_in_eps" in text and "no_normalization" in text  # identifiers as written
+        return raw_math(text, {record["id"]})
+
+    assert raw_in_pdf(tmp_path / "typeset") == []
+    monkeypatch.setattr(asciimath, "spans", lambda text: [])
+    assert len(raw_in_pdf(tmp_path / "raw")) >= 10
+
+
 @pytest.mark.skipif(not os.environ.get("VERIFY_REPORT_DIR"),
                     reason="VERIFY_REPORT_DIR names no built report to check")
 def test_a_built_report_passes_the_checks():
