@@ -77,6 +77,7 @@ def test_a_decorated_letter_and_negative_exponents():
     "NOT_REPRODUCED", "k_max", "max_err", "sum_simplify", "entries_in_01",
     "nfa.exp.table1_equivariance", "nfa.ag.softmax_rate_headline",
     "numerics/nfa/x_1.py", "proofs/gda/W_o.py", "verify run --claim 'toef.thm_1'",
+    "gda_grad_prop[dW_O,db_O]", "my_fn(x_1, y_2)", "obj.method(a_1)",
 ])
 def test_identifiers_claim_ids_and_paths_stay_text(text):
     tex = values.prose(f"see {text} here")

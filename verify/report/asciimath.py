@@ -241,7 +241,8 @@ _SEED = re.compile(
     + r"|(?P<bar>\|\|?)(?=[_^])"
 )
 _TRAILING_SCRIPTS = re.compile(r"(?:[_^]" + _SCRIPT_BODY + r")*")
-_PREFIX = re.compile(r"(?<![\w.\\$/~'])[A-Za-z][A-Za-z0-9]*$")
+#: A function's name (or a scripted letter: ``phi_k``) right before a bracket.
+_PREFIX = re.compile(r"(?<![\w.\\$/~'])[A-Za-z][A-Za-z0-9]*(?:[_^]" + _SCRIPT_BODY + r")*$")
 #: A whitespace-delimited chunk that is a path or file name: never math.
 _PATH = re.compile(r"\S*(?:[A-Za-z]{2,}/[A-Za-z]{2,}|\.(?:py|jsonl?|tex|pdf|md|txt)\b)\S*")
 
@@ -264,7 +265,12 @@ def spans(text: str) -> list[tuple[int, int, str]]:
         latex = expression(text[start:end])
         if latex is None:
             continue
-        start, end, latex = _grown(text, start, end, latex)
+        if _glued(text, start):
+            continue  # an identifier's call or index: my_fn(x_1)
+        grown = _grown(text, start, end, latex)
+        if grown is None:
+            continue
+        start, end, latex = grown
         while found and found[-1][0] >= start:  # swallowed by this wider span
             found.pop()
         if found and found[-1][1] > start:
@@ -315,8 +321,9 @@ def _with_prefix(text: str, start: int, m: re.Match[str]) -> int:
     return p.start() if p else start
 
 
-def _grown(text: str, start: int, end: int, latex: str) -> tuple[int, int, str]:
-    """The span grown to each bracket pair around it while it stays all math."""
+def _grown(text: str, start: int, end: int, latex: str) -> tuple[int, int, str] | None:
+    """The span grown to each bracket pair around it while it stays all math; ``None`` when
+    a bracket around it belongs to an identifier (``gda_grad_prop[dW_O, db_O]``): code."""
     while True:
         opener = _enclosing_opener(text, start)
         if opener is None:
@@ -328,9 +335,15 @@ def _grown(text: str, start: int, end: int, latex: str) -> tuple[int, int, str]:
         p = _PREFIX.search(text, 0, opener)
         new_start = p.start() if p else opener
         new_latex = expression(text[new_start:new_end])
-        if new_latex is None:
-            return start, end, latex
+        if new_latex is None or _glued(text, new_start):
+            return None if _glued(text, new_start) or (p and "_" in p.group()) else (
+                start, end, latex)
         start, end, latex = new_start, new_end, new_latex
+
+
+def _glued(text: str, start: int) -> bool:
+    """Whether a span starting at ``start`` would continue a word, an id or a path."""
+    return start > 0 and re.match(r"[\w.\\$/~']", text[start - 1]) is not None
 
 
 def _enclosing_opener(text: str, start: int) -> int | None:
