@@ -88,8 +88,9 @@ def test_identifiers_claim_ids_and_paths_stay_text(text):
 def test_a_word_raised_to_a_power_is_math_and_the_words_around_it_stay_text():
     tex = values.prose("|measured - paper| <= 2 sqrt(std_paper^2 + std_measured^2)")
     maths = [_squeezed(m) for m in _math(tex)]  # no identifier has a ^: std_paper^2 is math
-    assert maths == [r"\sqrt{\mathrm{std}_{\mathrm{paper}}^{2}"
-                     r"+\mathrm{std}_{\mathrm{measured}}^{2}}"]
+    assert maths == [r"(\mathrm{std}_{\mathrm{paper}}^{2}"  # a long root may break: a power
+                     r"+\mathrm{std}_{\mathrm{measured}}^{2})^{1/2}"]
+    assert _squeezed(_math(values.prose("is sqrt(x_1 + 2) here"))[0]) == r"\sqrt{x_{1}+2}"
     assert "measured - paper" in tex
     assert _squeezed(_math(values.prose("so A^adv_ij < 0"))[0]) == r"A^{\mathrm{adv}}_{ij}"
     assert _squeezed(_math(values.prose("with (mu1+mu2)^2 here"))[0]) == r"(\mu_{1}+\mu_{2})^{2}"

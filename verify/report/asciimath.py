@@ -55,6 +55,9 @@ _OPEN, _CLOSE = "([{", ")]}"
 _MATCH = dict(zip(_CLOSE, _OPEN, strict=True))
 #: The longest span typeset as one formula; a longer one is left as text.
 MAX_SPAN = 200
+#: The longest ``sqrt(..)`` argument set under a root sign; a longer one is ``(..)^{1/2}``,
+#: which may break across lines in a narrow table column.
+SHORT_ROOT = 16
 
 
 class _NotMath(Exception):
@@ -145,9 +148,12 @@ class _Reader:
                 return r"%s{%s}" % (DECORATIONS[deco.group(1)], greek(base).strip()) + (
                     primes + self.scripts())
         if base == "sqrt" and self.s.startswith("(", self.i):
-            self.i += 1
+            start = self.i + 1
+            self.i = start
             inner = self.sequence(")")
             self.i += 1
+            if self.i - start > SHORT_ROOT:  # a root box cannot break across lines
+                return r"(%s)^{1/2}" % inner + self.scripts()
             return r"\sqrt{%s}" % inner + self.scripts()
         if wedge := re.match(r"\^(d[A-Za-z])(?![A-Za-z0-9])", self.s[self.i:]):
             if re.fullmatch(r"d[A-Za-z]", base):  # dq^dp: a wedge of two differentials
@@ -343,7 +349,7 @@ def _grown(text: str, start: int, end: int, latex: str) -> tuple[int, int, str] 
 
 def _glued(text: str, start: int) -> bool:
     """Whether a span starting at ``start`` would continue a word, an id or a path."""
-    return start > 0 and re.match(r"[\w.\\$/~']", text[start - 1]) is not None
+    return start > 0 and re.match(r"[\w.\\$~']", text[start - 1]) is not None
 
 
 def _enclosing_opener(text: str, start: int) -> int | None:

@@ -204,7 +204,7 @@ def _sympy_in_text(s: str) -> str:
 
 def _plain(s: str) -> Tex:
     """Escaped text with its known math typeset; a line may break after a ``/`` in a word."""
-    return Tex(re.sub(r"/(?=\w)", r"/\\allowbreak{}", _plain_text(s)))
+    return Tex(_plain_text(s))
 
 
 def _plain_text(s: str) -> str:
@@ -220,11 +220,16 @@ def _numbers_text(s: str) -> str:
             tex = number_text(float(m.group(0)))
         except ValueError:
             continue
-        out.append(escape_text(s[pos:m.start()]))
+        out.append(_breakable_text(s[pos:m.start()]))
         out.append(tex)
         pos = m.end()
-    out.append(escape_text(s[pos:]))
+    out.append(_breakable_text(s[pos:]))
     return "".join(out)
+
+
+def _breakable_text(s: str) -> str:
+    """Escaped text in which a line may break after a ``/`` inside a word (not in math)."""
+    return re.sub(r"/(?=\w)", r"/\\allowbreak{}", escape_text(s))
 
 
 def value_text(s: str) -> Tex:
