@@ -147,3 +147,12 @@ def test_conjugates_pseudo_inverses_operators_and_products_of_letters(text, expe
 def test_a_bracket_of_short_english_words_is_not_grown_into(text):
     tex = values.prose(text)
     assert not any(w in m for m in _math(tex) for w in ("so", "in", "the", "NOT")), tex
+
+
+def test_figure_labels_get_their_ascii_math_as_mathtext():
+    from verify.report import figures
+
+    assert figures.mathtext("ours: kappa=1") == r"ours: $\kappa$=1"
+    assert r"\geq" in figures.mathtext("sup_{tau >= tau_0} of x")  # mathtext's spelling
+    assert figures.mathtext("flag worst_in_eps") == "flag worst_in_eps"
+    assert figures.mathtext("cost $x$ and x_1") == "cost $x$ and x_1"  # mathtext of its own

@@ -89,7 +89,34 @@ def _label(fig: dict[str, Any], key: str, default: str = "") -> str:
     lines = textwrap.wrap(value, WRAP, break_long_words=True) or [""]
     if len(lines) > 2:
         lines = [lines[0], textwrap.shorten(" ".join(lines[1:]), WRAP, placeholder="...")]
-    return "\n".join(lines)
+    return "\n".join(mathtext(line) for line in lines)
+
+
+#: LaTeX relations mathtext spells otherwise.
+_MATHTEXT_NAMES = ((r"\le ", r"\leq "), (r"\ge ", r"\geq "), (r"\ne ", r"\neq "))
+
+
+def mathtext(text: str) -> str:
+    """``text`` with its ASCII math (:mod:`verify.report.asciimath`: ``max_k|O_k|``,
+    ``kappa=1``) as matplotlib mathtext; a span mathtext cannot parse stays as written."""
+    from matplotlib.mathtext import MathTextParser
+
+    from . import asciimath
+
+    if "$" in text:
+        return text
+    parser = MathTextParser("agg")
+    out, pos = [], 0
+    for start, end, latex in asciimath.spans(text):
+        for name, spelled in _MATHTEXT_NAMES:
+            latex = latex.replace(name, spelled)
+        try:
+            parser.parse(f"${latex}$")
+        except Exception:  # mathtext's own errors; the ASCII stays readable
+            continue
+        out.append(f"{text[pos:start]}${latex}$")
+        pos = end
+    return "".join(out) + text[pos:]
 
 
 def _safe_text(s: str) -> str:
@@ -260,7 +287,7 @@ def _curve(spec: dict[str, Any], ax: Any) -> None:
         ys = _floats(ys, f"curve.series[{name}]")
         if len(ys) != len(x):
             raise FigureDataError(f"curve: series {name!r} has {len(ys)} values for {len(x)} x")
-        ax.plot(x, ys, "-", color=colors[k % len(colors)], lw=1.4, label=f"ours: {name}")
+        ax.plot(x, ys, "-", color=colors[k % len(colors)], lw=1.4, label=mathtext(f"ours: {name}"))
     for k, (name, ys) in enumerate(paper.items()):
         ys = _floats(ys, f"curve.paper[{name}]")
         xs = x if len(ys) == len(x) else None
@@ -275,7 +302,7 @@ def _curve(spec: dict[str, Any], ax: Any) -> None:
             mfc="none",
             color=[PAPER, "#e67e22", "#7f8c8d"][k % 3],
             ms=5,
-            label=f"paper: {name}",
+            label=mathtext(f"paper: {name}"),
         )
     if spec.get("logx"):
         ax.set_xscale("log")
