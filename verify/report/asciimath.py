@@ -249,14 +249,15 @@ _SEED = re.compile(
 _TRAILING_SCRIPTS = re.compile(r"(?:[_^]" + _SCRIPT_BODY + r")*")
 #: A function's name (or a scripted letter: ``phi_k``) right before a bracket.
 _PREFIX = re.compile(r"(?<![\w.\\$/~'])[A-Za-z][A-Za-z0-9]*(?:[_^]" + _SCRIPT_BODY + r")*$")
-#: A whitespace-delimited chunk that is a path or file name: never math.
-_PATH = re.compile(r"\S*(?:[A-Za-z]{2,}/[A-Za-z]{2,}|\.(?:py|jsonl?|tex|pdf|md|txt)\b)\S*")
+#: A whitespace-delimited chunk holding this is a path or a file name: never math.
+_PATH = re.compile(r"[A-Za-z]{2}/[A-Za-z]{2}|\.(?:py|jsonl?|tex|pdf|md|txt)\b")
 
 
 def spans(text: str) -> list[tuple[int, int, str]]:
     """The ASCII-math spans of ``text`` as ``(start, end, latex)``, left to right, disjoint;
     spans that touch are one."""
-    protected = [(m.start(), m.end()) for m in _PATH.finditer(text)]
+    protected = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)
+                 if _PATH.search(m.group())]
     found: list[tuple[int, int, str]] = []
     for m in _SEED.finditer(text):
         if found and m.start() < found[-1][1]:
@@ -323,7 +324,7 @@ def _with_prefix(text: str, start: int, m: re.Match[str]) -> int:
     """A group's start moved back over the function name before it (``g(``, ``sqrt(``)."""
     if not m.group("close"):
         return start
-    p = _PREFIX.search(text, 0, start)
+    p = _PREFIX.search(text, max(0, start - 80), start)
     return p.start() if p else start
 
 
@@ -338,7 +339,7 @@ def _grown(text: str, start: int, end: int, latex: str) -> tuple[int, int, str] 
         if closer is None or closer < end:
             return start, end, latex
         new_end = _trailing_scripts_end(text, closer + 1)
-        p = _PREFIX.search(text, 0, opener)
+        p = _PREFIX.search(text, max(0, opener - 80), opener)
         new_start = p.start() if p else opener
         new_latex = expression(text[new_start:new_end])
         if new_latex is None or _glued(text, new_start):
