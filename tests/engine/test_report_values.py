@@ -138,6 +138,8 @@ def test_a_key_that_is_math_is_typeset_and_one_that_is_a_name_is_words():
     ("total <= 4hV^m on", r"4hV^{m}"),
     ("step sum_{k=nm}^{nm+n-1} f(k)", r"\sum_{k=nm}^{nm+n-1}"),
     ("F = (Tr K)^2 here", r"(\operatorname{Tr}K)^{2}"),
+    ("e^X e^Y = e^(X + G(beta) Y) when", r"e^{X+G(\beta)Y}"),
+    ("eq. (4) = 2i|x|^2 x", r"2i|x|^{2}"),
 ])
 def test_conjugates_pseudo_inverses_operators_and_products_of_letters(text, expected):
     assert expected in [_squeezed(m) for m in _math(values.prose(text))], values.prose(text)

@@ -247,8 +247,10 @@ _SEED = re.compile(
     + r"|(?P<bar>\|\|?)(?=[_^])"
 )
 _TRAILING_SCRIPTS = re.compile(r"(?:[_^]" + _SCRIPT_BODY + r")*")
-#: A function's name (or a scripted letter: ``phi_k``) right before a bracket.
-_PREFIX = re.compile(r"(?<![\w.\\$/~'])[A-Za-z][A-Za-z0-9]*(?:[_^]" + _SCRIPT_BODY + r")*$")
+#: A function's name, a scripted letter (``phi_k``), a factor (``2i``) or a base (``e^``)
+#: right before a bracket or a bar.
+_PREFIX = re.compile(
+    r"(?<![\w.\\$/~'])\d*[A-Za-z][A-Za-z0-9]*(?:[_^]" + _SCRIPT_BODY + r")*[_^]?$")
 #: A whitespace-delimited chunk holding this is a path or a file name: never math.
 _PATH = re.compile(r"[A-Za-z]{2}/[A-Za-z]{2}|\.(?:py|jsonl?|tex|pdf|md|txt)\b")
 
@@ -321,8 +323,9 @@ def _opener(text: str, close_at: int) -> int | None:
 
 
 def _with_prefix(text: str, start: int, m: re.Match[str]) -> int:
-    """A group's start moved back over the function name before it (``g(``, ``sqrt(``)."""
-    if not m.group("close"):
+    """A group's start moved back over the function name or factor before it (``g(``,
+    ``sqrt(``, ``e^(``, ``2i|x|^2``)."""
+    if not (m.group("close") or m.group("bar")):
         return start
     p = _PREFIX.search(text, max(0, start - 80), start)
     return p.start() if p else start
