@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from verify.report import build, figures, latex_engine_available
+from verify.report import asciimath, build, figures, latex_engine_available
 from verify.report import compile as tex_compile
 from verify.report.build import overfull
 from verify.results import load
@@ -71,14 +71,34 @@ def log_problems(log: str) -> list[str]:
 
 
 def pdf_problems(pdf_text: str, identifiers: set[str]) -> list[str]:
-    """Identifiers split across lines in a PDF's text: a line ending in ``_`` or an ``_``
-    followed by a space, or an identifier hyphenated at a line's end."""
+    """Identifiers split across lines in a PDF's text (a line ending in ``_`` or an ``_``
+    followed by a space, or an identifier hyphenated at a line's end), and ASCII math left
+    raw (:func:`raw_math`)."""
     found = [f"split at _: {_around(pdf_text, m.start())}"
              for m in re.finditer(r"[A-Za-z0-9]_(?:\s*\n| )\s*[A-Za-z0-9]", pdf_text)]
     for m in re.finditer(r"([\w.]+)-\n\s*([\w.]+)", pdf_text):
         joined = m.group(1) + m.group(2)
         if joined in identifiers or any(joined in i for i in identifiers if "_" in i):
             found.append(f"hyphenated identifier: {m.group(0)!r}")
+    found += [f"raw ASCII math: {t}" for t in raw_math(pdf_text, identifiers)]
+    return found
+
+
+def raw_math(pdf_text: str, identifiers: set[str]) -> list[str]:
+    """ASCII math left raw in a PDF's text: a word with ``^``, or with ``_`` that reads as math
+    (``mean_k``, ``s_ki``, ``tau_0``); identifiers (``worst_in_eps``, claim ids, file names,
+    SymPy's ``_i_1``) are not math and are not counted. Typeset math has no ``^`` or ``_`` in
+    the text pdftotext gives."""
+    found = []
+    for word in pdf_text.split():
+        token = word.strip(".,;:!?'\"’‘")
+        if not re.search(r"[_^]", token) or token in identifiers or "/" in token:
+            continue
+        if re.fullmatch(r"[\w-]+(?:\.[\w-]+)+", token):  # a claim id, a module, a file name
+            continue
+        bare = token.strip("()[]{}|")
+        if "^" in token or asciimath.expression(token) or asciimath.expression(bare):
+            found.append(token)
     return found
 
 
@@ -204,6 +224,14 @@ def test_the_checks_find_what_they_look_for():
     assert pdf_problems("verify run --claim gda.exp.sticky.capacity_\ngap", set())
     assert pdf_problems("the id sih.main.lea-\nkage_bound", {"sih.main.leakage_bound"})
     assert not pdf_problems("equi-\nvariant maps", {"sih.main.leakage_bound"})
+    for raw in ("the error mean_k (N tau)", "with (y - f)^2, f", "O(T^-2) rate", "r_i| and",
+                "with s_ki = 1", "tau_0} here", "span{phi_k}"):
+        assert raw_math(raw, set()), raw
+    assert raw_math("the same as O(T^-2)", set()) == ["O(T^-2)"]
+    for text in ("worst_in_eps = 3", "claim nfa.exp.table1_equivariance", "file proofs/x_1.py",
+                 "no_normalization and NOT_REPRODUCED", "Sum(Phi[_i_2, _i_1])", "x_range"):
+        assert not raw_math(text, set()), text
+    assert not raw_math("the value step_k", {"step_k"})
 
 
 @pytest.mark.slow
@@ -220,6 +248,40 @@ def test_the_pdfs_have_no_overfull_boxes_split_identifiers_or_overlapping_ticks(
     build(FIX / "report_results.jsonl", tmp_path / "builtin", papers=["nfa"])
     results = [r for r in load(FIX / "report_results.jsonl") if r.paper == "nfa"]
     assert report_problems(tmp_path / "builtin", results, pdf=True) == []
+
+
+#: The checks' ASCII math as their summaries write it (nfa, gda, pegr, toef): each is typeset.
+ASCII_MATH = (
+    "residuals: max_k|O_k - (1/(N tau)) sum_i s_ki r_i|, kappa=1: mean_k (N tau O_k/kappa - "
+    "g_k)^2 / mean_k g_k^2 over g([-1,1]^2); ||R(tau)||_2 = O(tau^-2) and |det A|^-1 = 2 for "
+    "sup_{tau >= tau_0} with v_bar=0, theta = 0, F = span{phi_k}, pi(g_a) O(S); "
+    "vec(A)^T vec(B) = tr(A^T B), X^* P^* P X, (Q^T)^+; 2 sqrt(std_paper^2 + std_measured^2); "
+    "flags worst_in_eps and no_normalization stay words"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not latex_engine_available() or not shutil.which("pdftotext"),
+                    reason="latexmk/pdflatex or pdftotext is not installed")
+def test_ascii_math_in_a_summary_is_typeset_in_the_pdf(tmp_path, monkeypatch):
+    """The fixture's first claim with the checks' ASCII math as its summary: its PDF holds no
+    raw ^/_ math; with the converter switched off the same PDF does (the check can fail)."""
+    record = json.loads((FIX / "report_results.jsonl").read_text("utf-8").splitlines()[0])
+    record["summary"] = record["evidence"][0]["summary"] = ASCII_MATH
+    results = tmp_path / "r.jsonl"
+    results.write_text(json.dumps(record) + "\n", "utf-8")
+
+    def raw_in_pdf(out: Path) -> list[str]:
+        out_res = build(results, out, papers=[record["paper"]])
+        assert out_res.ok, [str(e) for e in out_res.errors]
+        text = subprocess.run(["pdftotext", str(out / f"{record['paper']}.pdf"), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        assert "worst_in_eps" in text and "no_normalization" in text  # identifiers as written
+        return raw_math(text, {record["id"]})
+
+    assert raw_in_pdf(tmp_path / "typeset") == []
+    monkeypatch.setattr(asciimath, "spans", lambda text: [])
+    assert len(raw_in_pdf(tmp_path / "raw")) >= 10
 
 
 @pytest.mark.skipif(not os.environ.get("VERIFY_REPORT_DIR"),

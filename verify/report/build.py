@@ -553,7 +553,7 @@ def _draw_figures(results: list[ClaimResult], out: Path, output: ReportOutput) -
                     "rate": "fitted rate (log-log) beside the claimed slope",
                     "histogram": "distribution of errors",
                     "curve": "our curves beside the paper's numbers",
-                }.get(spec.get("kind"), "")
+                }.get(str(spec.get("kind")), "")
                 fig_map.setdefault((i, k), []).append(
                     {"path": Tex(f"figures/{stem}.pdf"), "caption": escape_text(caption)}
                 )

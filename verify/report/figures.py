@@ -22,11 +22,14 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # matplotlib itself is imported only when a figure is drawn
+    from matplotlib.typing import RcKeyType
 
 KINDS = ("rate", "histogram", "curve")
 
-_RC = {
+_RC: dict[RcKeyType, Any] = {
     "font.family": "DejaVu Sans",
     "font.size": 8.5,
     "axes.titlesize": 9,
@@ -86,7 +89,34 @@ def _label(fig: dict[str, Any], key: str, default: str = "") -> str:
     lines = textwrap.wrap(value, WRAP, break_long_words=True) or [""]
     if len(lines) > 2:
         lines = [lines[0], textwrap.shorten(" ".join(lines[1:]), WRAP, placeholder="...")]
-    return "\n".join(lines)
+    return "\n".join(mathtext(line) for line in lines)
+
+
+#: LaTeX relations mathtext spells otherwise.
+_MATHTEXT_NAMES = ((r"\le ", r"\leq "), (r"\ge ", r"\geq "), (r"\ne ", r"\neq "))
+
+
+def mathtext(text: str) -> str:
+    """``text`` with its ASCII math (:mod:`verify.report.asciimath`: ``max_k|O_k|``,
+    ``kappa=1``) as matplotlib mathtext; a span mathtext cannot parse stays as written."""
+    from matplotlib.mathtext import MathTextParser
+
+    from . import asciimath
+
+    if "$" in text:
+        return text
+    parser = MathTextParser("agg")
+    out, pos = [], 0
+    for start, end, latex in asciimath.spans(text):
+        for name, spelled in _MATHTEXT_NAMES:
+            latex = latex.replace(name, spelled)
+        try:
+            parser.parse(f"${latex}$")
+        except Exception:  # mathtext's own errors; the ASCII stays readable
+            continue
+        out.append(f"{text[pos:start]}${latex}$")
+        pos = end
+    return "".join(out) + text[pos:]
 
 
 def _safe_text(s: str) -> str:
@@ -217,6 +247,7 @@ def _histogram(spec: dict[str, Any], ax: Any) -> None:
     )
     style = {"alpha": 0.85, "edgecolor": "white", "linewidth": 0.4}
     label = None
+    bins: list[float] | int = 30
     if logscale:
         lo, hi = math.log10(min(ends)), math.log10(max(ends))
         lo = lo - 2 if only_zeros else lo
@@ -225,12 +256,11 @@ def _histogram(spec: dict[str, Any], ax: Any) -> None:
             values = positive
             label = f"{zeros} exact zero{'s' if zeros != 1 else ''}"
         hi += 0.05
-        bins = [10 ** (lo + (hi - lo) * k / 30) for k in range(31)]
+        edges = [10 ** (lo + (hi - lo) * k / 30) for k in range(31)]
+        bins = edges
         ax.set_xscale("log")
         if zeros:
-            ax.hist([10**lo] * zeros, bins=bins[:2], color=NEUTRAL, label=label, **style)
-    else:
-        bins = 30
+            ax.hist([10**lo] * zeros, bins=edges[:2], color=NEUTRAL, label=label, **style)
     if values:
         ax.hist(values, bins=bins, color=OURS, **style)
     if threshold is not None:
@@ -257,7 +287,7 @@ def _curve(spec: dict[str, Any], ax: Any) -> None:
         ys = _floats(ys, f"curve.series[{name}]")
         if len(ys) != len(x):
             raise FigureDataError(f"curve: series {name!r} has {len(ys)} values for {len(x)} x")
-        ax.plot(x, ys, "-", color=colors[k % len(colors)], lw=1.4, label=f"ours: {name}")
+        ax.plot(x, ys, "-", color=colors[k % len(colors)], lw=1.4, label=mathtext(f"ours: {name}"))
     for k, (name, ys) in enumerate(paper.items()):
         ys = _floats(ys, f"curve.paper[{name}]")
         xs = x if len(ys) == len(x) else None
@@ -272,7 +302,7 @@ def _curve(spec: dict[str, Any], ax: Any) -> None:
             mfc="none",
             color=[PAPER, "#e67e22", "#7f8c8d"][k % 3],
             ms=5,
-            label=f"paper: {name}",
+            label=mathtext(f"paper: {name}"),
         )
     if spec.get("logx"):
         ax.set_xscale("log")

@@ -25,6 +25,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
+from typing import NoReturn
+
+from . import asciimath
 
 __all__ = [
     "Tex",
@@ -33,6 +37,7 @@ __all__ = [
     "sanitize_math",
     "math_inline",
     "math_display",
+    "text_with_ascii_math",
     "text_with_math",
     "statement",
     "step",
@@ -372,7 +377,7 @@ class _Math:
         self.amplified: list[bool] = []  # per open brace group: the argument of an amplifier
         self.amplify_next = False
 
-    def fail(self, why: str) -> None:
+    def fail(self, why: str) -> NoReturn:
         raise Unsafe(why)
 
     def peek_token(self) -> str:
@@ -412,7 +417,6 @@ class _Math:
                     return content
             j += 1
         self.fail("unbalanced braces")
-        return ""  # unreachable
 
     def column_spec(self, env: str) -> str:
         """The argument(s) after ``\\begin{array}`` (``[t]`` and a column spec) or
@@ -637,16 +641,35 @@ _PROSE_MACRO = re.compile(r"\\(emph|textbf|textit|texttt|textsc)\{([^{}\\$]*)\}|
 
 
 def _prose(s: str) -> Tex:
-    """Escaped text keeping ``\\emph{..}``-style markup and ``\\%``-style literals."""
-    out, pos = [], 0
+    """Escaped text keeping ``\\emph{..}``-style markup and ``\\%``-style literals, its ASCII
+    math (``sum_i r_i = 0``) typeset."""
+    out: list[str] = []
+    pos = 0
     for m in _PROSE_MACRO.finditer(s):
-        out.append(escape_text(s[pos : m.start()]))
+        out.append(text_with_ascii_math(s[pos : m.start()]))
         if m.group(1):
             out.append("\\%s{%s}" % (m.group(1), escape_text(m.group(2))))
         else:
             out.append(escape_text(m.group(3)))
         pos = m.end()
-    out.append(escape_text(s[pos:]))
+    out.append(text_with_ascii_math(s[pos:]))
+    return Tex("".join(out))
+
+
+def text_with_ascii_math(s: str, plain: Callable[[str], str] = escape_text) -> Tex:
+    """Text with each span :func:`verify.report.asciimath.spans` finds as math, the rest
+    given to ``plain`` (escaped text by default)."""
+    out: list[str] = []
+    pos = 0
+    for start, end, latex in asciimath.spans(s):
+        try:
+            math = sanitize_math(latex)
+        except Unsafe:
+            continue
+        out.append(plain(s[pos:start]))
+        out.append("$%s$" % math)
+        pos = end
+    out.append(plain(s[pos:]))
     return Tex("".join(out))
 
 

@@ -11,8 +11,9 @@ This module turns each known pattern into typeset LaTeX and escapes everything e
   (:func:`verify.report.latex.sanitize_math`);
 * a dict repr becomes ``a = 1, b = 1``; an object repr ``Name(k=v)`` becomes
   ``Name (k = v)``; a float with spurious digits gets four significant digits;
-* ASCII math inside prose (a token with ``_`` or ``^`` scripts, ``O(...)``) is typeset as
-  math; anything else stays escaped text.
+* ASCII math inside prose (``sum_i r_i = 0``, ``O(T^-2)``, ``(y - f)^2``, ``theta``) is
+  typeset as math by the rule of :mod:`verify.report.asciimath`; anything else, identifiers
+  included, stays escaped text.
 """
 
 # ruff: noqa: UP031 - %-formatting keeps LaTeX's braces readable (no {{ }} doubling)
@@ -24,7 +25,15 @@ import math
 import re
 from functools import lru_cache
 
-from .latex import Tex, Unsafe, escape_text, sanitize_math, text_with_math
+from . import asciimath
+from .latex import (
+    Tex,
+    Unsafe,
+    escape_text,
+    sanitize_math,
+    text_with_ascii_math,
+    text_with_math,
+)
 
 #: SymPy names a value may use; any other identifier longer than a letter (or a Greek
 #: letter's name) makes the string text.
@@ -32,10 +41,7 @@ _SYMPY_NAMES = frozenset(
     "Matrix ImmutableMatrix sqrt exp log sin cos tan sinh cosh tanh atan pi E I oo zoo "
     "Rational Integer Float Abs re im conjugate nan".split()
 )
-_GREEK = frozenset(
-    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho sigma "
-    "tau upsilon phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega".split()
-)
+_GREEK = asciimath.GREEK
 _EXPR_CHARS = re.compile(r"^[\w\s+\-*/().,\[\]]+$")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _SYMPY_HINT = re.compile(r"Matrix\(|sqrt\(|exp\(|\b(?:sin|cos|log)\(|\*\*|\d/\d|\bpi\b|\bI\b|\bE\b")
@@ -156,63 +162,13 @@ def unrepr(s: str) -> str:
     return s
 
 
-# ASCII math in prose: a token with sub/superscripts (W_o^T, r_i, T^-2, x_{ij}), O(...) of one.
-_SCRIPTED = re.compile(
-    r"(?<![\\\w$])(?:O\((?:[^()$]|\([^()$]*\))*[_^](?:[^()$]|\([^()$]*\))*\)"
-    r"|[A-Za-z][A-Za-z0-9]*(?:[_^](?:\{[^{}$]*\}|-?[A-Za-z0-9]+|\([^()$]*\)))+)"
-    r"(?![\w$])"
-)
-_PROSE_WORDS = frozenset("in_eps".split())
-
-
-_SCRIPT = re.compile(r"([_^])(\{[^{}]*\}|\([^()]*\)|-?[A-Za-z0-9]+)")
-
-
 def ascii_math(token: str) -> str | None:
-    """LaTeX of one ASCII-math token (``W_o^T`` -> ``W_{o}^{\\top}``, ``P0_0_0`` ->
-    ``P0_{0,0}``), or ``None`` when it is an identifier rather than math (``worst_case``,
-    ``entries_in_01``: a base longer than a letter and digits, unless a Greek letter)."""
-    if token.startswith("O("):
-        inner = ascii_math_inner(token[2:-1])
-        return None if inner is None else "O(%s)" % inner
-    return ascii_math_inner(token)
-
-
-def ascii_math_inner(token: str) -> str | None:
-    m = re.match(r"([A-Za-z][A-Za-z0-9]*)", token)
-    if not m:
-        return None if re.search(r"[_^]", token) else greek(token)
-    base = m.group(1)
-    if not (re.fullmatch(r"[A-Za-z]\d*", base) or base in _GREEK):
+    """LaTeX of one ASCII-math token with scripts (``W_o^T`` -> ``W_{o}^{\\top}``,
+    ``O(T^-2)``, ``mean_k``), or ``None`` when it is an identifier rather than math
+    (``worst_case``, ``entries_in_01``; see :mod:`verify.report.asciimath`)."""
+    if not re.search(r"[_^]", token):
         return None
-    scripts: list[tuple[str, list[str]]] = []
-    pos = m.end()
-    for sm in _SCRIPT.finditer(token, pos):
-        if sm.start() != pos:
-            return None
-        body = sm.group(2)
-        if body[:1] in "{(" and body[-1:] in "})":
-            body = body[1:-1]
-        if len(body) > 12 or re.search(r"[a-z]{3,}", body) and body not in _GREEK:
-            return None  # a word in a script: an identifier (value_in_eps), not math
-        if sm.group(1) == "^" and body == "T":
-            body = r"\top"
-        if scripts and scripts[-1][0] == sm.group(1):
-            scripts[-1][1].append(body)  # x_i_j: one subscript i, j
-        else:
-            scripts.append((sm.group(1), [body]))
-        pos = sm.end()
-    if pos != len(token) or not scripts or len({k for k, _ in scripts}) < len(scripts):
-        return None
-    out = greek(base)
-    for kind, bodies in scripts:
-        out += "%s{%s}" % (kind, ",".join(greek(b) for b in bodies))
-    return out
-
-
-def greek(s: str) -> str:
-    return re.sub(r"(?<![A-Za-z\\])(" + "|".join(sorted(_GREEK, key=len, reverse=True))
-                  + r")(?![A-Za-z])", r"\\\1 ", s).replace(" }", "}").strip()
+    return asciimath.expression(token)
 
 
 def prose(s: object) -> Tex:
@@ -248,34 +204,32 @@ def _sympy_in_text(s: str) -> str:
 
 def _plain(s: str) -> Tex:
     """Escaped text with its known math typeset; a line may break after a ``/`` in a word."""
-    return Tex(re.sub(r"/(?=\w)", r"/\\allowbreak{}", _plain_text(s)))
+    return Tex(_plain_text(s))
 
 
 def _plain_text(s: str) -> str:
+    """Escaped text with its ASCII math typeset and its long floats given sensible digits."""
+    return text_with_ascii_math(s, _numbers_text)
+
+
+def _numbers_text(s: str) -> str:
+    """Escaped text whose long floats (``10000000000.0``) have sensible digits."""
     out, pos = [], 0
-    pattern = re.compile(_SCRIPTED.pattern + "|" + _LONG_FLOAT.pattern)
-    for m in pattern.finditer(s):
-        token = m.group(0)
-        tex: Tex | None = None
-        if _LONG_FLOAT.fullmatch(token):
-            try:
-                tex = number_text(float(token))
-            except ValueError:
-                tex = None
-        else:
-            latex = ascii_math(token)
-            if latex is not None:
-                try:
-                    tex = Tex("$%s$" % sanitize_math(latex))
-                except Unsafe:
-                    tex = None
-        if tex is None:
+    for m in _LONG_FLOAT.finditer(s):
+        try:
+            tex = number_text(float(m.group(0)))
+        except ValueError:
             continue
-        out.append(escape_text(s[pos:m.start()]))
+        out.append(_breakable_text(s[pos:m.start()]))
         out.append(tex)
         pos = m.end()
-    out.append(escape_text(s[pos:]))
-    return Tex("".join(out))
+    out.append(_breakable_text(s[pos:]))
+    return "".join(out)
+
+
+def _breakable_text(s: str) -> str:
+    """Escaped text in which a line may break after a ``/`` inside a word (not in math)."""
+    return re.sub(r"/(?=\w)", r"/\\allowbreak{}", escape_text(s))
 
 
 def value_text(s: str) -> Tex:

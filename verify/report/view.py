@@ -62,7 +62,7 @@ def readings_tex(r: ClaimResult) -> Tex | None:
         return None
     parts = []
     for label in sorted(r.readings):
-        parts.append(escape_text(f"{label} {headline.reading_label(r.readings[label])}"))
+        parts.append(values.prose(f"{label} {headline.reading_label(r.readings[label])}"))
     return Tex(r"\vfmuted{\scriptsize %s}" % r" \textperiodcentered{} ".join(parts))
 
 
@@ -131,7 +131,8 @@ MAX_SHOWN = 1000
 
 
 def _described(v: list[Any]) -> Tex:
-    shape, inner = [], v
+    shape: list[int] = []
+    inner: Any = v
     while isinstance(inner, list):
         shape.append(len(inner))
         inner = inner[0] if inner else None
@@ -357,8 +358,8 @@ def evidence_view(
         "verdict": badge(e.verdict),
         "verdict_name": e.verdict.value,
         "method": escape_text(e.method),
-        "reading": escape_text(e.reading),
-        "part": escape_text(e.part) if e.part != "main" else None,
+        "reading": rend.prose(e.reading),
+        "part": rend.prose(e.part) if e.part != "main" else None,
         "summary": rend.prose(e.summary),
         "details": details,
         "steps": [rend.step(s) for s in shown_steps],
@@ -460,11 +461,11 @@ def claim_view(
         except ValueError:
             v = escape_text(info.get("verdict"))
         if info.get("repairs"):
-            v = Tex(v + Tex(r"\quad\vfmuted{\small repairs A: %s}" % escape_text(info["repairs"])))
+            v = Tex(v + Tex(r"\quad\vfmuted{\small repairs A: %s}" % rend.prose(info["repairs"])))
         st = r.reading_statements.get(label)
         readings.append(
             {
-                "label": escape_text(label),
+                "label": rend.prose(label),
                 "statement": rend.statement(st) if st else None,
                 "verdict": v,
                 "summary": rend.prose(info.get("summary", "")),
@@ -816,9 +817,9 @@ def sources_view(sources: list[Any], results: list[ClaimResult]) -> list[dict[st
     }
     for k, text in enumerate(sorted(versions), 1):
         rows.append(("versions" if len(versions) == 1 else "versions (%d)" % k, text))
-    claims = {claims_sources_text(src.meta.get("claims_sources")) for src in sources} - {None}
-    for text in sorted(claims):
-        rows.append(("claims packages", text))
+    claims = {claims_sources_text(src.meta.get("claims_sources")) for src in sources}
+    for claims_text in sorted(c for c in claims if c is not None):
+        rows.append(("claims packages", claims_text))
     return _provenance_rows(rows)
 
 
