@@ -55,10 +55,25 @@ def sin_member(omega: np.ndarray, phase: np.ndarray, w: float, b: float) -> bool
     )
 
 
-def _admissible(ws: list[sp.Matrix], a: sp.Rational) -> bool:
+def _admissible(ws: list[sp.Matrix], a: sp.Expr) -> bool:
     """Exact: {a w_k} subset of {+- w_l}."""
     pm = {tuple(w) for w in ws} | {tuple(-w) for w in ws}
-    return all(tuple(a * w) in pm for w in ws)
+    return all(tuple(sp.nsimplify(a * w)) in pm for w in ws)
+
+
+def admissible_scales(ws: list[sp.Matrix]) -> list[sp.Expr] | None:
+    """Every a > 0 with {a w_k} subset of {+- w_l}, exactly; ``None`` when every a > 0 is
+    admissible (the all-zero set).
+
+    Why finitely many candidates cover all a > 0: for a nonzero ``w_0`` in the set,
+    ``a w_0 = +- w_l`` forces ``a = |w_l| / |w_0|``, so an admissible a is one of the K
+    ratios of norms; each is then checked exactly with :func:`_admissible`."""
+    nonzero = [w for w in ws if any(x != 0 for x in w)]
+    if not nonzero:
+        return None
+    w0 = nonzero[0]
+    ratios = {sp.sqrt(sp.nsimplify(w.dot(w) / w0.dot(w0))) for w in nonzero}
+    return sorted((a for a in ratios if _admissible(ws, a)), key=float)
 
 
 def span_agreement_evidence(rows: list[dict], summary: str, **evidence_kw: Any) -> Evidence:
@@ -98,21 +113,30 @@ def span_witness_evidence(res: float, summary: str, counterexample: dict,
                     f"{OUT_SPAN:g}): {summary}", **evidence_kw)
 
 
-def discrete_scales_evidence(admissible: dict[str, list[str]], n_candidates: int) -> Evidence:
-    """Lemma 5 set level (exact): for every nonzero frequency set the admissible scalings among
-    the ``n_candidates`` rationals are a proper subset (only a = 1 in practice): SUPPORTED;
-    a nonzero set admitting every candidate: UNDECIDED (finitely many candidates cannot show
-    a continuum). The zero set ``{0}`` admits all a and is recorded as degenerate."""
-    discrete = all(len(v) < n_candidates for k, v in admissible.items() if k != "{0}")
+def discrete_scales_evidence(admissible: dict[str, list[str] | None]) -> Evidence:
+    """Lemma 5 set level (exact, over every a > 0): ``admissible`` maps each frequency set to
+    its admissible scalings (:func:`admissible_scales`), ``None`` for every a > 0. SUPPORTED
+    when every set with a nonzero frequency admits only finitely many a (a discrete set, as
+    the lemma says); a nonzero set admitting every a: UNDECIDED (the exact condition and the
+    lemma would disagree, which the candidate argument rules out, so a failure of the
+    check). The zero set ``{0}`` admits every a and is recorded as degenerate."""
+    degenerate = [k for k, v in admissible.items() if v is None]
+    nonzero = {k: v for k, v in admissible.items() if k not in degenerate}
+    discrete = bool(nonzero) and all(v is not None for v in nonzero.values())
+    only_one = all(v == ["1"] for v in nonzero.values())
+    listed = "; ".join(f"{k}: {'every a' if v is None else '{' + ', '.join(v) + '}'}"
+                       for k, v in admissible.items())
+    tail = (" -- only a = 1 for every set with a nonzero frequency" if only_one
+            else " -- finitely many a for every set with a nonzero frequency")
     return Evidence(
         Verdict.SUPPORTED if discrete else Verdict.UNDECIDED,
-        "exact admissible a in (0, 8] among p/q (p, q <= 8): "
-        + "; ".join(f"{k}: {v if len(v) < 6 else 'all'}" for k, v in admissible.items())
-        + (" -- only a = 1 for every nonzero set; the zero set admits all a (degenerate basis)"
-           if discrete else " -- a nonzero set admits every candidate"),
+        f"exact admissible a > 0 (all a: an admissible a is a ratio of frequency norms): {listed}"
+        + (tail if discrete else " -- no set with a nonzero frequency was checked")
+        + (f"; {', '.join(degenerate)} admits every a (degenerate: a constant basis)"
+           if degenerate else ""),
         part="set level",
         numbers={"admissible": admissible},
-        generality="d = 1, rational a = p/q, p, q <= 8",
+        generality="the sets listed, every a > 0 (exact)",
     )
 
 
@@ -216,8 +240,9 @@ def _zero_operator() -> Evidence:
     expect="SUPPORTED",
 )
 def lemma5_discrete_scales(ctx: verify.Context) -> list[Evidence]:
-    """Set level (exact): admissible a are finite for every nonzero frequency set; for the
-    all-zero set every a is admissible (degenerate: the basis is constant sin(b_k)) --
+    """Set level (exact, every a > 0): admissible a are finite for every frequency set with a
+    nonzero frequency (in d = 1 and d = 2, with an irrational ratio); for the all-zero set
+    every a is admissible (degenerate: the basis is constant sin(b_k)) --
     recorded. Function level: membership of sin(a w_2 x + b_2) predicted exactly by
     :func:`sin_member` (frequency in {+-w_l} and phase matching mod pi): with a shared phase
     a = 1/2 maps w_2 = 2 onto w_1 = 1 and sin(x + b) is a basis element (member); with distinct
@@ -228,12 +253,15 @@ def lemma5_discrete_scales(ctx: verify.Context) -> list[Evidence]:
     """
     out = []
     rows = {}
-    cands = [sp.Rational(p, q) for p in range(1, 9) for q in range(1, 9)]
-    sets = {"{1,2}": [1, 2], "{1,2,4}": [1, 2, 4], "{1,-1}": [1, -1], "{0}": [0], "{0,1}": [0, 1]}
+    r2 = sp.sqrt(2)
+    sets = {"{1,2}": [[1], [2]], "{1,2,4}": [[1], [2], [4]], "{1,-1}": [[1], [-1]],
+            "{1,sqrt2,2}": [[1], [r2], [2]], "{0}": [[0]], "{0,1}": [[0], [1]],
+            "{(1,0),(2,0),(0,1)}": [[1, 0], [2, 0], [0, 1]], "{(1,1),(2,2),(-1,-1)}":
+            [[1, 1], [2, 2], [-1, -1]]}
     for name, ws in sets.items():
-        mats = [sp.Matrix([w]) for w in ws]
-        rows[name] = sorted({str(a) for a in cands if _admissible(mats, a)})
-    out.append(discrete_scales_evidence(rows, len(set(cands))))
+        scales = admissible_scales([sp.Matrix(w) for w in ws])
+        rows[name] = None if scales is None else [str(a) for a in scales]
+    out.append(discrete_scales_evidence(rows))
     rng = ctx.numpy_rng("l5")
     x = np.linspace(-200, 200, ctx.pick(8000, 40000))[:, None]
     om = np.array([[1.0], [2.0], [np.sqrt(2)]])

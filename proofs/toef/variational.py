@@ -73,8 +73,9 @@ def def2_euler_lagrange(ctx):
     fails for real V: ``V = |x|^2`` gives ``xdot = x`` but ``-xbdot = dV/dx`` demands
     ``xdot = -x`` (REFUTED, exact, N = C = 1). (iii) The first variation along the flow is
     computed numerically: not zero for real V. Reading B adds the hypothesis that V is purely
-    imaginary: (i) as before, (ii) the two equations agree for V = iH (PROVED), (iii) the flow
-    is stationary (numeric)."""
+    imaginary: (i) the Euler-Lagrange equation in ``xb`` is ``xdot = dV/dxb`` (the same
+    symbolic proof), (ii) the two equations agree for V = iH (PROVED), (iii) the flow is
+    stationary (numeric)."""
     t = sp.Symbol("t")
     xf, xbf = sp.Function("x")(t), sp.Function("xb")(t)
     Vf = sp.Function("V")
