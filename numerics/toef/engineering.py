@@ -188,7 +188,7 @@ def lemma8_nonlinear_ordering(ctx):
 
     X0 = 0.6 * torch.randn(N, C, generator=g, dtype=torch.float64, device=g.device)
     out = []
-    for mu in ctx.pick([-0.7], [-2.0, -0.7, 0.05, 0.4, 1.0]):
+    for mu in ctx.pick([-2.0, -0.7, 0.4, 1.0], [-2.0, -0.7, 0.05, 0.4, 1.0]):
         def F_M(X: torch.Tensor, mu: float = mu) -> torch.Tensor:
             return mu * X
 
