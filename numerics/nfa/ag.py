@@ -736,16 +736,16 @@ def softmax_rate_headline(ctx: verify.Context) -> list[Evidence]:
         return _merged_rate_piece(name, _TAUS, series, -2, reading=reading,
                                   part=f"{what}, {residuals}", ctx=ctx, extra=extra)
 
-    gap = "max_k|O_k - (1/(N tau)) sum_i s_ki r_i|"
-    resc = "||N tau O - g|| / ||g||"
+    gap = r"$\max_k|O_k-\frac{1}{N\tau}\sum_i s_{ki}r_i|$"
+    resc = r"$\|N\tau O-g\|/\|g\|$"
     gap_centred = piece(gap, "E1", "E2", "A", "raw gap", True)
     return [
         gap_centred,
         piece(gap, "E1", "E2", "A", "raw gap", False),
         piece(resc, "E3", "E4", "B", "rescaled by N tau", True),
         piece(resc, "E3", "E4", "B", "rescaled by N tau", False),
-        piece("angle(O, g)", "angle", "E5", "C", "direction", True),
-        piece("angle(O, g)", "angle", "E5", "C", "direction", False),
+        piece("$\\angle(O, g)$", "angle", "E5", "C", "direction", True),
+        piece("$\\angle(O, g)$", "angle", "E5", "C", "direction", False),
         replace(gap_centred, reading="F", figures=[
             {**fig, "title": f"Reading F: {gap_centred.part}"} for fig in gap_centred.figures
         ]),

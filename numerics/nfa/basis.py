@@ -148,8 +148,8 @@ def discrete_scales_evidence(admissible: dict[str, list[str] | None]) -> Evidenc
     r"achieve equivariance to arbitrary scalings } a>0 \text{ using only this basis}",
     kind="property",
     readings={
-        "B": "formalised: no nonzero linear O with values in F = span{phi_k} and "
-        "O(g_a S) = pi(g_a) O(S) for all a > 0",
+        "B": r"formalised: no nonzero linear $\mathcal O$ with values in "
+        r"$F=\mathrm{span}\{\phi_k\}$ and $\mathcal O(g_aS)=\pi(g_a)\mathcal O(S)$ for all a > 0",
         "C": "proof intuition (L148): membership of sin(a w_k^T x) in F <=> a w_k in span{w_l}",
     },
     repairs={"B": ("erratum", "degenerate case O = 0")},
@@ -186,8 +186,8 @@ def lemma2_scaling_impossibility(ctx: verify.Context) -> list[Evidence]:
             member = any(np.allclose(a * w1, s * w) for w in om for s in (1, -1))
             rows.append({"set": name, "a": a, "residual": res, "member": bool(member)})
     certificate = (
-        f"{len(rows)} (set, a) pairs: residual ~0 exactly when a w_1 in {{+-w_l}} (a = 1 "
-        f"control), else >= {OUT_SPAN:g}"
+        f"{len(rows)} (set, a) pairs: residual ~0 exactly when "
+        rf"$a\omega_1\in\{{\pm\omega_l\}}$ (a = 1 control), else >= {OUT_SPAN:g}"
     )
     nonzero = span_agreement_evidence(rows, certificate, part="nonzero operators")
     evB = span_agreement_evidence(rows, certificate + " (zero operator excluded)", reading="B")
@@ -215,14 +215,16 @@ def _zero_operator() -> Evidence:
     lhs, rhs = zero_field(x), zero_field(x / a)
     equivariant = sp.simplify(lhs - rhs) == 0
     summary = ("the zero operator O(S) = 0 is linear, takes values in F = span{sin(w_k^T x)} "
-               "and satisfies O(g_a S) = 0 = pi(g_a) O(S) for every a > 0 (exact, symbolic a)")
+               r"and satisfies $\mathcal O(g_aS)=0=\pi(g_a)\mathcal O(S)$ for every a > 0 (exact, "
+               "symbolic a)")
     if not equivariant:
         return Evidence.undecided(f"zero-operator check failed: {summary}", method="symbolic",
                                   part="zero operator")
     return Evidence(
         Verdict.REFUTED, summary, method="symbolic", part="zero operator",
         counterexample={"operator": "O(S) = 0 for every sample set S", "field": "f = 0",
-                        "check": "O(g_a S)(x) - O(S)(x/a) = 0 for symbolic a > 0, x"},
+                        "check": r"$\mathcal O(g_aS)(x)-\mathcal O(S)(x/a)=0$ for symbolic "
+                                 "a > 0, x"},
         steps=["O(alpha S + beta S') = 0 = alpha O(S) + beta O(S'): linear",
                "0 = sum_k 0 * phi_k lies in F", f"O(g_a S)(x) - (pi(g_a) O(S))(x) = {lhs - rhs}"],
         generality="exact, symbolic a > 0",
@@ -359,7 +361,7 @@ def _continuum_subgroups() -> dict[str, sp.Matrix]:
         "diag(a, a, 1)": sp.diag(a, a, 1),
         "diag(a, a^2, 1)": sp.diag(a, a**2, 1),
         "rotations about e3": sp.Matrix([[c, -s, 0], [s, c, 0], [0, 0, 1]]),
-        "unipotent e1 -> e1 + t e3 (fixes the plane omega_1 = 0)":
+        r"unipotent $e_1\mapsto e_1+te_3$ (fixes the plane $\omega_1=0$)":
             sp.Matrix([[1, 0, t], [0, 1, 0], [0, 0, 1]]),
         "shear (n=3)": sp.Matrix([[1, t, 0], [0, 1, 0], [0, 0, 1]]),
     }
@@ -407,6 +409,13 @@ def _shape(ws: list[tuple[int, ...]]) -> str:
     return "line" if sp.Matrix(ws).rank() <= 1 else "other"
 
 
+def _shape_counts(rows: list[dict]) -> str:
+    """How many closed pairs are one-point, line and other cases, e.g. "12 one-point, 3 line"."""
+    shapes = [r["shape"] for r in rows]
+    return ", ".join(f"{shapes.count(k)} {k}" for k in ("one-point", "line", "other")
+                     if k in shapes)
+
+
 @verify.claim(
     "nfa.basis.thm9_continuum_subgroup",
     paper=PAPER,
@@ -417,7 +426,8 @@ def _shape(ws: list[tuple[int, ...]]) -> str:
     readings={
         "B": "impossible except in trivial one-point or line cases (L540)",
         "C": "as A for a connected continuum subgroup, with the added hypothesis that some "
-        "frequency is moved by it (not every omega_k is fixed by every A^T): then no exact "
+        "frequency is moved by it (not every $\\omega_k$ is fixed by every $A^\\top$): then "
+        "no exact "
         "equivariance",
     },
     repairs={"C": "overstated"},
@@ -458,10 +468,12 @@ def thm9_continuum_subgroup(ctx: verify.Context) -> list[Evidence]:
     else:
         eA = Evidence(
             Verdict.REFUTED,
-            "nonzero frequency set {(0,1)} is fixed by the continuum subgroup {diag(a,1)}, so "
-            "T_A = I gives exact equivariance (exact, symbolic a); all closed pairs: " + listing,
+            r"the nonzero frequency set $\{(0,1)\}$ is fixed by the continuum subgroup "
+            r"$\{\mathrm{diag}(a,1)\}$, so $T_A=I$ gives exact equivariance (exact, symbolic a); "
+            f"{len(rows)} closed pairs among {numbers['pairs_checked']} checked "
+            f"({_shape_counts(rows)}; listed in the numbers)",
             counterexample={"subgroup": "{diag(a, 1) : a > 0} (n = 2)", "frequency_set": [[0, 1]],
-                            "check": "diag(a, 1)^T (0, 1) = (0, 1) for symbolic a > 0",
+                            "check": r"$\mathrm{diag}(a,1)^\top(0,1)=(0,1)$ for symbolic a > 0",
                             "T_A": "identity", "degenerate_also": "{0} is fixed by all of GL(n)"},
             method="symbolic", numbers=numbers, generality="exact with symbolic a, t; n = 2, 3",
         )
@@ -512,7 +524,7 @@ def nondegenerate_evidence(not_closed: int, total: int) -> Evidence:
     return Evidence(
         Verdict.SUPPORTED if total and not_closed == total else Verdict.UNDECIDED,
         f"{not_closed}/{total} random integer frequency sets (n = 2, 3, K = 4) not closed under a "
-        "random rational positive diagonal (exact); generally a nonzero omega has an infinite "
+        "random rational positive diagonal (exact); generally a nonzero $\\omega$ has an infinite "
         "Diag(>0) orbit, so only {0} is closed",
         part="nondegenerate sets",
         method="numeric",
@@ -520,7 +532,7 @@ def nondegenerate_evidence(not_closed: int, total: int) -> Evidence:
             "omega != 0 has some omega_j != 0; diag(lambda) omega has j-th entry "
             "lambda_j omega_j, taking every value of sign(omega_j) (0, inf): an infinite orbit",
             "a finite set closed under all of Diag(>0) is a union of orbits, hence contains no "
-            "nonzero omega: it is {0} (or empty)",
+            "nonzero $\\omega$: it is {0} (or empty)",
         ],
     )
 
@@ -588,9 +600,9 @@ def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
     closed = _multiset_closed([(0, 0)], sp.diag(lam1, lam2))
     e2 = Evidence(
         Verdict.REFUTED if closed else Verdict.UNDECIDED,
-        "degenerate set {0}: closed under every positive diagonal (symbolic lambda1, lambda2), "
-        "so a fixed finite basis (the constant) is exactly equivariant with neither M(S) nor "
-        "frequency outputs",
+        r"closed under every positive diagonal (symbolic $\lambda_1,\lambda_2$), so a fixed "
+        "finite basis (the constant) is exactly equivariant with neither M(S) nor frequency "
+        "outputs",
         part="degenerate set {0}",
         counterexample={"frequency_set": [[0, 0]], "group": "Diag(>0)", "T_A": "identity"},
         method="symbolic",

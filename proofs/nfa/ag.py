@@ -189,9 +189,10 @@ def intuition_gradient_sign(ctx: verify.Context) -> list[Evidence]:
     grad = sp.diff(sp.Rational(1, 2) * (y - t * x) ** 2, t).subs(t, t0)
     shown = (sp.diff(t * x, t) * (y - t * x)).subs(t, t0)
     out.append(refute_exactly(
-        f"sign error: with L = 1/2 (y - f)^2, f = theta x, N = 1, x = 1, y = 1, theta = 0: "
-        f"dL/dtheta = {grad}, printed sum = {shown} (the printed expression is -grad L)",
-        {"N": 1, "f": "theta*x", "x": 1, "y": 1, "theta": 0},
+        r"sign error: with $\mathcal L=\frac12(y-f)^2$, $f=\theta x$, N = 1, x = 1, y = 1, "
+        rf"$\theta=0$: $\partial\mathcal L/\partial\theta={grad}$, printed sum = {shown} (the "
+        r"printed expression is $-\nabla_\theta\mathcal L$)",
+        {"N": 1, "f": r"$\theta x$", "x": 1, "y": 1, "theta": 0},
         lhs=grad, rhs=shown, generality="a single exact rational instance",
     ))
     return out
