@@ -74,7 +74,8 @@ def axioms_1_to_4(ctx):
     W = np.diag([1.0, 0.0])
     R = np.array([[0.0, 1.0], [1.0, 0.0]])
     err = float(np.linalg.norm(R.T @ W @ R - W) / np.linalg.norm(W))
-    out = [judge_error(err, "W = diag(1,0), R = swap in U(2): R^* W R = diag(0,1) != W",
+    out = [judge_error(err, r"$W=\mathrm{diag}(1,0)$, R = swap in U(2): "
+                       r"$R^*WR=\mathrm{diag}(0,1)\neq W$",
                        tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, part="intuitions parenthesis",
                        counterexample={"C": 2, "W": "diag(1,0)", "R": "[[0,1],[1,0]]"})]
     g = ctx.numpy_rng("A3")
@@ -90,7 +91,7 @@ def axioms_1_to_4(ctx):
         Rm = U @ np.diag(np.exp(1j * g.uniform(0, 2 * np.pi, C))) @ U.conj().T
         dev = np.linalg.norm(Rm.conj().T @ Wnorm @ Rm - Wnorm) / np.linalg.norm(Wnorm)
         worst = max(worst, float(dev))
-    out.append(judge_error(worst, "R^* W R = W for R in the centralizer (normal W, 20 random "
+    out.append(judge_error(worst, r"$R^*WR=W$ for R in the centralizer (normal W, 20 random "
                            "torus elements)", tol=1e-12, fail=COUNTEREXAMPLE_TOL, reading="B",
                            part="intuitions parenthesis"))
     expected = {"generic upper-triangular": 1, "normal, distinct eigenvalues": C, "scalar": C * C}

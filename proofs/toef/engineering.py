@@ -48,8 +48,9 @@ def _real_grad(V: sp.Expr, X: sp.Matrix) -> sp.Matrix:
 @verify.claim(
     "toef.gated_mlp_triple_potential", paper=PAPER,
     where="Sec. 4 'Gated MLP as Minimal Permutation-Invariant Field', L124",
-    statement=r"\dot X=(XW_{\rm gate})\odot(XW_{\rm in})W_{\rm out}^\top\text{ recovered from }"
-              r"V(X)=\tfrac13\sum_{jk}((XW_{\rm gate})\odot(XW_{\rm in})\odot(XW_{\rm out}))_{jk},"
+    statement=r"\dot X=(XW_\mathrm{gate})\odot(XW_\mathrm{in})W_\mathrm{out}^\top"
+              r"\text{ recovered from }V(X)=\tfrac13\sum_{jk}((XW_\mathrm{gate})\odot"
+              r"(XW_\mathrm{in})\odot(XW_\mathrm{out}))_{jk},"
               r"\ \dot X=\partial V/\partial X",
     kind="identity", expect="REFUTED",
     readings={"B": r"field $((XW_g)\odot(XW_i))W_o^\top$ (Hadamard product first), real gradient",
@@ -240,16 +241,17 @@ def relu_axioms_characterization(ctx):
         prefix="ReLU(ReLU x) = ReLU x, ReLU(hx) = h ReLU x (h > 0)")]
     minus_one = sp.Integer(-1)
     for phi, name, (a, b), readings, why in (
-        (lambda t: t, "the identity x -> x", (1, 1), ("A", "B"), "satisfies all three axioms"),
-        (sp.Abs, "x -> |x|", (1, -1), ("C",), "fixes R_+ and is not linear"),
+        (lambda t: t, r"the identity $x\mapsto x$", (1, 1), ("A", "B"),
+         "satisfies all three axioms"),
+        (sp.Abs, r"$x\mapsto|x|$", (1, -1), ("C",), "fixes R_+ and is not linear"),
     ):
         holds = prove_equal(axiom_cases(phi), sp.zeros(6, 1)).verdict is Verdict.PROVED
         for reading in readings:
             if holds:
                 out.append(refute_exactly(
-                    f"phi = {name} (a = {a}, b = {b}, C = 1) is idempotent, positively "
+                    rf"$\varphi$ = {name} (a = {a}, b = {b}, C = 1) is idempotent, positively "
                     f"homogeneous and component-wise, {why}, yet is not ReLU "
-                    f"(phi(-1) = {phi(minus_one)} vs ReLU(-1) = 0)",
+                    rf"($\varphi(-1)={phi(minus_one)}$ vs ReLU(-1) = 0)",
                     {"C": 1, "map": name, "x": -1, "solutions": desc},
                     lhs=phi(minus_one), rhs=relu(minus_one), reading=reading, steps=desc,
                     generality="exact sign-case enumeration; the map checked symbolically"))
@@ -415,20 +417,20 @@ def no_nonvacuous_witness() -> Evidence:
                                   + "; ".join(steps), method="symbolic", steps=steps)
     return Evidence(
         Verdict.REFUTED, "no parameters with a field that is not identically zero: at n = 2, "
-        "N = 2, C = 1, C_A = 1 the potential's coefficients w_i must vanish (odd Taylor "
-        "coefficients of sum_i w_i/(e^{w_i t}+1) generate w_1^4, w_2^4), so V is constant and "
-        "the field zero", method="symbolic", steps=steps, nonexistence=True,
+        r"N = 2, C = 1, $C_A=1$ the potential's coefficients $w_i$ must vanish (odd Taylor "
+        r"coefficients of $\sum_iw_i/(e^{w_it}+1)$ generate $w_1^4,w_2^4$), so V is constant "
+        "and the field zero", method="symbolic", steps=steps, nonexistence=True,
         generality="every complex a_i, b_i, w_i at n = 2, N = 2, C = 1, C_A = 1",
         counterexample={"setting": {"n": 2, "N": 2, "C": 1, "C_A": 1},
-                        "obstruction": "sum_i b_i/2 = sum_i w_i/(e^{w_i t}+1) for all t > 0 "
-                                       "forces w_1 = w_2 = 0",
+                        "obstruction": r"$\sum_ib_i/2=\sum_iw_i/(e^{w_it}+1)$ for all t > 0 "
+                                       r"forces $w_1=w_2=0$",
                         "ideal": [str(c) for c in odd]})
 
 
 @verify.claim(
     "toef.lemma8_bch_gate", paper=PAPER, where="Lemma 8, L134-138; appendix L266-290",
-    statement=r"[\lambda_{\rm MLP},\lambda_A]=\beta\lambda_A\Rightarrow\exp(\lambda_{\rm MLP})"
-              r"\exp(\lambda_A)=\exp(\lambda_{\rm MLP}+G(\beta)\lambda_A),\ G(\beta)="
+    statement=r"[\lambda_\mathrm{MLP},\lambda_A]=\beta\lambda_A\Rightarrow\exp(\lambda_\mathrm{MLP})"
+              r"\exp(\lambda_A)=\exp(\lambda_\mathrm{MLP}+G(\beta)\lambda_A),\ G(\beta)="
               r"\frac{\beta}{1-e^{-\beta}}",
     kind="identity", expect="PROVED",
     readings={"C": r"$\beta\in\mathbb C$ (the paper works over $\mathbb C$), including "
@@ -495,7 +497,7 @@ def lemma8_bch_gate(ctx):
 
 @verify.claim(
     "toef.lemma8_series_coefficients", paper=PAPER, where="Lemma 8 proof, L282, L286",
-    statement=r"Z=\lambda_{\rm MLP}+\big(1+\tfrac12\beta+\tfrac1{12}\beta^2+\tfrac1{720}\beta^4"
+    statement=r"Z=\lambda_\mathrm{MLP}+\big(1+\tfrac12\beta+\tfrac1{12}\beta^2+\tfrac1{720}\beta^4"
               r"+\dots\big)\lambda_A,\ G(\beta)=\sum_{k\ge0}\frac{B_k^+}{k!}\beta^k="
               r"\frac{\beta}{1-e^{-\beta}}",
     kind="identity", expect="PROVED",

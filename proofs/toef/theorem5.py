@@ -83,9 +83,9 @@ def thm5_minimal_interaction(ctx):
     "toef.lemma6_low_rank", paper=PAPER,
     where="Lemma 6, L114; restated L258; proof L260; L112",
     statement=r"\text{Under Axiom 4, if } n \text{ is sufficiently large, then } C_A\ll C"
-              r"<C_{\rm MLP}",
+              r"<C_\mathrm{MLP}",
     kind="identity", expect="PROVED",
-    readings={"B": r"with $n=C/C_A$ (l. 122) and $C_{\rm MLP}=nC_A$ (l. 254)"},
+    readings={"B": r"with $n=C/C_A$ (l. 122) and $C_\mathrm{MLP}=nC_A$ (l. 254)"},
 )
 def lemma6_low_rank(ctx):
     """With C_MLP := n C_A (l. 254) and C_A > 0: C < C_MLP iff n > C/C_A (exact inequality

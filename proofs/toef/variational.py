@@ -104,8 +104,9 @@ def def2_euler_lagrange(ctx):
     claimed_xbdot = -sp.diff(V, x)
     at_one = {x: 1, xb: 1}
     out.append(refute_exactly(
-        "V = |x|^2: the flow xdot = dV/dxb = x gives xbdot = xb, but -xbdot = dV/dx demands "
-        "xbdot = -xb (at x = 1: 1 vs -1); not equivalent",
+        r"$V=|x|^2$: the flow $\dot x=\partial V/\partial\bar x=x$ gives "
+        r"$\dot{\bar x}=\bar x$, but $-\dot{\bar x}=\partial V/\partial x$ demands "
+        r"$\dot{\bar x}=-\bar x$ (at x = 1: 1 vs -1); not equivalent",
         {"N": 1, "C": 1, "V": "x*conj(x)", "x": 1},
         lhs=flow_xbdot.subs(at_one), rhs=claimed_xbdot.subs(at_one), part="(ii) equivalence"))
     polynomials = ("N = C = 1, R, H generic real polynomials of degree <= 2 (SymPy cannot "
@@ -118,11 +119,14 @@ def def2_euler_lagrange(ctx):
 
     out.append(prove_equal(gap(R + sp.I * H), 2 * sp.diff(R, x)).relabel(
         part="(ii) when the two agree", generality="V = R + iH, " + polynomials, scope="bounded",
-        prefix="conj(dV/dxb) + dV/dx = 2 dRe V/dx: the two equations agree iff Re V is constant"))
+        prefix=r"$\overline{\partial V/\partial\bar x}+\partial V/\partial x="
+               r"2\,\partial\,\mathrm{Re}\,V/\partial x$: the two equations agree iff "
+               r"$\mathrm{Re}\,V$ is constant"))
     out.append(prove_equal(gap(sp.I * H), 0).relabel(
         reading="B", part="(ii) equivalence", generality="V = iH, " + polynomials,
         scope="bounded",
-        prefix="V = iH: conj(dV/dxb) = -dV/dx, so Xdot = dV/dX^* is -Xdot^* = dV/dX"))
+        prefix=r"$V=iH$: $\overline{\partial V/\partial\bar x}=-\partial V/\partial x$, so "
+               r"$\dot X=\partial V/\partial X^*$ is $-\dot X^*=\partial V/\partial X$"))
     return out
 
 
@@ -201,19 +205,21 @@ def def2_symplectic_legendre(ctx):
     scalar = ("N = C = 1 (the matrix forms are sums over the entries of the scalar ones; not "
               "checked)")
     return [
-        Evidence(Verdict.REFUTED, "d alpha = i dq^dp is a 2-form; the printed dX ^ X^* = "
-                 "conj(x) dx is a 1-form (degree mismatch)", method="symbolic",
+        Evidence(Verdict.REFUTED, r"$d\alpha=i\,dq\wedge dp$ is a 2-form; the printed "
+                 r"$dX\wedge X^*=\bar x\,dx$ is a 1-form (degree mismatch)", method="symbolic",
                  counterexample={"N": 1, "C": 1, "d_alpha": f"{dalpha} dq^dp",
                                  "printed": "conj(x) dx (1-form)"},
                  numbers={"kinetic_term": str(kin)}, part="(i) d alpha", generality=scalar),
-        refute_exactly("2-form reading: dX ^ dX^* = -i dq^dp but d alpha = i dq^dp "
-                       "(opposite sign)",
+        refute_exactly(r"2-form reading: $dX\wedge dX^*=-i\,dq\wedge dp$ but "
+                       r"$d\alpha=i\,dq\wedge dp$ (opposite sign)",
                        {"N": 1, "C": 1, "d_alpha": str(dalpha), "dX^dX*": str(dxdxb)},
                        lhs=dalpha, rhs=dxdxb, reading="B", part="(i) d alpha"),
         prove_equal(dalpha, -dxdxb).relabel(
             reading="C", part="(i) d alpha", generality=scalar, scope="bounded",
-            prefix="d alpha = -dX ^ dX^* = i dq^dp (a constant multiple of the canonical form)"),
-        refute_exactly("kinetic term (i/2)(q pdot - p qdot) != p qdot at q=0, p=1, qdot=1, pdot=0",
+            prefix=r"$d\alpha=-dX\wedge dX^*=i\,dq\wedge dp$ (a constant multiple of the "
+                   "canonical form)"),
+        refute_exactly(r"kinetic term $\frac i2(q\dot p-p\dot q)\neq p\dot q$ at q=0, p=1, "
+                       r"$\dot q=1$, $\dot p=0$",
                        {"q": 0, "p": 1, "qdot": 1, "pdot": 0},
                        lhs=kin.subs({q: 0, p: 1, qd: 1, pd: 0}), rhs=1, part="(ii) Legendre"),
         prove_equal(kin, -sp.I * p * qd + sp.I / 2 * (qd * p + q * pd)).relabel(
