@@ -90,12 +90,12 @@ def def2_first_variation(ctx):
 @verify.claim(
     "toef.def3_structural_optimality", paper=PAPER, where="Definition 3, L70; Contribution, L17",
     statement=r"\text{An architecture }X\text{ is structurally optimal w.r.t. }V\text{ if it "
-              r"extremizes the action of the path }X(t)\text{; Def-4 Transformers with a "
-              r"potential are structurally optimal}",
+              r"extremizes the action of the path }X(t)\text{; Transformers of Definition 4 "
+              r"with a potential are structurally optimal}",
     kind="property", expect="REFUTED",
     readings={"i": "(i) with the hypothesis, not in the paper, that the potential is purely "
-                   "imaginary (W anti-Hermitian, imaginary quartic coefficients): Def-4 "
-                   "Transformers with that potential are structurally optimal"},
+                   "imaginary (W anti-Hermitian, imaginary quartic coefficients): Transformers "
+                   "of Definition 4 with that potential are structurally optimal"},
     repairs={"i": "overstated"},
 )
 def def3_structural_optimality(ctx):

@@ -52,7 +52,7 @@ def thm5_minimal_interaction(ctx):
         heads += (t + T[(c, d, a, b)]) * X * matrix_unit(C, b, c) * X.H * X * matrix_unit(C, d, a)
     out = [quartic_heads_any_size(unit_trace_induction())]
     out.append(prove_equal(wirtinger_conj(V, X), heads).relabel(
-        part="(A) quartic invariants give Def-4 heads",
+        part="(A) quartic invariants give heads of Definition 4",
         generality="N=2, C=2, general T (explicit entries; every size: the symbolic-size proof)",
         prefix="field of sum T K K = sum of heads X E_bc X^* X E_da"))
     th = sp.Symbol("theta", real=True)

@@ -60,9 +60,10 @@ def _rate_along_flow(F: sp.Expr, V: sp.Expr) -> sp.Expr:
               r"=\frac{\partial V}{\partial X}\big)\text{ extremizes }S(X)=\int_0^1\mathrm{Tr}"
               r"\big(\tfrac12(\dot XX^*-X\dot X^*)-V(X)\big)dt",
     kind="identity", expect="REFUTED",
-    readings={"B": "with the hypothesis, not in the paper, that V is purely imaginary (Re V "
-                   "constant): the Euler-Lagrange equation Xdot = dV/dX^* is equivalent to "
-                   "-Xdot^* = dV/dX, and its solutions extremize S"},
+    readings={"B": r"with the hypothesis, not in the paper, that V is purely imaginary "
+                   r"($\mathrm{Re}\,V$ constant): the Euler-Lagrange equation "
+                   r"$\dot X=\partial V/\partial X^*$ is equivalent to "
+                   r"$-\dot X^*=\partial V/\partial X$, and its solutions extremize S"},
     repairs={"B": "overstated"},
 )
 def def2_euler_lagrange(ctx):
@@ -107,7 +108,7 @@ def def2_euler_lagrange(ctx):
         r"$V=|x|^2$: the flow $\dot x=\partial V/\partial\bar x=x$ gives "
         r"$\dot{\bar x}=\bar x$, but $-\dot{\bar x}=\partial V/\partial x$ demands "
         r"$\dot{\bar x}=-\bar x$ (at x = 1: 1 vs -1); not equivalent",
-        {"N": 1, "C": 1, "V": "x*conj(x)", "x": 1},
+        {"N": 1, "C": 1, "V": "$|x|^2$", "x": 1},
         lhs=flow_xbdot.subs(at_one), rhs=claimed_xbdot.subs(at_one), part="(ii) equivalence"))
     polynomials = ("N = C = 1, R, H generic real polynomials of degree <= 2 (SymPy cannot "
                    "conjugate an undefined V, so polynomials stand in for it)")

@@ -341,7 +341,7 @@ def quartic_heads_any_size(
     """
     from ..linearized import KEY_WORD, matrix_letters, trace_grad_conj  # no claims registered early
 
-    part = "(A) quartic invariants give Def-4 heads"
+    part = "(A) quartic invariants give heads of Definition 4"
     blocked = requires(lemma, "the matrix-unit trace rule", part=part)
     if blocked is not None:
         return blocked
@@ -373,7 +373,7 @@ def quartic_heads_any_size(
               "b <-> d in the second sum)", field, sp.Sum(tied(T, idx) * H[a, b, c, d], *lim))],
         summary="field of sum T K K = sum (T + T^swap)_abcd X E_bc X^* X E_da", part=part,
         generality="symbolic N, C, every tensor T: every quartic invariant's field is a sum of "
-                   "Def-4 heads with paired, tied parameters",
+                   "heads of Definition 4 with paired, tied parameters",
         argument=[f"matrix-unit rule: {lemma.summary}",
                   "d/dX^* is linear, so the field of sum_abcd T_abcd Tr(...) is "
                   "sum_abcd T_abcd (H_abcd + H_cdab) by (1) and (2)"])
