@@ -20,7 +20,7 @@ import torch
 
 import verify
 from verify import Evidence, Verdict
-from verify.symbolic import prove_equal
+from verify.symbolic import prove_equal, refute_exactly
 
 from .model.bases import span_residual
 
@@ -546,8 +546,8 @@ def jacobian_evidence(e_pull: float, e_jac: float) -> Evidence:
     ok = e_pull > 1e-3 and e_jac < 1e-8
     return Evidence(
         Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
-        f"n=1, Lebesgue mu, A=2: pure pullback c(A^-T w) misses f(Ax) by {e_pull:.3g}; with "
-        f"|det A|^-1: {e_jac:.2g} -- "
+        rf"n=1, Lebesgue $\mu$, A=2: the pure pullback $c(A^{{-\top}}\omega)$ misses $f(Ax)$ by "
+        rf"{e_pull:.3g}; with $|\det A|^{{-1}}$: {e_jac:.2g}, "
         + ("as the iff predicts (dilations are not Lebesgue-preserving)" if ok else
            "the quadrature does not resolve the prediction")
         + "; the measure-theoretic equivalence itself is not machine-checked",
@@ -619,6 +619,11 @@ def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
     r"to a } \mu\text{-preserving change of variables};\ \mathcal S=\mathrm{Diag}(>0)\Rightarrow "
     r"\Omega \text{ a union of rays through the origin}",
     kind="property",
+    readings={
+        "B": r"the parenthesis of L550 as the condition: a measurable bijection $\sigma_A$ of "
+        r"$\Omega$ with $A^\top\omega=\sigma_A(\omega)$ $\mu$-a.e. (no measure condition) gives "
+        r"exact equivariance by the pullback $(T_Ac)(\omega)=c(\sigma_A^{-1}(\omega))$",
+    },
     expect="SUPPORTED",
 )
 def thm11_continuous_frequency(ctx: verify.Context) -> list[Evidence]:
@@ -642,7 +647,49 @@ def thm11_continuous_frequency(ctx: verify.Context) -> list[Evidence]:
     jac = pull / a
     e_pull, e_jac = float(np.abs(pull - f_Ax).max()), float(np.abs(jac - f_Ax).max())
     eA = jacobian_evidence(e_pull, e_jac)
-    return [eA, l568_necessity_evidence()]
+    return [eA, *_pullback_instances_exact(), l568_necessity_evidence()]
+
+
+def _pullback_instances_exact() -> list[Evidence]:
+    """Theorem 11's two sides on exact instances (n = 1, A = 2, Omega = R without 0), the
+    Fourier integrals done by SymPy.
+
+    With Haar measure ``dw/|w|`` (preserved by every dilation) and ``c(w) = |w| e^{-w^2}``
+    the pure pullback ``c(w/2)`` gives exactly ``f(2x)``: the "if" direction on a
+    measure-preserving instance (reading A). With Lebesgue measure and ``c(w) = e^{-w^2}``
+    the map ``w -> 2w`` is still a bijection of Omega, as the parenthesis of L550 asks, yet
+    the pullback gives ``2 f(2x)``: the parenthesis without the measure condition is not
+    sufficient (reading B, REFUTED exactly at x = 0); the Radon-Nikodym factor 1/2 that the
+    proof's "(or ... Jacobian accounted for into c)" mentions is what is missing."""
+    w, x = sp.Symbol("w", real=True), sp.Symbol("x", real=True)
+    a = sp.Integer(2)
+
+    def fourier(density: sp.Expr, at: sp.Expr) -> sp.Expr:
+        return sp.simplify(sp.integrate(density * sp.exp(sp.I * w * at), (w, -sp.oo, sp.oo)))
+
+    # Haar: c(w) dmu = |w| e^{-w^2} dw/|w| = e^{-w^2} dw; pullback c(w/2) dmu = e^{-w^2/4}/2 dw
+    f_ax = fourier(sp.exp(-w**2), a * x)
+    haar_pull = fourier(sp.exp(-(w / a) ** 2) / a, x)
+    haar_gap = sp.simplify(haar_pull - f_ax)
+    haar = Evidence(
+        Verdict.SUPPORTED if haar_gap == 0 else Verdict.UNDECIDED,
+        r"n = 1, A = 2, Haar measure $d\omega/|\omega|$ (dilation-invariant): the pure "
+        rf"pullback $c(\omega/2)$ gives $f(2x)={sp.latex(f_ax)}$ exactly (difference "
+        f"{haar_gap}), as the if direction says for a measure-preserving map",
+        method="symbolic", part="measure-preserving instance",
+        generality="one exact instance (n = 1, A = 2, c = |w| exp(-w^2))",
+    )
+    leb_pull = fourier(sp.exp(-(w / a) ** 2), x)
+    ratio = sp.simplify(leb_pull / f_ax)
+    parenthesis = refute_exactly(
+        r"n = 1, A = 2, Lebesgue measure, $c(\omega)=e^{-\omega^2}$: $\omega\mapsto2\omega$ is "
+        r"a bijection of $\Omega$, as the parenthesis asks, but the pullback gives "
+        rf"${sp.latex(leb_pull)}={ratio}\,f(2x)$ (the factor $1/|\det A|$ is missing)",
+        {"n": 1, "A": 2, "mu": "Lebesgue", "c": r"$e^{-\omega^2}$", "x": 0},
+        lhs=leb_pull.subs(x, 0), rhs=f_ax.subs(x, 0), reading="B", part="main",
+        generality="a single exact instance (SymPy Fourier integrals)",
+    )
+    return [haar, parenthesis]
 
 
 def l568_necessity_evidence() -> Evidence:
@@ -668,6 +715,7 @@ def l568_necessity_evidence() -> Evidence:
     ])
     if eI.verdict is Verdict.PROVED:
         eI.relabel(generality="symbolic t > 0 and dimension n (MatrixSymbol w)",
-                   prefix="L568 (necessary condition): (tI)^T w = t w, so a Diag(>0)-closed "
-                   "Omega is a union of rays (the converse is not claimed, and fails)")
+                   prefix=r"L568 (necessary condition): $(tI)^\top\omega=t\omega$, so a "
+                   r"$\mathrm{Diag}(>0)$-closed $\Omega$ is a union of rays (the converse is not "
+                   "claimed, and fails)")
     return eI

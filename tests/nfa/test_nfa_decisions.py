@@ -322,6 +322,17 @@ def test_jacobian_rule():
     assert jacobian_evidence(1.77, 1e-3).verdict is U
 
 
+def test_thm11_pullback_instances_are_exact():
+    """Haar measure: the pure pullback is exact (SUPPORTED on the instance); Lebesgue measure:
+    a bijection without the measure condition misses by the factor 2 (reading B, REFUTED)."""
+    from numerics.nfa.basis import _pullback_instances_exact
+
+    haar, parenthesis = _pullback_instances_exact()
+    assert haar.verdict is S and haar.part == "measure-preserving instance"
+    assert parenthesis.verdict is REF and parenthesis.reading == "B"
+    assert parenthesis.counterexample["lhs"] == "2*sqrt(pi)"  # twice f(0) = sqrt(pi)
+
+
 # ---- nfa.eq ----------------------------------------------------------------------------------
 def test_operator_rule():
     cases = {"linear": {"cfg": "linear"}, "tau1": {"cfg": "tau1"}}
