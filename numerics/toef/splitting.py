@@ -450,8 +450,10 @@ def lemma2_depth(ctx):
         es.append(np.linalg.norm(Xs - Xref) / nrm)
         ep.append(np.linalg.norm(Xp - Xref) / nrm)
         esp.append(np.linalg.norm(Xs - Xp) / nrm)
-    for name, ys in (("split - ref", es), ("parallel - ref", ep), ("split - parallel", esp)):
+    for name, ys in (("split scheme vs the time-ordered flow", es),
+                     ("parallel scheme vs the time-ordered flow", ep),
+                     ("split vs parallel scheme", esp)):
         out.append(fit_rate(Ts, ys, x_min=16).evidence(
-            -1.0, margin=RATE_MARGIN, reading="B", part=name, xlabel="T", ylabel=name)
-            .relabel(prefix=f"{name}: T*err at T={Ts[-1]}: {Ts[-1] * ys[-1]:.4f}"))
+            -1.0, margin=RATE_MARGIN, reading="B", part=name, xlabel="T", ylabel="relative error")
+            .relabel(prefix=f"{name}: T times the error at T = {Ts[-1]}: {Ts[-1] * ys[-1]:.4f}"))
     return out

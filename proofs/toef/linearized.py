@@ -126,14 +126,14 @@ WITNESS_HERMITIAN = {
               r"V(X)=\mathrm{Tr}(XW_\mathrm{MLP}X^*)"
               r"+\tfrac1{\sqrt{C_A}}\sum_{i=1}^{n/2}\mathrm{Tr}(XW_{A_i}X^*XW_{B_i}^*X^*)",
     kind="existence", expect="PROVED", quantifier={"A": "exists", "A1": "exists"},
-    readings={"A2": r"(A)(2) erratum of the proof (L210): $W_{A_i}=Q_iK_i^*$, "
+    readings={"A2": r"(A)(2) the proof's substitution (L210): $W_{A_i}=Q_iK_i^*$, "
                     r"$W_{B_i}=V_iO_i^*$ make $\partial V/\partial X^*$ equal eq. (4) for every "
                     r"parameter set with the pairing",
               "B2": r"(B)(2) $W_{B_i}^*=V_iO_i^*$ ($W_{B_i}=O_iV_i^*$), for every parameter set "
                     r"with the pairing",
               "A1": r"(A)(1) existential with the proof's own $W_{B_i}=V_iO_i^*$: paired heads "
                     r"whose $V_iO_i^*$ is Hermitian, so that $W_{B_i}=W_{B_i}^*$"},
-    proof={"A2": "W_B = V O^* at L210 needs the star moved (W_B^* = V O^*)"},
+    proof={"A2": r"$W_B=VO^*$ at L210 needs the star moved ($W_B^*=VO^*$)"},
 )
 def lemma3_wirtinger_linear_attention(ctx):
     """Reading A is Lemma 3 as stated (L86-88, L194-196): an existential, "there exists
