@@ -208,7 +208,7 @@ def norm_approx_linear(ctx):
         xv = torch.randn(C, generator=g, dtype=torch.float64, device=g.device)
         J = torch.autograd.functional.jacobian(_rms, xv, vectorize=True)
         scal = math.sqrt(C) / float(torch.linalg.norm(xv))
-        eye = torch.eye(C, dtype=torch.float64)
+        eye = torch.eye(C, dtype=torch.float64, device=xv.device)
         dev.append(float(torch.linalg.norm(J - scal * eye) / torch.linalg.norm(J)))
         M = 4 * C if C <= 256 else 2 * C
         Xs = torch.randn(M, C, generator=g, dtype=torch.float64, device=g.device)
@@ -256,7 +256,7 @@ def eq2_numeric(ctx):
     g = ctx.torch_generator("pair")
     d = 4
     A, B = _unit(crandn(d, d, generator=g)), _unit(crandn(d, d, generator=g))
-    eye = torch.eye(d, dtype=torch.complex128)
+    eye = torch.eye(d, dtype=torch.complex128, device=A.device)
     E = torch.linalg.matrix_exp
     hs = np.logspace(-1, -3, ctx.pick(7, 13))
     e1, e2, e3 = [], [], []

@@ -36,7 +36,7 @@ def thm5_eft_truncation_rate(ctx):
     g = ctx.torch_generator("eft")
     N, C = 2, 2
     A = crandn(C, C, generator=g, scale=0.3)
-    W = -0.5 * torch.eye(C, dtype=torch.complex128) + (A - H(A)) / 2
+    W = -0.5 * torch.eye(C, dtype=torch.complex128, device=A.device) + (A - H(A)) / 2
     Y0 = crandn(N, C, generator=g)
 
     def full(X: torch.Tensor) -> torch.Tensor:
@@ -137,8 +137,8 @@ def softmax_in_canonical_form(ctx):
     W = crandn(2, 2, generator=g, scale=0.7)
     W = W + H(W)
     P = random_unitary(3, g)
-    Pi = torch.eye(3, dtype=torch.complex128)[[2, 0, 1]]
-    eye = torch.eye(3, dtype=torch.complex128)
+    Pi = torch.eye(3, dtype=torch.complex128, device=X.device)[[2, 0, 1]]
+    eye = torch.eye(3, dtype=torch.complex128, device=X.device)
 
     def S(Y: torch.Tensor) -> torch.Tensor:
         return Y @ W @ H(Y)
