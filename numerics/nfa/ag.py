@@ -729,8 +729,8 @@ def softmax_rate_headline(ctx: verify.Context) -> list[Evidence]:
 
     def piece(name: str, metric: str, extra_metric: str, reading: str, what: str,
               centred: bool) -> Evidence:
-        series = {f"kappa={kp:g}": (m[(kp, centred)][metric], kp) for kp in (1.0, 30.0)}
-        extra = {f"{extra_metric}, kappa={kp:g}": m[(kp, centred)][extra_metric]
+        series = {f"$\\kappa={kp:g}$": (m[(kp, centred)][metric], kp) for kp in (1.0, 30.0)}
+        extra = {f"{extra_metric}, $\\kappa={kp:g}$": m[(kp, centred)][extra_metric]
                  for kp in (1.0, 30.0)}
         residuals = "centred residuals" if centred else "uncentred residuals"
         return _merged_rate_piece(name, _TAUS, series, -2, reading=reading,

@@ -253,11 +253,12 @@ def _contfreq_prop(
     r"f_{\mathcal O(gS)}(x)=f_{\mathcal O(S)}(g^{-1}x)\ \forall g\in G_{ST}",
     kind="property",
     readings={
-        "B": "some operator with frequency outputs satisfying A1 and A2 is G_ST-equivariant "
+        "B": r"some operator with frequency outputs satisfying A1 and A2 is $G_{ST}$-equivariant "
         "('can')",
-        "C": "as A with the added hypothesis that the operator also computes the anchor mu(S) "
-        "and scale s(S) and emits w = w~/s, phase = phase~ - w^T mu from normalised "
-        "coordinates (the 'anchors' proof (B) invokes, L337; A3b does not state them)",
+        "C": r"as A with the added hypothesis that the operator also computes the anchor "
+        r"$\mu(S)$ and scale $s(S)$ and emits $w=\tilde w/s$, phase "
+        r"$=\tilde\varphi-w^\top\mu$ from normalised coordinates (the 'anchors' proof (B) "
+        "invokes, L337; A3b does not state them)",
     },
     repairs={"C": "overstated"},
     expect="REFUTED",
