@@ -243,8 +243,9 @@ def _duplicated_heads_witness(rd: str) -> Evidence:
     kind="rate",
     readings={
         "B": r"\|\mathcal R(\tau)\|_2\le C(N)B^2R/\tau^2",
-        "C": r"the bound with the head count in the constant: \|\mathcal R(\tau)\|_2\le"
-        r"\sqrt H\,C(N)B^2R/\tau^2, i.e. each head |\mathcal R^{(h)}(\tau)|\le C(N)B^2R/\tau^2",
+        "C": r"the bound with the head count in the constant: $\|\mathcal R(\tau)\|_2\le"
+        r"\sqrt H\,C(N)B^2R/\tau^2$, i.e. each head $|\mathcal R^{(h)}(\tau)|\le "
+        r"C(N)B^2R/\tau^2$",
     },
     repairs={"C": ("erratum", r"the remainder constant grows as $\sqrt H$ with the head count; "
                               r"the $1/\tau^2$ rate stands")},

@@ -142,11 +142,12 @@ def linear_identity(ctx: verify.Context) -> list[Evidence]:
     statement=r"\nabla_\theta\mathcal L=\sum_i\nabla_\theta f(x_i)\cdot(y_i-f(x_i))",
     kind="identity",
     readings={
-        "B": r"-\nabla_\theta\mathcal L=\sum_i\nabla_\theta f(x_i)(y_i-f(x_i)) "
-        r"with \mathcal L=\frac12\sum_i(y_i-f(x_i))^2",
-        "C": r"as printed, with \mathcal L=\sum_i(y_i-f(x_i))^2 (no 1/2)",
+        "B": r"$-\nabla_\theta\mathcal L=\sum_i\nabla_\theta f(x_i)(y_i-f(x_i))$ "
+        r"with $\mathcal L=\frac12\sum_i(y_i-f(x_i))^2$",
+        "C": r"as printed, with $\mathcal L=\sum_i(y_i-f(x_i))^2$ (no 1/2)",
     },
-    repairs={"B": ("erratum", "sign: the printed sum is -grad L, the descent direction")},
+    repairs={"B": ("erratum", r"sign: the printed sum is $-\nabla_\theta\mathcal L$, the "
+                              "descent direction")},
     expect="PROVED",
 )
 def intuition_gradient_sign(ctx: verify.Context) -> list[Evidence]:

@@ -104,11 +104,12 @@ def _left_inverse_instances(ctx: verify.Context) -> Evidence:
     statement=r"\widetilde O=Q^\top\Phi^\top r=Q^\top q",
     kind="identity",
     readings={
-        "B": r"\widetilde O=Q^\top\Phi^\top r=Q^\top g,\ g:=\Phi^\top r "
+        "B": r"$\widetilde O=Q^\top\Phi^\top r=Q^\top g$, $g:=\Phi^\top r$ "
         r"(the undefined q of L726 read as the g defined on L728)",
-        "C": "reconstruction (proof L742): Q full column rank => R = (Q^T)^+ gives R O~ = g "
-        "for all g",
-        "D": "reconstruction (Remark 15, L744): H >= K and Q full row rank => R O~ = g for all g",
+        "C": r"reconstruction (proof L742): Q full column rank $\Rightarrow$ "
+        r"$R=(Q^\top)^+$ gives $R\widetilde O=g$ for all g",
+        "D": r"reconstruction (Remark 15, L744): $H\ge K$ and Q full row rank $\Rightarrow$ "
+        r"$R\widetilde O=g$ for all g",
     },
     repairs={"B": ("erratum", "the undefined q of L726 is the g defined at L728")},
     expect="PROVED",
