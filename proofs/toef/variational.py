@@ -156,18 +156,19 @@ def def2_dissipative_conservative(ctx):
         part="real part", scope="bounded",
         generality=f"N = C = 1, R generic real polynomial of degree <= {deg} "
                    "(an instance; every R: the symbolic-size proof)",
-        prefix="dR/dt = 2|dR/dxb|^2 >= 0 along Xdot = dR/dX^*")
+        prefix=r"$dR/dt=2|\partial R/\partial\bar x|^2\ge0$ along "
+               r"$\dot X=\partial R/\partial X^*$")
     H = real_poly(deg, "h")
     imag_part = prove_equal(_rate_along_flow(sp.I * H, sp.I * H), 0).relabel(
         part="imaginary part", scope="bounded",
         generality=f"N = C = 1, H generic real polynomial of degree <= {deg} (an instance; "
                    "every H: the symbolic-size proof)",
-        prefix="d(iH)/dt = 0 along Xdot = d(iH)/dX^*")
+        prefix=r"$d(iH)/dt=0$ along $\dot X=\partial(iH)/\partial X^*$")
     Rm, Hm = x * xb, (x**2 + xb**2) / 2
     dH = _rate_along_flow(Hm, Rm + sp.I * Hm)
     mixed = refute_exactly(
-        "V = |x|^2 + i Re(x^2): dH/dt = 2 at x = 1 (Im V not conserved)",
-        {"N": 1, "C": 1, "V": "x*conj(x) + I*(x**2 + conj(x)**2)/2", "x": 1},
+        r"$V=|x|^2+i\,\mathrm{Re}(x^2)$: $dH/dt=2$ at x = 1 ($\mathrm{Im}\,V$ not conserved)",
+        {"N": 1, "C": 1, "V": r"$|x|^2+i\,\mathrm{Re}(x^2)$", "x": 1},
         lhs=dH.subs({x: 1, xb: 1}), rhs=0, reading="B")
     return [flow_rate_any_size(imaginary=False), real_part, flow_rate_any_size(imaginary=True),
             imag_part, mixed]
@@ -183,8 +184,8 @@ def def2_dissipative_conservative(ctx):
               "C": r"up to a nonzero constant factor and a total time derivative: "
                    r"$d\alpha=-dX\wedge dX^*=i\,dq\wedge dp$, and the kinetic term is "
                    r"$-i\,(p\dot q-\tfrac12\tfrac{d}{dt}(pq))$"},
-    repairs={"C": ("erratum", "equal up to a constant factor and a total time derivative (d alpha "
-                              "= -dX ^ dX^*)")},
+    repairs={"C": ("erratum", r"equal up to a constant factor and a total time derivative "
+                              r"($d\alpha=-dX\wedge dX^*$)")},
 )
 def def2_symplectic_legendre(ctx):
     """Scalar case, ``x = (q + ip)/sqrt2`` (l. 68): ``alpha = (i/2)(q dp - p dq)``,
@@ -208,15 +209,15 @@ def def2_symplectic_legendre(ctx):
     return [
         Evidence(Verdict.REFUTED, r"$d\alpha=i\,dq\wedge dp$ is a 2-form; the printed "
                  r"$dX\wedge X^*=\bar x\,dx$ is a 1-form (degree mismatch)", method="symbolic",
-                 counterexample={"N": 1, "C": 1, "d_alpha": f"{dalpha} dq^dp",
-                                 "printed": "conj(x) dx (1-form)"},
-                 numbers={"kinetic_term": str(kin)}, part="(i) d alpha", generality=scalar),
+                 counterexample={"N": 1, "C": 1, "d_alpha": rf"${sp.latex(dalpha)}\,dq\wedge dp$",
+                                 "printed": r"$\bar x\,dx$ (1-form)"},
+                 numbers={"kinetic_term": str(kin)}, part=r"(i) $d\alpha$", generality=scalar),
         refute_exactly(r"2-form reading: $dX\wedge dX^*=-i\,dq\wedge dp$ but "
                        r"$d\alpha=i\,dq\wedge dp$ (opposite sign)",
                        {"N": 1, "C": 1, "d_alpha": str(dalpha), "dX^dX*": str(dxdxb)},
-                       lhs=dalpha, rhs=dxdxb, reading="B", part="(i) d alpha"),
+                       lhs=dalpha, rhs=dxdxb, reading="B", part=r"(i) $d\alpha$"),
         prove_equal(dalpha, -dxdxb).relabel(
-            reading="C", part="(i) d alpha", generality=scalar, scope="bounded",
+            reading="C", part=r"(i) $d\alpha$", generality=scalar, scope="bounded",
             prefix=r"$d\alpha=-dX\wedge dX^*=i\,dq\wedge dp$ (a constant multiple of the "
                    "canonical form)"),
         refute_exactly(r"kinetic term $\frac i2(q\dot p-p\dot q)\neq p\dot q$ at q=0, p=1, "

@@ -64,8 +64,9 @@ def flow_rate_any_size(imaginary: bool,
     if not imaginary:
         steps.append(Step("2 sum |g|^2 = sum (p^2 + q^2)/2, a sum of real squares", target,
                           sp.Sum((P**2 + Q**2) / 2, (j, 1, N), (k, 1, C))))
-    what = ("d(iH)/dt along Xdot = d(iH)/dX^*: dH/dt = 0" if imaginary else
-            "dR/dt along Xdot = dR/dX^*: 2 |dR/dX^*|^2 >= 0 (R increases)")
+    what = (r"along $\dot X=\partial(iH)/\partial X^*$: $dH/dt=0$" if imaginary else
+            r"along $\dot X=\partial R/\partial X^*$: $dR/dt=2\|\partial R/\partial X^*\|^2"
+            r"\ge0$ (R increases)")
     return prove_steps(
         steps, summary=what, part="imaginary part" if imaginary else "real part",
         generality=f"symbolic N, C; every real-differentiable {name} on C^(N x C) (the chain "
