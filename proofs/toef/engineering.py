@@ -78,27 +78,29 @@ def gated_mlp_triple_potential(ctx):
     Fb = ((X * wg).multiply_elementwise(X * wi)) * wo.T
     ce = {"N": 1, "C": 2, "C_MLP": 1, "W_gate": [[1], [0]], "W_in": [[1], [0]],
           "W_out": [[0], [1]], "x": [1, 1]}
-    out = [refute_exactly("reading B: grad V = (2/3, 1/3) but ((x w_g)(x w_i)) w_o^T = (0, 1) "
-                          "at x = (1, 1)", ce, lhs=_real_grad(V, X).subs(pt), rhs=Fb.subs(pt),
-                          reading="B")]
+    out = [refute_exactly(r"reading B: $\nabla V=(2/3,1/3)$ but "
+                          r"$((xw_g)(xw_i))w_o^\top=(0,1)$ at x = (1, 1)", ce,
+                          lhs=_real_grad(V, X).subs(pt), rhs=Fb.subs(pt), reading="B")]
     # reading A needs C_MLP = C = 2
     Wg = Wi = sp.Matrix([[1, 0], [0, 0]])
     Wo = sp.Matrix([[0, 0], [1, 0]])
     VA = sum((X * Wg).multiply_elementwise(X * Wi).multiply_elementwise(X * Wo)) / 3
     FA = (X * Wg).multiply_elementwise((X * Wi) * Wo.T)
     out.append(refute_exactly(
-        "reading A (C = C_MLP = 2, W_g = W_i = E_11, W_o = E_21): grad V = (2/3, 1/3) but "
-        "(x W_g) * ((x W_i) W_o^T) = (0, 0) at x = (1, 1)",
+        r"reading A ($C=C_\mathrm{MLP}=2$, $W_g=W_i=E_{11}$, $W_o=E_{21}$): "
+        r"$\nabla V=(2/3,1/3)$ but $(xW_g)\odot((xW_i)W_o^\top)=(0,0)$ at x = (1, 1)",
         {"N": 1, "C": 2, "C_MLP": 2, "W_gate": "E_11", "W_in": "E_11", "W_out": "E_21",
          "x": [1, 1]}, lhs=_real_grad(VA, X).subs(pt), rhs=FA.subs(pt)))
     J = sp.Matrix([[sp.diff(Fb[0, a], v) for v in X] for a in range(2)])
     # (iii): complex X, Xdot = dV/dX^* (Def 2): V is a polynomial in X alone, so dV/dX^* = 0
     out.append(refute_exactly(
-        "reading iii (complex X, Xdot = dV/dX^*): V is holomorphic, so dV/dX^* = (0, 0), but the "
-        "printed field ((x w_g)(x w_i)) w_o^T = (0, 1) at x = (1, 1)", ce,
+        r"reading iii (complex X, $\dot X=\partial V/\partial X^*$): V is holomorphic, so "
+        r"$\partial V/\partial X^*=(0,0)$, but the printed field $((xw_g)(xw_i))w_o^\top=(0,1)$ "
+        "at x = (1, 1)", ce,
         lhs=wirtinger_conj(V, X).subs(pt), rhs=Fb.subs(pt), reading="iii"))
-    out.append(refute_exactly("closedness: the untied field (0, x0^2) has Jacobian "
-                              "[[0,0],[2x0,0]], not symmetric: no potential at all", ce,
+    out.append(refute_exactly(r"closedness: the untied field $(0,x_0^2)$ has Jacobian "
+                              r"$\begin{pmatrix}0&0\\2x_0&0\end{pmatrix}$, not symmetric: no "
+                              "potential at all", ce,
                               lhs=J.subs(pt), rhs=J.T.subs(pt), reading="B", part="closedness"))
     Xt, W = token_matrix(2, 2), symbol_matrix(2, 2, "w")
     Vt = sum((Xt * W).multiply_elementwise(Xt * W).multiply_elementwise(Xt * W)) / 3
@@ -106,7 +108,7 @@ def gated_mlp_triple_potential(ctx):
     out.append(prove_equal(_real_grad(Vt, Xt), Ft).relabel(
         reading="C", generality="N=2, C=2, C_MLP=2, symbolic W (Hadamard products have no "
                                 "symbolic-size form among SymPy's matrix expressions)",
-        prefix="tied weights: grad V = ((XW)*(XW))W^T"))
+        prefix=r"tied weights: $\nabla V=((XW)\odot(XW))W^\top$"))
     return out
 
 
@@ -152,7 +154,7 @@ def gated_mlp_minimal_under_SN(ctx):
     F = [sp.Integer(0), xa**2]  # the untied gated field, N = 1, C = 2, C_MLP = 1
     J = sp.Matrix([[sp.diff(F[a], v) for v in (xa, xb)] for a in range(2)])
     out.append(refute_exactly(
-        "untied gated MLP ((x w_g)(x w_i)) w_o^T with w_g = w_i = e_1, w_o = e_2 has a "
+        r"untied gated MLP $((xw_g)(xw_i))w_o^\top$ with $w_g=w_i=e_1$, $w_o=e_2$ has a "
         "non-symmetric Jacobian: not a gradient field, so not in the cubic family",
         {"N": 1, "C": 2, "C_MLP": 1, "W_gate": [[1], [0]], "W_in": [[1], [0]],
          "W_out": [[0], [1]]},
