@@ -521,7 +521,7 @@ def centred_bound_evidence(
     r"\Big|O_k(\tau)-\frac1{N\tau}\sum_is_{ki}r_i\Big|\le\frac{C(N)B^2R_{\max}}{\tau^2}",
     kind="property",
     readings={
-        "B": r"the bound with the added hypothesis \sum_ir_i=0 (residuals mean-centred: the "
+        "B": r"the bound with the added hypothesis $\sum_ir_i=0$ (residuals mean-centred: the "
         r"condition introduced at L448 and assumed by Thm 16, L754)"
     },
     headline=("B", "the residual centring sum r = 0 introduced at L448 is the standing "
@@ -699,13 +699,13 @@ def _merged_rate_piece(
     r"\text{ at rate } O(\tau^{-2}) \text{ in the high-temperature limit}",
     kind="rate",
     readings={
-        "B": r"rescaled (learning rate absorbed): \|N\tau\,O(\tau)-g\|/\|g\|=O(\tau^{-2}), "
+        "B": r"rescaled (learning rate absorbed): $\|N\tau\,O(\tau)-g\|/\|g\|=O(\tau^{-2})$, "
         r"with and without centred residuals",
-        "C": r"direction: \angle(O(\tau),g)=O(\tau^{-2}) (1-\mathrm{corr}=O(\tau^{-4})), with "
-        r"and without centred residuals",
-        "F": r"as A with the added hypothesis \sum_ir_i=0 (residuals mean-centred, the condition "
-        r"of A.4.1 L448 and Thm 16 L754, stated nowhere in the headline): "
-        r"\max_k|O_k(\tau)-g_k/(N\tau)|=O(\tau^{-2})",
+        "C": r"direction: $\angle(O(\tau),g)=O(\tau^{-2})$ ($1-\mathrm{corr}=O(\tau^{-4})$), "
+        r"with and without centred residuals",
+        "F": r"as A with the added hypothesis $\sum_ir_i=0$ (residuals mean-centred, the "
+        r"condition of A.4.1 L448 and Thm 16 L754, stated nowhere in the headline): "
+        r"$\max_k|O_k(\tau)-g_k/(N\tau)|=O(\tau^{-2})$",
     },
     repairs={"F": "overstated"},
     expect="REFUTED",
@@ -729,23 +729,23 @@ def softmax_rate_headline(ctx: verify.Context) -> list[Evidence]:
 
     def piece(name: str, metric: str, extra_metric: str, reading: str, what: str,
               centred: bool) -> Evidence:
-        series = {f"kappa={kp:g}": (m[(kp, centred)][metric], kp) for kp in (1.0, 30.0)}
-        extra = {f"{extra_metric}, kappa={kp:g}": m[(kp, centred)][extra_metric]
+        series = {f"$\\kappa={kp:g}$": (m[(kp, centred)][metric], kp) for kp in (1.0, 30.0)}
+        extra = {f"{extra_metric}, $\\kappa={kp:g}$": m[(kp, centred)][extra_metric]
                  for kp in (1.0, 30.0)}
         residuals = "centred residuals" if centred else "uncentred residuals"
         return _merged_rate_piece(name, _TAUS, series, -2, reading=reading,
                                   part=f"{what}, {residuals}", ctx=ctx, extra=extra)
 
-    gap = "max_k|O_k - (1/(N tau)) sum_i s_ki r_i|"
-    resc = "||N tau O - g|| / ||g||"
+    gap = r"$\max_k|O_k-\frac{1}{N\tau}\sum_i s_{ki}r_i|$"
+    resc = r"$\|N\tau O-g\|/\|g\|$"
     gap_centred = piece(gap, "E1", "E2", "A", "raw gap", True)
     return [
         gap_centred,
         piece(gap, "E1", "E2", "A", "raw gap", False),
         piece(resc, "E3", "E4", "B", "rescaled by N tau", True),
         piece(resc, "E3", "E4", "B", "rescaled by N tau", False),
-        piece("angle(O, g)", "angle", "E5", "C", "direction", True),
-        piece("angle(O, g)", "angle", "E5", "C", "direction", False),
+        piece("$\\angle(O, g)$", "angle", "E5", "C", "direction", True),
+        piece("$\\angle(O, g)$", "angle", "E5", "C", "direction", False),
         replace(gap_centred, reading="F", figures=[
             {**fig, "title": f"Reading F: {gap_centred.part}"} for fig in gap_centred.figures
         ]),
@@ -760,9 +760,9 @@ def softmax_rate_headline(ctx: verify.Context) -> list[Evidence]:
     r"\gamma(\tau)\approx\frac1{N\tau},\ \delta=O(\tau^{-2})",
     kind="rate",
     readings={
-        "B": r"projection reading: \gamma=\langle O,g\rangle/\|g\|^2, |N\tau\gamma-1|\to0, "
-        r"\|\delta\|=\|O-\gamma g\|=O(\tau^{-2})",
-        "C": "as A (fixed gamma = 1/(N tau)) with uncentred residuals",
+        "B": r"projection reading: $\gamma=\langle O,g\rangle/\|g\|^2$, "
+        r"$|N\tau\gamma-1|\to0$, $\|\delta\|=\|O-\gamma g\|=O(\tau^{-2})$",
+        "C": r"as A (fixed $\gamma=1/(N\tau)$) with uncentred residuals",
     },
     expect="SUPPORTED",
 )

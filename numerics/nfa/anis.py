@@ -81,7 +81,8 @@ def covariance_evidence(dev: float, case: dict, table: dict[str, float]) -> Evid
     r"\rho(g_{A,b})(\tilde\theta,\mu,M)=(\tilde\theta,A\mu+b,AM)",
     kind="property",
     readings={
-        "B": r"as A, with the added hypothesis \mu(g S)=A\mu(S)+b,\ M(gS)=AM(S) for A in S"
+        "B": r"as A, with the added hypothesis $\mu(gS)=A\mu(S)+b$, $M(gS)=AM(S)$ for "
+        r"$A\in\mathcal S$"
     },
     repairs={"B": "overstated"},
     expect="REFUTED",

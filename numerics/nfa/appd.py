@@ -205,7 +205,7 @@ def _duplicated_heads_witness(rd: str) -> Evidence:
            "Q": "ones(1, H)", "tau2_head_remainder_mpmath": per_head,
            "limit_tau2_head_remainder": "1/9", "tau2_norm_R_at_tau_1e3_mpmath": rows,
            "tau2_norm_R_at_tau_1e3_float64": checks}
-    mp_rows = ", ".join(f"{v} at tau={k}" for k, v in per_head.items())
+    mp_rows = ", ".join(f"{v} at $\\tau=10^{{{k[2:]}}}$" for k, v in per_head.items())
     h_rows = ", ".join(f"H={h}: {v:.4g}" for h, v in rows.items())
     # the witness holds when one head's tau^2 |R_1| tends to 1/9 and the float64 stacked
     # remainder of H identical heads is sqrt(H) times one head's
@@ -219,9 +219,9 @@ def _duplicated_heads_witness(rd: str) -> Evidence:
     return Evidence(
         Verdict.REFUTED,
         "C cannot be independent of H: H identical heads (N=3, s=(1,0,0), V=(2,-1,-1) centred, "
-        "B=1, R=2) have tau^2 ||R(tau)||_2 = sqrt(H) tau^2 |R_1(tau)| -> sqrt(H)/9 as "
-        f"tau -> inf (mpmath: tau^2|R_1| = {mp_rows}); at tau=1e3: {h_rows} -- unbounded in H "
-        "for every tau_0",
+        r"B=1, R=2) have $\tau^2\|R(\tau)\|_2=\sqrt{H}\,\tau^2|R_1(\tau)|\to\sqrt{H}/9$ as "
+        rf"$\tau\to\infty$ (mpmath: $\tau^2|R_1|$ = {mp_rows}); at $\tau=10^3$: {h_rows}, "
+        r"unbounded in H for every $\tau_0$",
         reading=rd, part="constant", counterexample=cex,
         dtype="mpmath(50 digits), float64 re-check",
         steps=["each head sees the same logits and values, so R(tau) = R_1(tau) (1,...,1) and "
@@ -243,11 +243,12 @@ def _duplicated_heads_witness(rd: str) -> Evidence:
     kind="rate",
     readings={
         "B": r"\|\mathcal R(\tau)\|_2\le C(N)B^2R/\tau^2",
-        "C": r"the bound with the head count in the constant: \|\mathcal R(\tau)\|_2\le"
-        r"\sqrt H\,C(N)B^2R/\tau^2, i.e. each head |\mathcal R^{(h)}(\tau)|\le C(N)B^2R/\tau^2",
+        "C": r"the bound with the head count in the constant: $\|\mathcal R(\tau)\|_2\le"
+        r"\sqrt H\,C(N)B^2R/\tau^2$, i.e. each head $|\mathcal R^{(h)}(\tau)|\le "
+        r"C(N)B^2R/\tau^2$",
     },
-    repairs={"C": ("erratum", "the remainder constant grows as sqrt(H) with the head count; the "
-                              "1/tau^2 rate stands")},
+    repairs={"C": ("erratum", r"the remainder constant grows as $\sqrt H$ with the head count; "
+                              r"the $1/\tau^2$ rate stands")},
     expect="SUPPORTED",
 )
 def thm16_multihead_softmax(ctx: verify.Context) -> list[Evidence]:
@@ -300,7 +301,7 @@ def readout_update(ctx: verify.Context) -> list[Evidence]:
     """
     gen = ctx.torch_generator("readout")
     Phi, r, g = random_sinusoid_problem(4, 100, 16, 2, generator=gen, centred=True)
-    Q = torch.eye(16, dtype=F64)
+    Q = torch.eye(16, dtype=F64, device=Phi.device)
     N = 100
     taus = np.logspace(0, 5, 11)
     a, rel, resc = [], [], []

@@ -20,7 +20,7 @@ import torch
 
 import verify
 from verify import Evidence, Verdict
-from verify.symbolic import prove_equal
+from verify.symbolic import prove_equal, refute_exactly
 
 from .model.bases import span_residual
 
@@ -55,10 +55,25 @@ def sin_member(omega: np.ndarray, phase: np.ndarray, w: float, b: float) -> bool
     )
 
 
-def _admissible(ws: list[sp.Matrix], a: sp.Rational) -> bool:
+def _admissible(ws: list[sp.Matrix], a: sp.Expr) -> bool:
     """Exact: {a w_k} subset of {+- w_l}."""
     pm = {tuple(w) for w in ws} | {tuple(-w) for w in ws}
-    return all(tuple(a * w) in pm for w in ws)
+    return all(tuple(sp.nsimplify(a * w)) in pm for w in ws)
+
+
+def admissible_scales(ws: list[sp.Matrix]) -> list[sp.Expr] | None:
+    """Every a > 0 with {a w_k} subset of {+- w_l}, exactly; ``None`` when every a > 0 is
+    admissible (the all-zero set).
+
+    Why finitely many candidates cover all a > 0: for a nonzero ``w_0`` in the set,
+    ``a w_0 = +- w_l`` forces ``a = |w_l| / |w_0|``, so an admissible a is one of the K
+    ratios of norms; each is then checked exactly with :func:`_admissible`."""
+    nonzero = [w for w in ws if any(x != 0 for x in w)]
+    if not nonzero:
+        return None
+    w0 = nonzero[0]
+    ratios = {sp.sqrt(sp.nsimplify(w.dot(w) / w0.dot(w0))) for w in nonzero}
+    return sorted((a for a in ratios if _admissible(ws, a)), key=float)
 
 
 def span_agreement_evidence(rows: list[dict], summary: str, **evidence_kw: Any) -> Evidence:
@@ -98,21 +113,30 @@ def span_witness_evidence(res: float, summary: str, counterexample: dict,
                     f"{OUT_SPAN:g}): {summary}", **evidence_kw)
 
 
-def discrete_scales_evidence(admissible: dict[str, list[str]], n_candidates: int) -> Evidence:
-    """Lemma 5 set level (exact): for every nonzero frequency set the admissible scalings among
-    the ``n_candidates`` rationals are a proper subset (only a = 1 in practice): SUPPORTED;
-    a nonzero set admitting every candidate: UNDECIDED (finitely many candidates cannot show
-    a continuum). The zero set ``{0}`` admits all a and is recorded as degenerate."""
-    discrete = all(len(v) < n_candidates for k, v in admissible.items() if k != "{0}")
+def discrete_scales_evidence(admissible: dict[str, list[str] | None]) -> Evidence:
+    """Lemma 5 set level (exact, over every a > 0): ``admissible`` maps each frequency set to
+    its admissible scalings (:func:`admissible_scales`), ``None`` for every a > 0. SUPPORTED
+    when every set with a nonzero frequency admits only finitely many a (a discrete set, as
+    the lemma says); a nonzero set admitting every a: UNDECIDED (the exact condition and the
+    lemma would disagree, which the candidate argument rules out, so a failure of the
+    check). The zero set ``{0}`` admits every a and is recorded as degenerate."""
+    degenerate = [k for k, v in admissible.items() if v is None]
+    nonzero = {k: v for k, v in admissible.items() if k not in degenerate}
+    discrete = bool(nonzero) and all(v is not None for v in nonzero.values())
+    only_one = all(v == ["1"] for v in nonzero.values())
+    listed = "; ".join(f"{k}: {'every a' if v is None else '{' + ', '.join(v) + '}'}"
+                       for k, v in admissible.items())
+    tail = (" -- only a = 1 for every set with a nonzero frequency" if only_one
+            else " -- finitely many a for every set with a nonzero frequency")
     return Evidence(
         Verdict.SUPPORTED if discrete else Verdict.UNDECIDED,
-        "exact admissible a in (0, 8] among p/q (p, q <= 8): "
-        + "; ".join(f"{k}: {v if len(v) < 6 else 'all'}" for k, v in admissible.items())
-        + (" -- only a = 1 for every nonzero set; the zero set admits all a (degenerate basis)"
-           if discrete else " -- a nonzero set admits every candidate"),
+        f"exact admissible a > 0 (all a: an admissible a is a ratio of frequency norms): {listed}"
+        + (tail if discrete else " -- no set with a nonzero frequency was checked")
+        + (f"; {', '.join(degenerate)} admits every a (degenerate: a constant basis)"
+           if degenerate else ""),
         part="set level",
         numbers={"admissible": admissible},
-        generality="d = 1, rational a = p/q, p, q <= 8",
+        generality="the sets listed, every a > 0 (exact)",
     )
 
 
@@ -124,8 +148,8 @@ def discrete_scales_evidence(admissible: dict[str, list[str]], n_candidates: int
     r"achieve equivariance to arbitrary scalings } a>0 \text{ using only this basis}",
     kind="property",
     readings={
-        "B": "formalised: no nonzero linear O with values in F = span{phi_k} and "
-        "O(g_a S) = pi(g_a) O(S) for all a > 0",
+        "B": r"formalised: no nonzero linear $\mathcal O$ with values in "
+        r"$F=\mathrm{span}\{\phi_k\}$ and $\mathcal O(g_aS)=\pi(g_a)\mathcal O(S)$ for all a > 0",
         "C": "proof intuition (L148): membership of sin(a w_k^T x) in F <=> a w_k in span{w_l}",
     },
     repairs={"B": ("erratum", "degenerate case O = 0")},
@@ -162,8 +186,8 @@ def lemma2_scaling_impossibility(ctx: verify.Context) -> list[Evidence]:
             member = any(np.allclose(a * w1, s * w) for w in om for s in (1, -1))
             rows.append({"set": name, "a": a, "residual": res, "member": bool(member)})
     certificate = (
-        f"{len(rows)} (set, a) pairs: residual ~0 exactly when a w_1 in {{+-w_l}} (a = 1 "
-        f"control), else >= {OUT_SPAN:g}"
+        f"{len(rows)} (set, a) pairs: residual ~0 exactly when "
+        rf"$a\omega_1\in\{{\pm\omega_l\}}$ (a = 1 control), else >= {OUT_SPAN:g}"
     )
     nonzero = span_agreement_evidence(rows, certificate, part="nonzero operators")
     evB = span_agreement_evidence(rows, certificate + " (zero operator excluded)", reading="B")
@@ -191,14 +215,16 @@ def _zero_operator() -> Evidence:
     lhs, rhs = zero_field(x), zero_field(x / a)
     equivariant = sp.simplify(lhs - rhs) == 0
     summary = ("the zero operator O(S) = 0 is linear, takes values in F = span{sin(w_k^T x)} "
-               "and satisfies O(g_a S) = 0 = pi(g_a) O(S) for every a > 0 (exact, symbolic a)")
+               r"and satisfies $\mathcal O(g_aS)=0=\pi(g_a)\mathcal O(S)$ for every a > 0 (exact, "
+               "symbolic a)")
     if not equivariant:
         return Evidence.undecided(f"zero-operator check failed: {summary}", method="symbolic",
                                   part="zero operator")
     return Evidence(
         Verdict.REFUTED, summary, method="symbolic", part="zero operator",
         counterexample={"operator": "O(S) = 0 for every sample set S", "field": "f = 0",
-                        "check": "O(g_a S)(x) - O(S)(x/a) = 0 for symbolic a > 0, x"},
+                        "check": r"$\mathcal O(g_aS)(x)-\mathcal O(S)(x/a)=0$ for symbolic "
+                                 "a > 0, x"},
         steps=["O(alpha S + beta S') = 0 = alpha O(S) + beta O(S'): linear",
                "0 = sum_k 0 * phi_k lies in F", f"O(g_a S)(x) - (pi(g_a) O(S))(x) = {lhs - rhs}"],
         generality="exact, symbolic a > 0",
@@ -216,8 +242,9 @@ def _zero_operator() -> Evidence:
     expect="SUPPORTED",
 )
 def lemma5_discrete_scales(ctx: verify.Context) -> list[Evidence]:
-    """Set level (exact): admissible a are finite for every nonzero frequency set; for the
-    all-zero set every a is admissible (degenerate: the basis is constant sin(b_k)) --
+    """Set level (exact, every a > 0): admissible a are finite for every frequency set with a
+    nonzero frequency (in d = 1 and d = 2, with an irrational ratio); for the all-zero set
+    every a is admissible (degenerate: the basis is constant sin(b_k)) --
     recorded. Function level: membership of sin(a w_2 x + b_2) predicted exactly by
     :func:`sin_member` (frequency in {+-w_l} and phase matching mod pi): with a shared phase
     a = 1/2 maps w_2 = 2 onto w_1 = 1 and sin(x + b) is a basis element (member); with distinct
@@ -228,12 +255,15 @@ def lemma5_discrete_scales(ctx: verify.Context) -> list[Evidence]:
     """
     out = []
     rows = {}
-    cands = [sp.Rational(p, q) for p in range(1, 9) for q in range(1, 9)]
-    sets = {"{1,2}": [1, 2], "{1,2,4}": [1, 2, 4], "{1,-1}": [1, -1], "{0}": [0], "{0,1}": [0, 1]}
+    r2 = sp.sqrt(2)
+    sets = {"{1,2}": [[1], [2]], "{1,2,4}": [[1], [2], [4]], "{1,-1}": [[1], [-1]],
+            "{1,sqrt2,2}": [[1], [r2], [2]], "{0}": [[0]], "{0,1}": [[0], [1]],
+            "{(1,0),(2,0),(0,1)}": [[1, 0], [2, 0], [0, 1]], "{(1,1),(2,2),(-1,-1)}":
+            [[1, 1], [2, 2], [-1, -1]]}
     for name, ws in sets.items():
-        mats = [sp.Matrix([w]) for w in ws]
-        rows[name] = sorted({str(a) for a in cands if _admissible(mats, a)})
-    out.append(discrete_scales_evidence(rows, len(set(cands))))
+        scales = admissible_scales([sp.Matrix(w) for w in ws])
+        rows[name] = None if scales is None else [str(a) for a in scales]
+    out.append(discrete_scales_evidence(rows))
     rng = ctx.numpy_rng("l5")
     x = np.linspace(-200, 200, ctx.pick(8000, 40000))[:, None]
     om = np.array([[1.0], [2.0], [np.sqrt(2)]])
@@ -331,7 +361,7 @@ def _continuum_subgroups() -> dict[str, sp.Matrix]:
         "diag(a, a, 1)": sp.diag(a, a, 1),
         "diag(a, a^2, 1)": sp.diag(a, a**2, 1),
         "rotations about e3": sp.Matrix([[c, -s, 0], [s, c, 0], [0, 0, 1]]),
-        "unipotent e1 -> e1 + t e3 (fixes the plane omega_1 = 0)":
+        r"unipotent $e_1\mapsto e_1+te_3$ (fixes the plane $\omega_1=0$)":
             sp.Matrix([[1, 0, t], [0, 1, 0], [0, 0, 1]]),
         "shear (n=3)": sp.Matrix([[1, t, 0], [0, 1, 0], [0, 0, 1]]),
     }
@@ -379,6 +409,13 @@ def _shape(ws: list[tuple[int, ...]]) -> str:
     return "line" if sp.Matrix(ws).rank() <= 1 else "other"
 
 
+def _shape_counts(rows: list[dict]) -> str:
+    """How many closed pairs are one-point, line and other cases, e.g. "12 one-point, 3 line"."""
+    shapes = [r["shape"] for r in rows]
+    return ", ".join(f"{shapes.count(k)} {k}" for k in ("one-point", "line", "other")
+                     if k in shapes)
+
+
 @verify.claim(
     "nfa.basis.thm9_continuum_subgroup",
     paper=PAPER,
@@ -389,7 +426,8 @@ def _shape(ws: list[tuple[int, ...]]) -> str:
     readings={
         "B": "impossible except in trivial one-point or line cases (L540)",
         "C": "as A for a connected continuum subgroup, with the added hypothesis that some "
-        "frequency is moved by it (not every omega_k is fixed by every A^T): then no exact "
+        "frequency is moved by it (not every $\\omega_k$ is fixed by every $A^\\top$): then "
+        "no exact "
         "equivariance",
     },
     repairs={"C": "overstated"},
@@ -430,10 +468,12 @@ def thm9_continuum_subgroup(ctx: verify.Context) -> list[Evidence]:
     else:
         eA = Evidence(
             Verdict.REFUTED,
-            "nonzero frequency set {(0,1)} is fixed by the continuum subgroup {diag(a,1)}, so "
-            "T_A = I gives exact equivariance (exact, symbolic a); all closed pairs: " + listing,
+            r"the nonzero frequency set $\{(0,1)\}$ is fixed by the continuum subgroup "
+            r"$\{\mathrm{diag}(a,1)\}$, so $T_A=I$ gives exact equivariance (exact, symbolic a); "
+            f"{len(rows)} closed pairs among {numbers['pairs_checked']} checked "
+            f"({_shape_counts(rows)}; listed in the numbers)",
             counterexample={"subgroup": "{diag(a, 1) : a > 0} (n = 2)", "frequency_set": [[0, 1]],
-                            "check": "diag(a, 1)^T (0, 1) = (0, 1) for symbolic a > 0",
+                            "check": r"$\mathrm{diag}(a,1)^\top(0,1)=(0,1)$ for symbolic a > 0",
                             "T_A": "identity", "degenerate_also": "{0} is fixed by all of GL(n)"},
             method="symbolic", numbers=numbers, generality="exact with symbolic a, t; n = 2, 3",
         )
@@ -484,7 +524,7 @@ def nondegenerate_evidence(not_closed: int, total: int) -> Evidence:
     return Evidence(
         Verdict.SUPPORTED if total and not_closed == total else Verdict.UNDECIDED,
         f"{not_closed}/{total} random integer frequency sets (n = 2, 3, K = 4) not closed under a "
-        "random rational positive diagonal (exact); generally a nonzero omega has an infinite "
+        "random rational positive diagonal (exact); generally a nonzero $\\omega$ has an infinite "
         "Diag(>0) orbit, so only {0} is closed",
         part="nondegenerate sets",
         method="numeric",
@@ -492,7 +532,7 @@ def nondegenerate_evidence(not_closed: int, total: int) -> Evidence:
             "omega != 0 has some omega_j != 0; diag(lambda) omega has j-th entry "
             "lambda_j omega_j, taking every value of sign(omega_j) (0, inf): an infinite orbit",
             "a finite set closed under all of Diag(>0) is a union of orbits, hence contains no "
-            "nonzero omega: it is {0} (or empty)",
+            "nonzero $\\omega$: it is {0} (or empty)",
         ],
     )
 
@@ -506,8 +546,8 @@ def jacobian_evidence(e_pull: float, e_jac: float) -> Evidence:
     ok = e_pull > 1e-3 and e_jac < 1e-8
     return Evidence(
         Verdict.SUPPORTED if ok else Verdict.UNDECIDED,
-        f"n=1, Lebesgue mu, A=2: pure pullback c(A^-T w) misses f(Ax) by {e_pull:.3g}; with "
-        f"|det A|^-1: {e_jac:.2g} -- "
+        rf"n=1, Lebesgue $\mu$, A=2: the pure pullback $c(A^{{-\top}}\omega)$ misses $f(Ax)$ by "
+        rf"{e_pull:.3g}; with $|\det A|^{{-1}}$: {e_jac:.2g}, "
         + ("as the iff predicts (dilations are not Lebesgue-preserving)" if ok else
            "the quadrature does not resolve the prediction")
         + "; the measure-theoretic equivalence itself is not machine-checked",
@@ -560,9 +600,9 @@ def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
     closed = _multiset_closed([(0, 0)], sp.diag(lam1, lam2))
     e2 = Evidence(
         Verdict.REFUTED if closed else Verdict.UNDECIDED,
-        "degenerate set {0}: closed under every positive diagonal (symbolic lambda1, lambda2), "
-        "so a fixed finite basis (the constant) is exactly equivariant with neither M(S) nor "
-        "frequency outputs",
+        r"closed under every positive diagonal (symbolic $\lambda_1,\lambda_2$), so a fixed "
+        "finite basis (the constant) is exactly equivariant with neither M(S) nor frequency "
+        "outputs",
         part="degenerate set {0}",
         counterexample={"frequency_set": [[0, 0]], "group": "Diag(>0)", "T_A": "identity"},
         method="symbolic",
@@ -579,6 +619,11 @@ def cor10_anisotropic(ctx: verify.Context) -> list[Evidence]:
     r"to a } \mu\text{-preserving change of variables};\ \mathcal S=\mathrm{Diag}(>0)\Rightarrow "
     r"\Omega \text{ a union of rays through the origin}",
     kind="property",
+    readings={
+        "B": r"the parenthesis of L550 as the condition: a measurable bijection $\sigma_A$ of "
+        r"$\Omega$ with $A^\top\omega=\sigma_A(\omega)$ $\mu$-a.e. (no measure condition) gives "
+        r"exact equivariance by the pullback $(T_Ac)(\omega)=c(\sigma_A^{-1}(\omega))$",
+    },
     expect="SUPPORTED",
 )
 def thm11_continuous_frequency(ctx: verify.Context) -> list[Evidence]:
@@ -602,7 +647,49 @@ def thm11_continuous_frequency(ctx: verify.Context) -> list[Evidence]:
     jac = pull / a
     e_pull, e_jac = float(np.abs(pull - f_Ax).max()), float(np.abs(jac - f_Ax).max())
     eA = jacobian_evidence(e_pull, e_jac)
-    return [eA, l568_necessity_evidence()]
+    return [eA, *_pullback_instances_exact(), l568_necessity_evidence()]
+
+
+def _pullback_instances_exact() -> list[Evidence]:
+    """Theorem 11's two sides on exact instances (n = 1, A = 2, Omega = R without 0), the
+    Fourier integrals done by SymPy.
+
+    With Haar measure ``dw/|w|`` (preserved by every dilation) and ``c(w) = |w| e^{-w^2}``
+    the pure pullback ``c(w/2)`` gives exactly ``f(2x)``: the "if" direction on a
+    measure-preserving instance (reading A). With Lebesgue measure and ``c(w) = e^{-w^2}``
+    the map ``w -> 2w`` is still a bijection of Omega, as the parenthesis of L550 asks, yet
+    the pullback gives ``2 f(2x)``: the parenthesis without the measure condition is not
+    sufficient (reading B, REFUTED exactly at x = 0); the Radon-Nikodym factor 1/2 that the
+    proof's "(or ... Jacobian accounted for into c)" mentions is what is missing."""
+    w, x = sp.Symbol("w", real=True), sp.Symbol("x", real=True)
+    a = sp.Integer(2)
+
+    def fourier(density: sp.Expr, at: sp.Expr) -> sp.Expr:
+        return sp.simplify(sp.integrate(density * sp.exp(sp.I * w * at), (w, -sp.oo, sp.oo)))
+
+    # Haar: c(w) dmu = |w| e^{-w^2} dw/|w| = e^{-w^2} dw; pullback c(w/2) dmu = e^{-w^2/4}/2 dw
+    f_ax = fourier(sp.exp(-w**2), a * x)
+    haar_pull = fourier(sp.exp(-(w / a) ** 2) / a, x)
+    haar_gap = sp.simplify(haar_pull - f_ax)
+    haar = Evidence(
+        Verdict.SUPPORTED if haar_gap == 0 else Verdict.UNDECIDED,
+        r"n = 1, A = 2, Haar measure $d\omega/|\omega|$ (dilation-invariant): the pure "
+        rf"pullback $c(\omega/2)$ gives $f(2x)={sp.latex(f_ax)}$ exactly (difference "
+        f"{haar_gap}), as the if direction says for a measure-preserving map",
+        method="symbolic", part="measure-preserving instance",
+        generality="one exact instance (n = 1, A = 2, c = |w| exp(-w^2))",
+    )
+    leb_pull = fourier(sp.exp(-(w / a) ** 2), x)
+    ratio = sp.simplify(leb_pull / f_ax)
+    parenthesis = refute_exactly(
+        r"n = 1, A = 2, Lebesgue measure, $c(\omega)=e^{-\omega^2}$: $\omega\mapsto2\omega$ is "
+        r"a bijection of $\Omega$, as the parenthesis asks, but the pullback gives "
+        rf"${sp.latex(leb_pull)}={ratio}\,f(2x)$ (the factor $1/|\det A|$ is missing)",
+        {"n": 1, "A": 2, "mu": "Lebesgue", "c": r"$e^{-\omega^2}$", "x": 0},
+        lhs=leb_pull.subs(x, 0), rhs=f_ax.subs(x, 0), reading="B", part="main",
+        generality="a single exact instance (SymPy Fourier integrals)",
+    )
+    return [haar, parenthesis]
 
 
 def l568_necessity_evidence() -> Evidence:
@@ -628,6 +715,7 @@ def l568_necessity_evidence() -> Evidence:
     ])
     if eI.verdict is Verdict.PROVED:
         eI.relabel(generality="symbolic t > 0 and dimension n (MatrixSymbol w)",
-                   prefix="L568 (necessary condition): (tI)^T w = t w, so a Diag(>0)-closed "
-                   "Omega is a union of rays (the converse is not claimed, and fails)")
+                   prefix=r"L568 (necessary condition): $(tI)^\top\omega=t\omega$, so a "
+                   r"$\mathrm{Diag}(>0)$-closed $\Omega$ is a union of rays (the converse is not "
+                   "claimed, and fails)")
     return eI

@@ -253,11 +253,12 @@ def _contfreq_prop(
     r"f_{\mathcal O(gS)}(x)=f_{\mathcal O(S)}(g^{-1}x)\ \forall g\in G_{ST}",
     kind="property",
     readings={
-        "B": "some operator with frequency outputs satisfying A1 and A2 is G_ST-equivariant "
+        "B": r"some operator with frequency outputs satisfying A1 and A2 is $G_{ST}$-equivariant "
         "('can')",
-        "C": "as A with the added hypothesis that the operator also computes the anchor mu(S) "
-        "and scale s(S) and emits w = w~/s, phase = phase~ - w^T mu from normalised "
-        "coordinates (the 'anchors' proof (B) invokes, L337; A3b does not state them)",
+        "C": r"as A with the added hypothesis that the operator also computes the anchor "
+        r"$\mu(S)$ and scale $s(S)$ and emits $w=\tilde w/s$, phase "
+        r"$=\tilde\varphi-w^\top\mu$ from normalised coordinates (the 'anchors' proof (B) "
+        "invokes, L337; A3b does not state them)",
     },
     repairs={"C": "overstated"},
     expect="REFUTED",
@@ -292,12 +293,14 @@ def thm1_contfreq(ctx: verify.Context) -> list[Evidence]:
     )
     anchored = anchored.relabel(
         reading="B",
-        prefix="anchored frequency-output operator (w = w~/s, phase = phase~ - w.mu)",
+        prefix=r"anchored frequency-output operator ($w=\tilde w/s$, "
+        r"phase $=\tilde\varphi-w^\top\mu$)",
     )
     universal = replace(anchored, reading="C")
     if anchored.verdict is Verdict.SUPPORTED:
         anchored.witness = {"operator": "relative-PE Transformer with an inner map on normalised "
-                            "coordinates, emitting w = w~/s(S), phase = phase~ - w^T mu(S)",
+                            r"coordinates, emitting $w=\tilde w/s(S)$, "
+                            r"phase $=\tilde\varphi-w^\top\mu(S)$",
                             "inner maps": "random, as drawn by the search"}
     return [
         raw.relabel(prefix="unanchored frequency-output relative-PE operator"),
@@ -325,7 +328,8 @@ def only_if_evidence(a1_violation: float, equivariance: Evidence, operator: dict
         return Evidence(
             Verdict.REFUTED,
             f"only-if fails: A3a operator with first-token pooling violates A1 (permuting the "
-            f"16 tokens changes theta by {a1_violation:.3g} relative) yet is G_ST-equivariant "
+            f"16 tokens changes $\\theta$ by {a1_violation:.3g} relative) yet is "
+            f"$G_{{ST}}$-equivariant "
             f"in float64 on every input tried (worst {worst:.2g} <= {TOL:g}, {tried} inputs)",
             counterexample=operator | {"A1_violation": a1_violation, "equivariance_worst": worst},
             numbers={"A1_violation": a1_violation, "worst_violation": worst,
@@ -455,9 +459,10 @@ def _relpe_prop(*, generator, batch, dtype, device, N, d, cloud, sigma_b, check,
     r"f_{\mathcal O(S+b)}(x)=f_{\mathcal O(S)}(x-b)",
     kind="property",
     readings={
-        "B": "as A with the added hypothesis that the operator stores an anchor mu(S) "
-        "(anchor-only variant f = f~_theta(x - mu(S))): translation equivariant",
-        "C": "field invariance instead of equivariance: f_{O(S+b)}(x) = f_{O(S)}(x) (recorded)",
+        "B": r"as A with the added hypothesis that the operator stores an anchor $\mu(S)$ "
+        r"(anchor-only variant $f=\tilde f_\theta(x-\mu(S))$): translation equivariant",
+        "C": r"field invariance instead of equivariance: "
+        r"$f_{\mathcal O(S+b)}(x)=f_{\mathcal O(S)}(x)$ (recorded)",
     },
     repairs={"B": "overstated"},
     expect="REFUTED",

@@ -74,7 +74,8 @@ def axioms_1_to_4(ctx):
     W = np.diag([1.0, 0.0])
     R = np.array([[0.0, 1.0], [1.0, 0.0]])
     err = float(np.linalg.norm(R.T @ W @ R - W) / np.linalg.norm(W))
-    out = [judge_error(err, "W = diag(1,0), R = swap in U(2): R^* W R = diag(0,1) != W",
+    out = [judge_error(err, r"$W=\mathrm{diag}(1,0)$, R = swap in U(2): "
+                       r"$R^*WR=\mathrm{diag}(0,1)\neq W$",
                        tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, part="intuitions parenthesis",
                        counterexample={"C": 2, "W": "diag(1,0)", "R": "[[0,1],[1,0]]"})]
     g = ctx.numpy_rng("A3")
@@ -90,7 +91,7 @@ def axioms_1_to_4(ctx):
         Rm = U @ np.diag(np.exp(1j * g.uniform(0, 2 * np.pi, C))) @ U.conj().T
         dev = np.linalg.norm(Rm.conj().T @ Wnorm @ Rm - Wnorm) / np.linalg.norm(Wnorm)
         worst = max(worst, float(dev))
-    out.append(judge_error(worst, "R^* W R = W for R in the centralizer (normal W, 20 random "
+    out.append(judge_error(worst, r"$R^*WR=W$ for R in the centralizer (normal W, 20 random "
                            "torus elements)", tol=1e-12, fail=COUNTEREXAMPLE_TOL, reading="B",
                            part="intuitions parenthesis"))
     expected = {"generic upper-triangular": 1, "normal, distinct eigenvalues": C, "scalar": C * C}
@@ -116,7 +117,7 @@ def _gram_converse_error(generator: torch.Generator, N: int, C: int, rank: int) 
     P = U2.clone()
     P[:, :k] = U2[:, :k] * phases.conj().unsqueeze(0)
     P = P @ H(U1)
-    eye = torch.eye(N, dtype=torch.complex128)
+    eye = torch.eye(N, dtype=torch.complex128, device=X1.device)
     return max(rel_err(P @ X1, X2), float(torch.linalg.norm(H(P) @ P - eye)))
 
 
@@ -178,7 +179,7 @@ def lemma4_sufficiency(ctx):
     def one(generator: torch.Generator, N: int) -> float:
         Ws = []
         for _ in range(2):
-            W = torch.zeros(5, 5, dtype=torch.complex128)
+            W = torch.zeros(5, 5, dtype=torch.complex128, device=generator.device)
             W[:2, :2] = crandn(2, 2, generator=generator)
             W[2:4, 2:4] = crandn(2, 2, generator=generator)
             W[4, 4] = crandn(1, generator=generator)[0]
@@ -270,13 +271,13 @@ def equivariance_numeric(ctx):
     out = [judge_error(worst, "eq. (4) is U(N)-equivariant (random unitaries, N=4, C=3)",
                        tol=1e-12, fail=COUNTEREXAMPLE_TOL, part="Tr(AK)")]
     A, B = crandn(1, 1, generator=g), crandn(1, 1, generator=g)
-    mask = torch.tril(torch.ones(2, 2, dtype=torch.complex128))
+    mask = torch.tril(torch.ones(2, 2, dtype=torch.complex128, device=A.device))
 
     def causal(X: torch.Tensor) -> torch.Tensor:
         return (mask * (X @ A @ H(X))) @ X @ B
 
-    X = torch.tensor([[1.0], [2.0]], dtype=torch.complex128)
-    swap = torch.tensor([[0.0, 1.0], [1.0, 0.0]], dtype=torch.complex128)
+    X = torch.tensor([[1.0], [2.0]], dtype=torch.complex128, device=A.device)
+    swap = torch.tensor([[0.0, 1.0], [1.0, 0.0]], dtype=torch.complex128, device=A.device)
     err = rel_err(causal(swap @ X), swap @ causal(X))
     out.append(judge_error(err, "causal linear attention under the swap of N=2 tokens",
                            tol=IDENTITY_TOL, fail=COUNTEREXAMPLE_TOL, reading="B",

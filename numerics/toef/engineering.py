@@ -45,12 +45,13 @@ def kkt_holds(X: list[list[Fraction]], Y: list[list[Fraction]]) -> bool:
     "toef.relu_projection", paper=PAPER,
     where="Sec. 4 'Activation-MLP as Projected Gradient', L120",
     statement=r"\mathrm{ReLU}(X)=\Pi_{\mathbb R_+}(X):=\min_{Y\in\mathbb R_+}\|X-Y\|_F^2;\ "
-              r"\Pi_{W_{\rm MLP}}(X):=(XW_{\rm in})_+W_{\rm out}^*\text{ is the affine projection "
+              r"\Pi_{W_\mathrm{MLP}}(X):=(XW_\mathrm{in})_+W_\mathrm{out}^*"
+              r"\text{ is the affine projection "
               r"onto the affine orthant}",
     kind="property", expect="REFUTED",
     readings={"P1": r"(P1, a projection is idempotent) (a) the $\arg\min$ (the minimiser, not "
-                    r"the minimum); (b) $\Pi_{W_{\rm MLP}}$ is idempotent under the hypothesis, "
-                    r"not in the paper, $W_{\rm out}^*W_{\rm in}=I$",
+                    r"the minimum); (b) $\Pi_{W_\mathrm{MLP}}$ is idempotent under the hypothesis, "
+                    r"not in the paper, $W_\mathrm{out}^*W_\mathrm{in}=I$",
               "P2": "(P2, the metric projection onto the image cone) orthonormal W_in = W_out = Q"},
     repairs={"P1": "overstated"},
 )
@@ -84,8 +85,8 @@ def relu_projection(ctx):
         return sp.Max(2 * v, 0) * 1  # C = C_MLP = 1, W_in = 2, W_out = 1
 
     out.append(refute_exactly(
-        f"C = C_MLP = 1, W_in = 2, W_out = 1: Pi(1) = {pi_exact(x)}, Pi(Pi(1)) = "
-        f"{pi_exact(pi_exact(x))} (not idempotent)",
+        rf"$C=C_\mathrm{{MLP}}=1$, $W_\mathrm{{in}}=2$, $W_\mathrm{{out}}=1$: "
+        rf"$\Pi(1)={pi_exact(x)}$, $\Pi(\Pi(1))={pi_exact(pi_exact(x))}$ (not idempotent)",
         {"C": 1, "C_MLP": 1, "W_in": 2, "W_out": 1, "x": 1},
         lhs=pi_exact(pi_exact(x)), rhs=pi_exact(x), part="(b)"))
     g = ctx.numpy_rng("proj")
@@ -188,7 +189,7 @@ def lemma8_nonlinear_ordering(ctx):
 
     X0 = 0.6 * torch.randn(N, C, generator=g, dtype=torch.float64, device=g.device)
     out = []
-    for mu in ctx.pick([-0.7], [-2.0, -0.7, 0.05, 0.4, 1.0]):
+    for mu in ctx.pick([-2.0, -0.7, 0.4, 1.0], [-2.0, -0.7, 0.05, 0.4, 1.0]):
         def F_M(X: torch.Tensor, mu: float = mu) -> torch.Tensor:
             return mu * X
 

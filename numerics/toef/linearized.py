@@ -28,7 +28,7 @@ from .model.wirtinger import closedness_defect, crandn, dV_dXbar, random_unitary
 
 @verify.claim(
     "toef.def4_linearized_transformer", paper=PAPER, where="Definition 4, eq. (4), L78-82",
-    statement=r"\dot X=XW_{\rm in}W_{\rm out}^*+\sum_{i=1}^nC_A^{-1/2}XQ_iK_i^*X^*XV_iO_i^*",
+    statement=r"\dot X=XW_\mathrm{in}W_\mathrm{out}^*+\sum_{i=1}^nC_A^{-1/2}XQ_iK_i^*X^*XV_iO_i^*",
     kind="property", expect="SUPPORTED",
 )
 def def4_linearized_transformer(ctx):

@@ -60,14 +60,16 @@ def _smallest_ill_typed(ctx) -> dict | None:
 @verify.claim(
     "toef.def1_transformer_ode", paper=PAPER,
     where="Definition 1, eq. (1) and compact form, L32-40",
-    statement=r"\dot X=((XW_{\rm gate})\odot\mathrm{ReLU}(XW_{\rm in}))W_{\rm out}+\sum_{i=1}^n"
-              r"\mathrm{Softmax}(C_A^{-1/2}XQ_iK_i^\top X^\top)XV_iO_i^\top=\lambda(XW_{\rm all})"
-              r"W'_{\rm all},\ W_{\rm gate},W_{\rm in},W_{\rm out}\in"
-              r"\mathbb R^{C\times C_{\rm MLP}}",
+    statement=r"\dot X=((XW_\mathrm{gate})\odot\mathrm{ReLU}(XW_\mathrm{in}))W_\mathrm{out}"
+              r"+\sum_{i=1}^n\mathrm{Softmax}(C_A^{-1/2}XQ_iK_i^\top X^\top)XV_iO_i^\top"
+              r"=\lambda(XW_\mathrm{all})"
+              r"W'_\mathrm{all},\ W_\mathrm{gate},W_\mathrm{in},W_\mathrm{out}\in"
+              r"\mathbb R^{C\times C_\mathrm{MLP}}",
     kind="property", expect="SUPPORTED",
-    readings={"B": r"the same with $W_{\rm out}^\top$ (and every output block of $W'_{\rm all}$ "
-                   r"transposed)"},
-    repairs={"B": ("erratum", "W_out^T: eq. (1) as printed is ill-typed for C != C_MLP")},
+    readings={"B": r"the same with $W_\mathrm{out}^\top$ (and every output block of "
+                   r"$W'_\mathrm{all}$ transposed)"},
+    repairs={"B": ("erratum", r"$W_\mathrm{out}^\top$: eq. (1) as printed is ill-typed for "
+                          r"$C\neq C_\mathrm{MLP}$")},
 )
 def def1_transformer_ode(ctx):
     """Eq. (1) as printed multiplies the ``N x C_MLP`` gated activations by ``W_out``
@@ -79,8 +81,9 @@ def def1_transformer_ode(ctx):
     shapes = judge_check(
         bad is None,
         "eq. (1) well-typed at every size tried" if bad is None else
-        f"eq. (1) as printed is ill-typed for C != C_MLP: smallest failing sizes N=1, "
-        f"C={bad['C']}, C_MLP={bad['C_MLP']} ((N x C_MLP) @ (C x C_MLP))",
+        r"eq. (1) as printed is ill-typed for $C\neq C_\mathrm{MLP}$: smallest failing sizes "
+        rf"N=1, C={bad['C']}, $C_\mathrm{{MLP}}={bad['C_MLP']}$ (an $N\times C_\mathrm{{MLP}}$ "
+        r"matrix times a $C\times C_\mathrm{MLP}$ one)",
         counterexample=bad, part="shapes",
         generality="sizes N=1, C + C_MLP <= 11 searched in increasing order")
 
@@ -109,7 +112,7 @@ def def1_transformer_ode(ctx):
     statement=r"((XW_g)\odot\mathrm{ReLU}(XW_i))\widetilde W_o=\sum_{b=1}^h((XW_g^{(b)})\odot"
               r"\mathrm{ReLU}(XW_i^{(b)}))\widetilde W_o^{(b)}",
     kind="property", expect="SUPPORTED",
-    readings={"B": r"$\widetilde W_o=W_{\rm out}^\top$ (output matrix transposed)"},
+    readings={"B": r"$\widetilde W_o=W_\mathrm{out}^\top$ (output matrix transposed)"},
 )
 def fig1_mlp_heads_split(ctx):
     """The wide MLP equals the sum of its column-block heads (the Hadamard product and ReLU act
@@ -167,8 +170,8 @@ def _layernorm(x: torch.Tensor) -> torch.Tensor:
     kind="property", expect="REFUTED",
     readings={"B": "with the hypothesis, not in the paper, that N is used only near a typical "
                    "input (perturbations small against |x|): there it is approximately linear, "
-                   "its Jacobian close to a multiple of the identity, relative deviation -> 0 "
-                   "as C -> infinity",
+                   "its Jacobian close to a multiple of the identity, relative deviation "
+                   r"$\to0$ as $C\to\infty$",
               "C": "on i.i.d. Gaussian inputs N(x) is close to one fixed linear map of x"},
     repairs={"B": "overstated"},
 )
@@ -188,7 +191,7 @@ def norm_approx_linear(ctx):
         f"2N(x) = 2x (relative error {errs[4096]:.3g}; identical {errs[1]:.3g} at C=1)",
         tol=1e-10, fail=COUNTEREXAMPLE_TOL, part="homogeneity",
         counterexample={"norm": "RMS", "C": 4096, "x": "ones(4096)", "a": 2, "N(ax)": "ones",
-                        "a*N(x)": "2*ones", "rel_error_by_C": {str(k): v for k, v in errs.items()}})
+                        "a N(x)": "2 ones", "rel_error_by_C": {str(k): v for k, v in errs.items()}})
     g = ctx.torch_generator("ln")
     xs = torch.randn(64, 256, generator=g, dtype=torch.float64, device=g.device)
     ys = torch.randn(64, 256, generator=g, dtype=torch.float64, device=g.device)
@@ -205,7 +208,7 @@ def norm_approx_linear(ctx):
         xv = torch.randn(C, generator=g, dtype=torch.float64, device=g.device)
         J = torch.autograd.functional.jacobian(_rms, xv, vectorize=True)
         scal = math.sqrt(C) / float(torch.linalg.norm(xv))
-        eye = torch.eye(C, dtype=torch.float64)
+        eye = torch.eye(C, dtype=torch.float64, device=xv.device)
         dev.append(float(torch.linalg.norm(J - scal * eye) / torch.linalg.norm(J)))
         M = 4 * C if C <= 256 else 2 * C
         Xs = torch.randn(M, C, generator=g, dtype=torch.float64, device=g.device)
@@ -253,7 +256,7 @@ def eq2_numeric(ctx):
     g = ctx.torch_generator("pair")
     d = 4
     A, B = _unit(crandn(d, d, generator=g)), _unit(crandn(d, d, generator=g))
-    eye = torch.eye(d, dtype=torch.complex128)
+    eye = torch.eye(d, dtype=torch.complex128, device=A.device)
     E = torch.linalg.matrix_exp
     hs = np.logspace(-1, -3, ctx.pick(7, 13))
     e1, e2, e3 = [], [], []
@@ -307,7 +310,7 @@ def fixed_h_evidence(gap: float, comm: float) -> Evidence:
 
 @verify.claim(
     "toef.lemma1_lie_trotter", paper=PAPER, where="Lemma 1, L52; restated L176; proof L178",
-    statement=r"e^{\lambda_{\rm MLP}+\lambda_A}=\lim_{T\to\infty}\big(e^{\lambda_{\rm MLP}/T}"
+    statement=r"e^{\lambda_\mathrm{MLP}+\lambda_A}=\lim_{T\to\infty}\big(e^{\lambda_\mathrm{MLP}/T}"
               r"e^{\lambda_A/T}\big)^T",
     kind="rate", expect="SUPPORTED",
     readings={"B": r"$\lambda$'s nonlinear vector fields, $e^\lambda$ the time-1 flow (MLP flow "
@@ -391,8 +394,8 @@ def lemma1_bch_numeric(ctx):
 
 @verify.claim(
     "toef.lemma2_depth", paper=PAPER, where="Lemma 2, L54-56; restated L180-182; proof L184-192",
-    statement=r"\lim_{T\to\infty}\prod_{t=0}^{T-1}(1+\lambda_{\rm MLP}^{W(t/T)})(1+\lambda_A^"
-              r"{W(t/T)})=\lim_{T\to\infty}\prod_{t=0}^{T-1}(1+\lambda_{\rm MLP}^{W(t/T)}+"
+    statement=r"\lim_{T\to\infty}\prod_{t=0}^{T-1}(1+\lambda_\mathrm{MLP}^{W(t/T)})(1+\lambda_A^"
+              r"{W(t/T)})=\lim_{T\to\infty}\prod_{t=0}^{T-1}(1+\lambda_\mathrm{MLP}^{W(t/T)}+"
               r"\lambda_A^{W(t/T)})",
     kind="rate", expect="SUPPORTED",
     readings={"B": r"every $\lambda$ replaced by $\lambda/T$ (step $1/T$, as in the proof, "
@@ -414,8 +417,9 @@ def lemma2_depth(ctx):
     split_limit = sp.limit(((1 + a) * (1 + b)) ** T, T, sp.oo)
     parallel_limit = sp.limit((1 + a + b) ** T, T, sp.oo)
     out = [refute_exactly(
-        "scalars lambda_MLP X = -X, lambda_A X = X (N=C=1): split product ((1-1)(1+1))^T = 0, "
-        f"parallel product (1-1+1)^T = 1 for all T; limits {split_limit} != {parallel_limit}",
+        r"scalars $\lambda_\mathrm{MLP}X=-X$, $\lambda_AX=X$ (N=C=1): split product "
+        r"$((1-1)(1+1))^T=0$, parallel product $(1-1+1)^T=1$ for all T; limits "
+        rf"${split_limit}\neq{parallel_limit}$",
         {"N": 1, "C": 1, "a": a, "b": b, "split_T": "0 for every T", "parallel_T": "1 for every T"},
         lhs=split_limit, rhs=parallel_limit, generality="exact (SymPy limits of the products)")]
     rng = ctx.numpy_rng("W")
@@ -446,8 +450,10 @@ def lemma2_depth(ctx):
         es.append(np.linalg.norm(Xs - Xref) / nrm)
         ep.append(np.linalg.norm(Xp - Xref) / nrm)
         esp.append(np.linalg.norm(Xs - Xp) / nrm)
-    for name, ys in (("split - ref", es), ("parallel - ref", ep), ("split - parallel", esp)):
+    for name, ys in (("split scheme vs the time-ordered flow", es),
+                     ("parallel scheme vs the time-ordered flow", ep),
+                     ("split vs parallel scheme", esp)):
         out.append(fit_rate(Ts, ys, x_min=16).evidence(
-            -1.0, margin=RATE_MARGIN, reading="B", part=name, xlabel="T", ylabel=name)
-            .relabel(prefix=f"{name}: T*err at T={Ts[-1]}: {Ts[-1] * ys[-1]:.4f}"))
+            -1.0, margin=RATE_MARGIN, reading="B", part=name, xlabel="T", ylabel="relative error")
+            .relabel(prefix=f"{name}: T times the error at T = {Ts[-1]}: {Ts[-1] * ys[-1]:.4f}"))
     return out

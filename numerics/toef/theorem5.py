@@ -25,7 +25,7 @@ from .model.wirtinger import crandn, dV_dXbar, random_unitary, rel_err
 @verify.claim(
     "toef.thm5_eft_truncation_rate", paper=PAPER,
     where="L104, L248 ('higher-order terms are irrelevant at low energy')",
-    statement=r"X_0=\epsilon Y_0:\ \|X_{\rm full}(1)-X_{\rm trunc}(1)\|=O(\epsilon^5)",
+    statement=r"X_0=\epsilon Y_0:\ \|X_\mathrm{full}(1)-X_\mathrm{trunc}(1)\|=O(\epsilon^5)",
     kind="rate", expect="SUPPORTED",
 )
 def thm5_eft_truncation_rate(ctx):
@@ -36,7 +36,7 @@ def thm5_eft_truncation_rate(ctx):
     g = ctx.torch_generator("eft")
     N, C = 2, 2
     A = crandn(C, C, generator=g, scale=0.3)
-    W = -0.5 * torch.eye(C, dtype=torch.complex128) + (A - H(A)) / 2
+    W = -0.5 * torch.eye(C, dtype=torch.complex128, device=A.device) + (A - H(A)) / 2
     Y0 = crandn(N, C, generator=g)
 
     def full(X: torch.Tensor) -> torch.Tensor:
@@ -61,10 +61,10 @@ def thm5_eft_truncation_rate(ctx):
 
 @verify.claim(
     "toef.thm5_mlp_fusion_width", paper=PAPER, where="Theorem 5 proof, L254",
-    statement=r"\sum_{i=1}^nc_{1,i}\mathrm{Tr}(XW_iX^*)=\mathrm{Tr}(XW_{\rm in}W_{\rm out}^*X^*)"
-              r"\text{ with }C_{\rm MLP}=nC_A",
+    statement=r"\sum_{i=1}^nc_{1,i}\mathrm{Tr}(XW_iX^*)=\mathrm{Tr}(XW_\mathrm{in}W_\mathrm{out}^*X^*)"
+              r"\text{ with }C_\mathrm{MLP}=nC_A",
     kind="property", expect="SUPPORTED",
-    readings={"B": r"$C_{\rm MLP}=nC_A$ is the width the fusion requires (minimal inner "
+    readings={"B": r"$C_\mathrm{MLP}=nC_A$ is the width the fusion requires (minimal inner "
                    r"dimension)"},
 )
 def thm5_mlp_fusion_width(ctx):
@@ -137,8 +137,8 @@ def softmax_in_canonical_form(ctx):
     W = crandn(2, 2, generator=g, scale=0.7)
     W = W + H(W)
     P = random_unitary(3, g)
-    Pi = torch.eye(3, dtype=torch.complex128)[[2, 0, 1]]
-    eye = torch.eye(3, dtype=torch.complex128)
+    Pi = torch.eye(3, dtype=torch.complex128, device=X.device)[[2, 0, 1]]
+    eye = torch.eye(3, dtype=torch.complex128, device=X.device)
 
     def S(Y: torch.Tensor) -> torch.Tensor:
         return Y @ W @ H(Y)
@@ -163,10 +163,12 @@ def softmax_in_canonical_form(ctx):
         d_text = mp.nstr(d, 6)
     changes = ", ".join(f"{k}: ({a:.1e}, {b:.1e})" for k, (a, b) in ch.items())
     rotation = judge_error(
-        float(d), f"free energy not U(N)-invariant: N=2, C=1, W=1, X=(1,0)^T, P=rotation(pi/4): "
+        float(d), r"free energy not U(N)-invariant: N=2, C=1, W=1, $X=(1,0)^\top$, P = "
+        r"rotation by "
+        rf"$\pi/4$: "
         f"relative change {d_text} (mpmath 30 digits); random complex128 changes (unitary, "
         f"permutation): {changes}", tol=IDENTITY_TOL, fail=1e-6,
-        counterexample={"N": 2, "C": 1, "W": 1, "X": [[1], [0]], "P": "rotation by pi/4",
+        counterexample={"N": 2, "C": 1, "W": 1, "X": [[1], [0]], "P": r"rotation by $\pi/4$",
                         "rel_change": float(d)},
         numbers={k: list(v) for k, v in ch.items()})
     worst_b = max(ch["Tr S^2"][0], ch["Tr log(I + e^S)"][0])

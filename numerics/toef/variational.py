@@ -76,9 +76,11 @@ def def2_first_variation(ctx):
     V = w|x|^2 + kappa|x|^4 (stationary)."""
     dS_re = first_variation(1.0, 1.0, 1.0)
     return [
-        judge_error(dS_re, "V = |x|^2 (real): |dS| along the flow x = e^t for delta = sin(pi t)",
+        judge_error(dS_re, r"$V=|x|^2$ (real): $|\delta S|$ along the flow $x=e^t$ for "
+                    r"$\delta=\sin(\pi t)$",
                     tol=STATIONARY, fail=NOT_STATIONARY, part="(iii) stationarity",
-                    counterexample={"N": 1, "C": 1, "V": "|x|^2", "x0": 1, "delta": "sin(pi t)",
+                    counterexample={"N": 1, "C": 1, "V": "$|x|^2$", "x0": 1,
+                                    "delta": r"$\sin(\pi t)$",
                                     "eps": 1e-4, "dS": dS_re}),
         _imaginary_stationarity("purely imaginary V = w|x|^2 + kappa|x|^4 (4 cases): largest "
                                 "|dS| along the flow", reading="B", part="(iii) stationarity"),
@@ -88,12 +90,12 @@ def def2_first_variation(ctx):
 @verify.claim(
     "toef.def3_structural_optimality", paper=PAPER, where="Definition 3, L70; Contribution, L17",
     statement=r"\text{An architecture }X\text{ is structurally optimal w.r.t. }V\text{ if it "
-              r"extremizes the action of the path }X(t)\text{; Def-4 Transformers with a "
-              r"potential are structurally optimal}",
+              r"extremizes the action of the path }X(t)\text{; Transformers of Definition 4 "
+              r"with a potential are structurally optimal}",
     kind="property", expect="REFUTED",
     readings={"i": "(i) with the hypothesis, not in the paper, that the potential is purely "
-                   "imaginary (W anti-Hermitian, imaginary quartic coefficients): Def-4 "
-                   "Transformers with that potential are structurally optimal"},
+                   "imaginary (W anti-Hermitian, imaginary quartic coefficients): Transformers "
+                   "of Definition 4 with that potential are structurally optimal"},
     repairs={"i": "overstated"},
 )
 def def3_structural_optimality(ctx):
@@ -107,14 +109,15 @@ def def3_structural_optimality(ctx):
     dS_re = first_variation(1.0, 1.0, direction)
     dS_gen = first_variation(0.3 + 0.7j, 1.0, direction)
     return [
-        judge_error(dS_re, f"real V = |x|^2 (W = 1): |dS| along the Def-4 flow x = e^t "
-                    f"(generic w = 0.3+0.7i: |dS| = {dS_gen:.4f})", tol=STATIONARY,
+        judge_error(dS_re, r"real $V=|x|^2$ (W = 1): $|\delta S|$ along the flow of Definition 4, "
+                    r"$x=e^t$ "
+                    rf"(generic $w=0.3+0.7i$: $|\delta S|$ = {dS_gen:.4f})", tol=STATIONARY,
                     fail=NOT_STATIONARY,
                     counterexample={"N": 1, "C": 1, "W": 1, "x0": 1,
-                                    "delta": "sin(pi t)*(1+0.5i)", "dS": dS_re,
+                                    "delta": r"$\sin(\pi t)(1+0.5i)$", "dS": dS_re,
                                     "recheck": "scipy quad, epsrel 1e-13"}),
         _imaginary_stationarity("purely imaginary V = w|x|^2 + kappa|x|^4 (4 cases): largest "
-                                "|dS| along the Def-4 flow", reading="i"),
+                                r"$|\delta S|$ along the flow of Definition 4", reading="i"),
     ]
 
 

@@ -142,11 +142,12 @@ def linear_identity(ctx: verify.Context) -> list[Evidence]:
     statement=r"\nabla_\theta\mathcal L=\sum_i\nabla_\theta f(x_i)\cdot(y_i-f(x_i))",
     kind="identity",
     readings={
-        "B": r"-\nabla_\theta\mathcal L=\sum_i\nabla_\theta f(x_i)(y_i-f(x_i)) "
-        r"with \mathcal L=\frac12\sum_i(y_i-f(x_i))^2",
-        "C": r"as printed, with \mathcal L=\sum_i(y_i-f(x_i))^2 (no 1/2)",
+        "B": r"$-\nabla_\theta\mathcal L=\sum_i\nabla_\theta f(x_i)(y_i-f(x_i))$ "
+        r"with $\mathcal L=\frac12\sum_i(y_i-f(x_i))^2$",
+        "C": r"as printed, with $\mathcal L=\sum_i(y_i-f(x_i))^2$ (no 1/2)",
     },
-    repairs={"B": ("erratum", "sign: the printed sum is -grad L, the descent direction")},
+    repairs={"B": ("erratum", r"sign: the printed sum is $-\nabla_\theta\mathcal L$, the "
+                              "descent direction")},
     expect="PROVED",
 )
 def intuition_gradient_sign(ctx: verify.Context) -> list[Evidence]:
@@ -189,9 +190,10 @@ def intuition_gradient_sign(ctx: verify.Context) -> list[Evidence]:
     grad = sp.diff(sp.Rational(1, 2) * (y - t * x) ** 2, t).subs(t, t0)
     shown = (sp.diff(t * x, t) * (y - t * x)).subs(t, t0)
     out.append(refute_exactly(
-        f"sign error: with L = 1/2 (y - f)^2, f = theta x, N = 1, x = 1, y = 1, theta = 0: "
-        f"dL/dtheta = {grad}, printed sum = {shown} (the printed expression is -grad L)",
-        {"N": 1, "f": "theta*x", "x": 1, "y": 1, "theta": 0},
+        r"sign error: with $\mathcal L=\frac12(y-f)^2$, $f=\theta x$, N = 1, x = 1, y = 1, "
+        rf"$\theta=0$: $\partial\mathcal L/\partial\theta={grad}$, printed sum = {shown} (the "
+        r"printed expression is $-\nabla_\theta\mathcal L$)",
+        {"N": 1, "f": r"$\theta x$", "x": 1, "y": 1, "theta": 0},
         lhs=grad, rhs=shown, generality="a single exact rational instance",
     ))
     return out

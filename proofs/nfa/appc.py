@@ -54,9 +54,9 @@ def _instance(N: int, m: int, sign: int):
     r"\Rightarrow \widetilde O_k=-\sum_i\langle\Phi_k(x_i),r_i\rangle\Phi_k(x_i)",
     kind="identity",
     readings={
-        "B": r"\widetilde O_k=\sum_i\langle\Phi_k(x_i),r_i\rangle\Phi_k(x_i) "
+        "B": r"$\widetilde O_k=\sum_i\langle\Phi_k(x_i),r_i\rangle\Phi_k(x_i)$ "
         r"(as written in the proof, L634)",
-        "C": r"interpretation (L630, L638): \widetilde O_k equals -g_k, g_k, "
+        "C": r"interpretation (L630, L638): $\widetilde O_k$ equals $-g_k$, $g_k$, "
         r"or a fixed multiple (m = 1)",
     },
     repairs={"B": ("erratum", "sign of the sum: the proof (L634) has +")},
@@ -120,8 +120,8 @@ def thm12_scalar_grad(ctx: verify.Context) -> Evidence:
     r"\bar v=0\Rightarrow O_k(\beta)=\frac\beta N\sum_is_iv_i+O(\beta^2)",
     kind="identity",
     readings={
-        "B": r"gradient interpretation: the first-order term \frac1N\sum_is_iv_i 'encodes the "
-        r"gradient components' (proportional to \pm g_k for m=1) in Thm 12's setting"
+        "B": r"gradient interpretation: the first-order term $\frac1N\sum_is_iv_i$ 'encodes "
+        r"the gradient components' (proportional to $\pm g_k$ for m = 1) in Thm 12's setting"
     },
     expect="PROVED",
 )

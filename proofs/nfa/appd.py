@@ -52,7 +52,8 @@ def _heads_are_q_transpose_g(reading: str, part: str = "main") -> Evidence:
         f"the resulting double sum equals the matrix entry: {'yes' if same_entry else 'no'}",
     ]
     if same_head and same_entry:
-        return Evidence(Verdict.PROVED, "O~ = Q^T Phi^T r: each head's output is entry h of "
+        return Evidence(Verdict.PROVED, r"$\tilde O=Q^\top\Phi^\top r$: each head's output "
+                        "is entry h of "
                         "the matrix product (exact, symbolic sizes)", method="symbolic",
                         reading=reading, part=part, steps=steps, generality=_GENERAL,
                         scope="general")
@@ -103,11 +104,12 @@ def _left_inverse_instances(ctx: verify.Context) -> Evidence:
     statement=r"\widetilde O=Q^\top\Phi^\top r=Q^\top q",
     kind="identity",
     readings={
-        "B": r"\widetilde O=Q^\top\Phi^\top r=Q^\top g,\ g:=\Phi^\top r "
+        "B": r"$\widetilde O=Q^\top\Phi^\top r=Q^\top g$, $g:=\Phi^\top r$ "
         r"(the undefined q of L726 read as the g defined on L728)",
-        "C": "reconstruction (proof L742): Q full column rank => R = (Q^T)^+ gives R O~ = g "
-        "for all g",
-        "D": "reconstruction (Remark 15, L744): H >= K and Q full row rank => R O~ = g for all g",
+        "C": r"reconstruction (proof L742): Q full column rank $\Rightarrow$ "
+        r"$R=(Q^\top)^+$ gives $R\widetilde O=g$ for all g",
+        "D": r"reconstruction (Remark 15, L744): $H\ge K$ and Q full row rank $\Rightarrow$ "
+        r"$R\widetilde O=g$ for all g",
     },
     repairs={"B": ("erratum", "the undefined q of L726 is the g defined at L728")},
     expect="PROVED",
@@ -126,13 +128,14 @@ def thm14_multihead_identity(ctx: verify.Context) -> list[Evidence]:
     g = (0, 1) reconstructs to 0. D (H >= K, full row rank K): (Q^T)^+ Q^T = I_K, PROVED for
     symbolic K, H, with exact integer instances as a cross-check.
     """
-    first = _heads_are_q_transpose_g("A", part="first equality: O~ = Q^T Phi^T r")
+    first = _heads_are_q_transpose_g("A", part=r"first equality: $\tilde O=Q^\top\Phi^\top r$")
     one, zero = sp.Integer(1), sp.Integer(0)
     free_q = refute_exactly(
-        "Q^T q with q undefined (L726): as a free vector q, N = K = H = 1, Phi = Q = r = 1, "
-        "q = 0 gives Q^T Phi^T r = 1 but Q^T q = 0; only q := g (L728) makes it hold",
+        r"$Q^\top q$ with q undefined (L726): as a free vector q, N = K = H = 1, "
+        r"$\Phi=Q=r=1$, q = 0 gives $Q^\top\Phi^\top r=1$ but $Q^\top q=0$; only $q:=g$ "
+        "(L728) makes it hold",
         {"N": 1, "K": 1, "H": 1, "Phi": 1, "Q": 1, "r": 1, "q": 0},
-        lhs=one * one * one, rhs=one * zero, part="second equality: Q^T Phi^T r = Q^T q",
+        lhs=one * one * one, rhs=one * zero, part=r"second equality: $Q^\top\Phi^\top r=Q^\top q$",
         generality="a single exact rational instance",
     )
     Q = sp.Matrix([[1], [0]])

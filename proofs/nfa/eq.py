@@ -68,7 +68,8 @@ def _action_evidence() -> list[Evidence]:
     r"f_{\rho(g)(\theta,\mu,s)}(x)=f_{(\theta,\mu,s)}(g^{-1}x)",
     kind="identity",
     readings={
-        "B": r"App. B (L492): \rho: G\to GL(\Theta), i.e. \rho(g) is linear on (\theta,\mu,s)"
+        "B": r"App. B (L492): $\rho: G\to GL(\Theta)$, i.e. $\rho(g)$ is linear on "
+        r"$(\theta,\mu,s)$"
     },
     expect="PROVED",
 )

@@ -48,8 +48,9 @@ def _real_grad(V: sp.Expr, X: sp.Matrix) -> sp.Matrix:
 @verify.claim(
     "toef.gated_mlp_triple_potential", paper=PAPER,
     where="Sec. 4 'Gated MLP as Minimal Permutation-Invariant Field', L124",
-    statement=r"\dot X=(XW_{\rm gate})\odot(XW_{\rm in})W_{\rm out}^\top\text{ recovered from }"
-              r"V(X)=\tfrac13\sum_{jk}((XW_{\rm gate})\odot(XW_{\rm in})\odot(XW_{\rm out}))_{jk},"
+    statement=r"\dot X=(XW_\mathrm{gate})\odot(XW_\mathrm{in})W_\mathrm{out}^\top"
+              r"\text{ recovered from }V(X)=\tfrac13\sum_{jk}((XW_\mathrm{gate})\odot"
+              r"(XW_\mathrm{in})\odot(XW_\mathrm{out}))_{jk},"
               r"\ \dot X=\partial V/\partial X",
     kind="identity", expect="REFUTED",
     readings={"B": r"field $((XW_g)\odot(XW_i))W_o^\top$ (Hadamard product first), real gradient",
@@ -77,27 +78,29 @@ def gated_mlp_triple_potential(ctx):
     Fb = ((X * wg).multiply_elementwise(X * wi)) * wo.T
     ce = {"N": 1, "C": 2, "C_MLP": 1, "W_gate": [[1], [0]], "W_in": [[1], [0]],
           "W_out": [[0], [1]], "x": [1, 1]}
-    out = [refute_exactly("reading B: grad V = (2/3, 1/3) but ((x w_g)(x w_i)) w_o^T = (0, 1) "
-                          "at x = (1, 1)", ce, lhs=_real_grad(V, X).subs(pt), rhs=Fb.subs(pt),
-                          reading="B")]
+    out = [refute_exactly(r"reading B: $\nabla V=(2/3,1/3)$ but "
+                          r"$((xw_g)(xw_i))w_o^\top=(0,1)$ at x = (1, 1)", ce,
+                          lhs=_real_grad(V, X).subs(pt), rhs=Fb.subs(pt), reading="B")]
     # reading A needs C_MLP = C = 2
     Wg = Wi = sp.Matrix([[1, 0], [0, 0]])
     Wo = sp.Matrix([[0, 0], [1, 0]])
     VA = sum((X * Wg).multiply_elementwise(X * Wi).multiply_elementwise(X * Wo)) / 3
     FA = (X * Wg).multiply_elementwise((X * Wi) * Wo.T)
     out.append(refute_exactly(
-        "reading A (C = C_MLP = 2, W_g = W_i = E_11, W_o = E_21): grad V = (2/3, 1/3) but "
-        "(x W_g) * ((x W_i) W_o^T) = (0, 0) at x = (1, 1)",
+        r"reading A ($C=C_\mathrm{MLP}=2$, $W_g=W_i=E_{11}$, $W_o=E_{21}$): "
+        r"$\nabla V=(2/3,1/3)$ but $(xW_g)\odot((xW_i)W_o^\top)=(0,0)$ at x = (1, 1)",
         {"N": 1, "C": 2, "C_MLP": 2, "W_gate": "E_11", "W_in": "E_11", "W_out": "E_21",
          "x": [1, 1]}, lhs=_real_grad(VA, X).subs(pt), rhs=FA.subs(pt)))
     J = sp.Matrix([[sp.diff(Fb[0, a], v) for v in X] for a in range(2)])
     # (iii): complex X, Xdot = dV/dX^* (Def 2): V is a polynomial in X alone, so dV/dX^* = 0
     out.append(refute_exactly(
-        "reading iii (complex X, Xdot = dV/dX^*): V is holomorphic, so dV/dX^* = (0, 0), but the "
-        "printed field ((x w_g)(x w_i)) w_o^T = (0, 1) at x = (1, 1)", ce,
+        r"reading iii (complex X, $\dot X=\partial V/\partial X^*$): V is holomorphic, so "
+        r"$\partial V/\partial X^*=(0,0)$, but the printed field $((xw_g)(xw_i))w_o^\top=(0,1)$ "
+        "at x = (1, 1)", ce,
         lhs=wirtinger_conj(V, X).subs(pt), rhs=Fb.subs(pt), reading="iii"))
-    out.append(refute_exactly("closedness: the untied field (0, x0^2) has Jacobian "
-                              "[[0,0],[2x0,0]], not symmetric: no potential at all", ce,
+    out.append(refute_exactly(r"closedness: the untied field $(0,x_0^2)$ has Jacobian "
+                              r"$\begin{pmatrix}0&0\\2x_0&0\end{pmatrix}$, not symmetric: no "
+                              "potential at all", ce,
                               lhs=J.subs(pt), rhs=J.T.subs(pt), reading="B", part="closedness"))
     Xt, W = token_matrix(2, 2), symbol_matrix(2, 2, "w")
     Vt = sum((Xt * W).multiply_elementwise(Xt * W).multiply_elementwise(Xt * W)) / 3
@@ -105,7 +108,7 @@ def gated_mlp_triple_potential(ctx):
     out.append(prove_equal(_real_grad(Vt, Xt), Ft).relabel(
         reading="C", generality="N=2, C=2, C_MLP=2, symbolic W (Hadamard products have no "
                                 "symbolic-size form among SymPy's matrix expressions)",
-        prefix="tied weights: grad V = ((XW)*(XW))W^T"))
+        prefix=r"tied weights: $\nabla V=((XW)\odot(XW))W^\top$"))
     return out
 
 
@@ -151,7 +154,7 @@ def gated_mlp_minimal_under_SN(ctx):
     F = [sp.Integer(0), xa**2]  # the untied gated field, N = 1, C = 2, C_MLP = 1
     J = sp.Matrix([[sp.diff(F[a], v) for v in (xa, xb)] for a in range(2)])
     out.append(refute_exactly(
-        "untied gated MLP ((x w_g)(x w_i)) w_o^T with w_g = w_i = e_1, w_o = e_2 has a "
+        r"untied gated MLP $((xw_g)(xw_i))w_o^\top$ with $w_g=w_i=e_1$, $w_o=e_2$ has a "
         "non-symmetric Jacobian: not a gradient field, so not in the cubic family",
         {"N": 1, "C": 2, "C_MLP": 1, "W_gate": [[1], [0]], "W_in": [[1], [0]],
          "W_out": [[0], [1]]},
@@ -240,16 +243,17 @@ def relu_axioms_characterization(ctx):
         prefix="ReLU(ReLU x) = ReLU x, ReLU(hx) = h ReLU x (h > 0)")]
     minus_one = sp.Integer(-1)
     for phi, name, (a, b), readings, why in (
-        (lambda t: t, "the identity x -> x", (1, 1), ("A", "B"), "satisfies all three axioms"),
-        (sp.Abs, "x -> |x|", (1, -1), ("C",), "fixes R_+ and is not linear"),
+        (lambda t: t, r"the identity $x\mapsto x$", (1, 1), ("A", "B"),
+         "satisfies all three axioms"),
+        (sp.Abs, r"$x\mapsto|x|$", (1, -1), ("C",), "fixes R_+ and is not linear"),
     ):
         holds = prove_equal(axiom_cases(phi), sp.zeros(6, 1)).verdict is Verdict.PROVED
         for reading in readings:
             if holds:
                 out.append(refute_exactly(
-                    f"phi = {name} (a = {a}, b = {b}, C = 1) is idempotent, positively "
+                    rf"$\varphi$ = {name} (a = {a}, b = {b}, C = 1) is idempotent, positively "
                     f"homogeneous and component-wise, {why}, yet is not ReLU "
-                    f"(phi(-1) = {phi(minus_one)} vs ReLU(-1) = 0)",
+                    rf"($\varphi(-1)={phi(minus_one)}$ vs ReLU(-1) = 0)",
                     {"C": 1, "map": name, "x": -1, "solutions": desc},
                     lhs=phi(minus_one), rhs=relu(minus_one), reading=reading, steps=desc,
                     generality="exact sign-case enumeration; the map checked symbolically"))
@@ -415,20 +419,20 @@ def no_nonvacuous_witness() -> Evidence:
                                   + "; ".join(steps), method="symbolic", steps=steps)
     return Evidence(
         Verdict.REFUTED, "no parameters with a field that is not identically zero: at n = 2, "
-        "N = 2, C = 1, C_A = 1 the potential's coefficients w_i must vanish (odd Taylor "
-        "coefficients of sum_i w_i/(e^{w_i t}+1) generate w_1^4, w_2^4), so V is constant and "
-        "the field zero", method="symbolic", steps=steps, nonexistence=True,
+        r"N = 2, C = 1, $C_A=1$ the potential's coefficients $w_i$ must vanish (odd Taylor "
+        r"coefficients of $\sum_iw_i/(e^{w_it}+1)$ generate $w_1^4,w_2^4$), so V is constant "
+        "and the field zero", method="symbolic", steps=steps, nonexistence=True,
         generality="every complex a_i, b_i, w_i at n = 2, N = 2, C = 1, C_A = 1",
         counterexample={"setting": {"n": 2, "N": 2, "C": 1, "C_A": 1},
-                        "obstruction": "sum_i b_i/2 = sum_i w_i/(e^{w_i t}+1) for all t > 0 "
-                                       "forces w_1 = w_2 = 0",
+                        "obstruction": r"$\sum_ib_i/2=\sum_iw_i/(e^{w_it}+1)$ for all t > 0 "
+                                       r"forces $w_1=w_2=0$",
                         "ideal": [str(c) for c in odd]})
 
 
 @verify.claim(
     "toef.lemma8_bch_gate", paper=PAPER, where="Lemma 8, L134-138; appendix L266-290",
-    statement=r"[\lambda_{\rm MLP},\lambda_A]=\beta\lambda_A\Rightarrow\exp(\lambda_{\rm MLP})"
-              r"\exp(\lambda_A)=\exp(\lambda_{\rm MLP}+G(\beta)\lambda_A),\ G(\beta)="
+    statement=r"[\lambda_\mathrm{MLP},\lambda_A]=\beta\lambda_A\Rightarrow\exp(\lambda_\mathrm{MLP})"
+              r"\exp(\lambda_A)=\exp(\lambda_\mathrm{MLP}+G(\beta)\lambda_A),\ G(\beta)="
               r"\frac{\beta}{1-e^{-\beta}}",
     kind="identity", expect="PROVED",
     readings={"C": r"$\beta\in\mathbb C$ (the paper works over $\mathbb C$), including "
@@ -495,7 +499,7 @@ def lemma8_bch_gate(ctx):
 
 @verify.claim(
     "toef.lemma8_series_coefficients", paper=PAPER, where="Lemma 8 proof, L282, L286",
-    statement=r"Z=\lambda_{\rm MLP}+\big(1+\tfrac12\beta+\tfrac1{12}\beta^2+\tfrac1{720}\beta^4"
+    statement=r"Z=\lambda_\mathrm{MLP}+\big(1+\tfrac12\beta+\tfrac1{12}\beta^2+\tfrac1{720}\beta^4"
               r"+\dots\big)\lambda_A,\ G(\beta)=\sum_{k\ge0}\frac{B_k^+}{k!}\beta^k="
               r"\frac{\beta}{1-e^{-\beta}}",
     kind="identity", expect="PROVED",

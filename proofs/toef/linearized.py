@@ -89,7 +89,7 @@ def layout_check(terms: TraceTerms, N: int, C: int, part: str, reading: str = "A
 @verify.claim(
     "toef.lemma3_wirtinger_linear_ffn", paper=PAPER,
     where="Lemma 3, linear part, L86-88; proof L200",
-    statement=r"\partial\,\mathrm{Tr}(XWX^*)/\partial X^*=XW,\ W=W_{\rm in}W_{\rm out}^*",
+    statement=r"\partial\,\mathrm{Tr}(XWX^*)/\partial X^*=XW,\ W=W_\mathrm{in}W_\mathrm{out}^*",
     kind="identity", expect="PROVED",
 )
 def lemma3_wirtinger_linear_ffn(ctx):
@@ -121,18 +121,19 @@ WITNESS_HERMITIAN = {
 @verify.claim(
     "toef.lemma3_wirtinger_linear_attention", paper=PAPER,
     where="Lemma 3 and remark, L86-90; appendix L194-210",
-    statement=r"n\text{ even}\Rightarrow\exists W_{\rm in},W_{\rm out},Q_i,K_i,V_i:\ "
-              r"\text{eq. (4)}=\frac{\partial V}{\partial X^*},\ V(X)=\mathrm{Tr}(XW_{\rm MLP}X^*)"
+    statement=r"n\text{ even}\Rightarrow\exists W_\mathrm{in},W_\mathrm{out},Q_i,K_i,V_i:\ "
+              r"\text{eq. (4)}=\frac{\partial V}{\partial X^*},\ "
+              r"V(X)=\mathrm{Tr}(XW_\mathrm{MLP}X^*)"
               r"+\tfrac1{\sqrt{C_A}}\sum_{i=1}^{n/2}\mathrm{Tr}(XW_{A_i}X^*XW_{B_i}^*X^*)",
     kind="existence", expect="PROVED", quantifier={"A": "exists", "A1": "exists"},
-    readings={"A2": r"(A)(2) erratum of the proof (L210): $W_{A_i}=Q_iK_i^*$, "
+    readings={"A2": r"(A)(2) the proof's substitution (L210): $W_{A_i}=Q_iK_i^*$, "
                     r"$W_{B_i}=V_iO_i^*$ make $\partial V/\partial X^*$ equal eq. (4) for every "
                     r"parameter set with the pairing",
               "B2": r"(B)(2) $W_{B_i}^*=V_iO_i^*$ ($W_{B_i}=O_iV_i^*$), for every parameter set "
                     r"with the pairing",
               "A1": r"(A)(1) existential with the proof's own $W_{B_i}=V_iO_i^*$: paired heads "
                     r"whose $V_iO_i^*$ is Hermitian, so that $W_{B_i}=W_{B_i}^*$"},
-    proof={"A2": "W_B = V O^* at L210 needs the star moved (W_B^* = V O^*)"},
+    proof={"A2": r"$W_B=VO^*$ at L210 needs the star moved ($W_B^*=VO^*$)"},
 )
 def lemma3_wirtinger_linear_attention(ctx):
     """Reading A is Lemma 3 as stated (L86-88, L194-196): an existential, "there exists
@@ -171,8 +172,8 @@ def lemma3_wirtinger_linear_attention(ctx):
     eq4_1 = X1 * a1 * X1.H * X1 * b1 + X1 * b1 * X1.H * X1 * a1
     G1 = wirtinger_conj((X1 * a1 * X1.H * X1 * sp.conjugate(b1) * X1.H).trace(), X1)
     out.append(refute_exactly(
-        "the proof's W_B = V O^* with V O^* = i (N = C = 1, Q K^* = 1): dV/dX^* = -2i|x|^2 x "
-        "but eq. (4) = 2i|x|^2 x (at x = 1: -2i vs 2i)",
+        r"the proof's $W_B=VO^*$ with $VO^*=i$ (N = C = 1, $QK^*=1$): "
+        r"$\partial V/\partial X^*=-2i|x|^2x$ but eq. (4) $=2i|x|^2x$ (at x = 1: -2i vs 2i)",
         {"N": 1, "C": 1, "n": 2, "QK*": [1, "i"], "VO*": ["i", 1], "x": 1},
         lhs=G1.subs(x1, 1)[0, 0], rhs=eq4_1.subs(x1, 1)[0, 0]).relabel(reading="A2"))
     # V = Tr(XWX^*) + c Tr(X A X^* X W_B^* X^*) with W_B^* = V O^* = B; heads (A, B), (B, A)
@@ -181,7 +182,7 @@ def lemma3_wirtinger_linear_attention(ctx):
     for reading, witness in (("A", WITNESS_PAIRED), ("B2", None)):
         out.append(prove_equal(trace_grad_conj(terms_b, m), eq4).relabel(
             reading=reading, generality=gen, witness=witness,
-            prefix="paired heads, W_B = O V^*: dV/dX^* = eq. (4)"))
+            prefix=r"paired heads, $W_B=OV^*$: $\partial V/\partial X^*$ = eq. (4)"))
     if not ctx.quick:
         out.append(layout_check(terms_b, 2, 2, part="main", reading="B2"))
     # the proof's W_B = V O^* = S + S^* (Hermitian), so W_B^* = Sh + S
@@ -192,7 +193,7 @@ def lemma3_wirtinger_linear_attention(ctx):
     for reading in ("A", "A1"):
         out.append(prove_equal(trace_grad_conj(terms_d, m), eq4h).relabel(
             reading=reading, generality=gen + ", V_i O_i^* = S + S^*", witness=WITNESS_HERMITIAN,
-            prefix="the proof's W_B = V O^* with Hermitian V O^* = S + S^* gives eq. (4)"))
+            prefix=r"the proof's $W_B=VO^*$ with Hermitian $VO^*=S+S^*$ gives eq. (4)"))
     return out
 
 

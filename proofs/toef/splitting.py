@@ -48,10 +48,10 @@ def lemma1_bch_second_order(ctx):
 
 @verify.claim(
     "toef.eq2_split_vs_parallel", paper=PAPER, where="eq. (2) and text, L40, L44-50",
-    statement=r"(1+h\lambda_{\rm MLP}+h\lambda_A)\approx e^{h\lambda_{\rm MLP}+h\lambda_A}"
-              r"\approx e^{h\lambda_{\rm MLP}}e^{h\lambda_A}\approx(1+h\lambda_{\rm MLP})"
+    statement=r"(1+h\lambda_\mathrm{MLP}+h\lambda_A)\approx e^{h\lambda_\mathrm{MLP}+h\lambda_A}"
+              r"\approx e^{h\lambda_\mathrm{MLP}}e^{h\lambda_A}\approx(1+h\lambda_\mathrm{MLP})"
               r"(1+h\lambda_A);\ \text{the second equality holds iff }"
-              r"[\lambda_{\rm MLP},\lambda_A]=0",
+              r"[\lambda_\mathrm{MLP},\lambda_A]=0",
     kind="property", expect="SUPPORTED",
     readings={"B": r"iff at one fixed $h$ (e.g. $h=1$): $e^{A+B}=e^Ae^B\iff[A,B]=0$"},
 )

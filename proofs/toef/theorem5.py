@@ -52,7 +52,7 @@ def thm5_minimal_interaction(ctx):
         heads += (t + T[(c, d, a, b)]) * X * matrix_unit(C, b, c) * X.H * X * matrix_unit(C, d, a)
     out = [quartic_heads_any_size(unit_trace_induction())]
     out.append(prove_equal(wirtinger_conj(V, X), heads).relabel(
-        part="(A) quartic invariants give Def-4 heads",
+        part="(A) quartic invariants give heads of Definition 4",
         generality="N=2, C=2, general T (explicit entries; every size: the symbolic-size proof)",
         prefix="field of sum T K K = sum of heads X E_bc X^* X E_da"))
     th = sp.Symbol("theta", real=True)
@@ -83,9 +83,9 @@ def thm5_minimal_interaction(ctx):
     "toef.lemma6_low_rank", paper=PAPER,
     where="Lemma 6, L114; restated L258; proof L260; L112",
     statement=r"\text{Under Axiom 4, if } n \text{ is sufficiently large, then } C_A\ll C"
-              r"<C_{\rm MLP}",
+              r"<C_\mathrm{MLP}",
     kind="identity", expect="PROVED",
-    readings={"B": r"with $n=C/C_A$ (l. 122) and $C_{\rm MLP}=nC_A$ (l. 254)"},
+    readings={"B": r"with $n=C/C_A$ (l. 122) and $C_\mathrm{MLP}=nC_A$ (l. 254)"},
 )
 def lemma6_low_rank(ctx):
     """With C_MLP := n C_A (l. 254) and C_A > 0: C < C_MLP iff n > C/C_A (exact inequality

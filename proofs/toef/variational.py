@@ -60,9 +60,10 @@ def _rate_along_flow(F: sp.Expr, V: sp.Expr) -> sp.Expr:
               r"=\frac{\partial V}{\partial X}\big)\text{ extremizes }S(X)=\int_0^1\mathrm{Tr}"
               r"\big(\tfrac12(\dot XX^*-X\dot X^*)-V(X)\big)dt",
     kind="identity", expect="REFUTED",
-    readings={"B": "with the hypothesis, not in the paper, that V is purely imaginary (Re V "
-                   "constant): the Euler-Lagrange equation Xdot = dV/dX^* is equivalent to "
-                   "-Xdot^* = dV/dX, and its solutions extremize S"},
+    readings={"B": r"with the hypothesis, not in the paper, that V is purely imaginary "
+                   r"($\mathrm{Re}\,V$ constant): the Euler-Lagrange equation "
+                   r"$\dot X=\partial V/\partial X^*$ is equivalent to "
+                   r"$-\dot X^*=\partial V/\partial X$, and its solutions extremize S"},
     repairs={"B": "overstated"},
 )
 def def2_euler_lagrange(ctx):
@@ -73,8 +74,9 @@ def def2_euler_lagrange(ctx):
     fails for real V: ``V = |x|^2`` gives ``xdot = x`` but ``-xbdot = dV/dx`` demands
     ``xdot = -x`` (REFUTED, exact, N = C = 1). (iii) The first variation along the flow is
     computed numerically: not zero for real V. Reading B adds the hypothesis that V is purely
-    imaginary: (i) as before, (ii) the two equations agree for V = iH (PROVED), (iii) the flow
-    is stationary (numeric)."""
+    imaginary: (i) the Euler-Lagrange equation in ``xb`` is ``xdot = dV/dxb`` (the same
+    symbolic proof), (ii) the two equations agree for V = iH (PROVED), (iii) the flow is
+    stationary (numeric)."""
     t = sp.Symbol("t")
     xf, xbf = sp.Function("x")(t), sp.Function("xb")(t)
     Vf = sp.Function("V")
@@ -103,9 +105,10 @@ def def2_euler_lagrange(ctx):
     claimed_xbdot = -sp.diff(V, x)
     at_one = {x: 1, xb: 1}
     out.append(refute_exactly(
-        "V = |x|^2: the flow xdot = dV/dxb = x gives xbdot = xb, but -xbdot = dV/dx demands "
-        "xbdot = -xb (at x = 1: 1 vs -1); not equivalent",
-        {"N": 1, "C": 1, "V": "x*conj(x)", "x": 1},
+        r"$V=|x|^2$: the flow $\dot x=\partial V/\partial\bar x=x$ gives "
+        r"$\dot{\bar x}=\bar x$, but $-\dot{\bar x}=\partial V/\partial x$ demands "
+        r"$\dot{\bar x}=-\bar x$ (at x = 1: 1 vs -1); not equivalent",
+        {"N": 1, "C": 1, "V": "$|x|^2$", "x": 1},
         lhs=flow_xbdot.subs(at_one), rhs=claimed_xbdot.subs(at_one), part="(ii) equivalence"))
     polynomials = ("N = C = 1, R, H generic real polynomials of degree <= 2 (SymPy cannot "
                    "conjugate an undefined V, so polynomials stand in for it)")
@@ -117,11 +120,14 @@ def def2_euler_lagrange(ctx):
 
     out.append(prove_equal(gap(R + sp.I * H), 2 * sp.diff(R, x)).relabel(
         part="(ii) when the two agree", generality="V = R + iH, " + polynomials, scope="bounded",
-        prefix="conj(dV/dxb) + dV/dx = 2 dRe V/dx: the two equations agree iff Re V is constant"))
+        prefix=r"$\overline{\partial V/\partial\bar x}+\partial V/\partial x="
+               r"2\,\partial\,\mathrm{Re}\,V/\partial x$: the two equations agree iff "
+               r"$\mathrm{Re}\,V$ is constant"))
     out.append(prove_equal(gap(sp.I * H), 0).relabel(
         reading="B", part="(ii) equivalence", generality="V = iH, " + polynomials,
         scope="bounded",
-        prefix="V = iH: conj(dV/dxb) = -dV/dx, so Xdot = dV/dX^* is -Xdot^* = dV/dX"))
+        prefix=r"$V=iH$: $\overline{\partial V/\partial\bar x}=-\partial V/\partial x$, so "
+               r"$\dot X=\partial V/\partial X^*$ is $-\dot X^*=\partial V/\partial X$"))
     return out
 
 
@@ -150,18 +156,19 @@ def def2_dissipative_conservative(ctx):
         part="real part", scope="bounded",
         generality=f"N = C = 1, R generic real polynomial of degree <= {deg} "
                    "(an instance; every R: the symbolic-size proof)",
-        prefix="dR/dt = 2|dR/dxb|^2 >= 0 along Xdot = dR/dX^*")
+        prefix=r"$dR/dt=2|\partial R/\partial\bar x|^2\ge0$ along "
+               r"$\dot X=\partial R/\partial X^*$")
     H = real_poly(deg, "h")
     imag_part = prove_equal(_rate_along_flow(sp.I * H, sp.I * H), 0).relabel(
         part="imaginary part", scope="bounded",
         generality=f"N = C = 1, H generic real polynomial of degree <= {deg} (an instance; "
                    "every H: the symbolic-size proof)",
-        prefix="d(iH)/dt = 0 along Xdot = d(iH)/dX^*")
+        prefix=r"$d(iH)/dt=0$ along $\dot X=\partial(iH)/\partial X^*$")
     Rm, Hm = x * xb, (x**2 + xb**2) / 2
     dH = _rate_along_flow(Hm, Rm + sp.I * Hm)
     mixed = refute_exactly(
-        "V = |x|^2 + i Re(x^2): dH/dt = 2 at x = 1 (Im V not conserved)",
-        {"N": 1, "C": 1, "V": "x*conj(x) + I*(x**2 + conj(x)**2)/2", "x": 1},
+        r"$V=|x|^2+i\,\mathrm{Re}(x^2)$: $dH/dt=2$ at x = 1 ($\mathrm{Im}\,V$ not conserved)",
+        {"N": 1, "C": 1, "V": r"$|x|^2+i\,\mathrm{Re}(x^2)$", "x": 1},
         lhs=dH.subs({x: 1, xb: 1}), rhs=0, reading="B")
     return [flow_rate_any_size(imaginary=False), real_part, flow_rate_any_size(imaginary=True),
             imag_part, mixed]
@@ -177,8 +184,8 @@ def def2_dissipative_conservative(ctx):
               "C": r"up to a nonzero constant factor and a total time derivative: "
                    r"$d\alpha=-dX\wedge dX^*=i\,dq\wedge dp$, and the kinetic term is "
                    r"$-i\,(p\dot q-\tfrac12\tfrac{d}{dt}(pq))$"},
-    repairs={"C": ("erratum", "equal up to a constant factor and a total time derivative (d alpha "
-                              "= -dX ^ dX^*)")},
+    repairs={"C": ("erratum", r"equal up to a constant factor and a total time derivative "
+                              r"($d\alpha=-dX\wedge dX^*$)")},
 )
 def def2_symplectic_legendre(ctx):
     """Scalar case, ``x = (q + ip)/sqrt2`` (l. 68): ``alpha = (i/2)(q dp - p dq)``,
@@ -200,19 +207,21 @@ def def2_symplectic_legendre(ctx):
     scalar = ("N = C = 1 (the matrix forms are sums over the entries of the scalar ones; not "
               "checked)")
     return [
-        Evidence(Verdict.REFUTED, "d alpha = i dq^dp is a 2-form; the printed dX ^ X^* = "
-                 "conj(x) dx is a 1-form (degree mismatch)", method="symbolic",
-                 counterexample={"N": 1, "C": 1, "d_alpha": f"{dalpha} dq^dp",
-                                 "printed": "conj(x) dx (1-form)"},
-                 numbers={"kinetic_term": str(kin)}, part="(i) d alpha", generality=scalar),
-        refute_exactly("2-form reading: dX ^ dX^* = -i dq^dp but d alpha = i dq^dp "
-                       "(opposite sign)",
+        Evidence(Verdict.REFUTED, r"$d\alpha=i\,dq\wedge dp$ is a 2-form; the printed "
+                 r"$dX\wedge X^*=\bar x\,dx$ is a 1-form (degree mismatch)", method="symbolic",
+                 counterexample={"N": 1, "C": 1, "d_alpha": rf"${sp.latex(dalpha)}\,dq\wedge dp$",
+                                 "printed": r"$\bar x\,dx$ (1-form)"},
+                 numbers={"kinetic_term": str(kin)}, part=r"(i) $d\alpha$", generality=scalar),
+        refute_exactly(r"2-form reading: $dX\wedge dX^*=-i\,dq\wedge dp$ but "
+                       r"$d\alpha=i\,dq\wedge dp$ (opposite sign)",
                        {"N": 1, "C": 1, "d_alpha": str(dalpha), "dX^dX*": str(dxdxb)},
-                       lhs=dalpha, rhs=dxdxb, reading="B", part="(i) d alpha"),
+                       lhs=dalpha, rhs=dxdxb, reading="B", part=r"(i) $d\alpha$"),
         prove_equal(dalpha, -dxdxb).relabel(
-            reading="C", part="(i) d alpha", generality=scalar, scope="bounded",
-            prefix="d alpha = -dX ^ dX^* = i dq^dp (a constant multiple of the canonical form)"),
-        refute_exactly("kinetic term (i/2)(q pdot - p qdot) != p qdot at q=0, p=1, qdot=1, pdot=0",
+            reading="C", part=r"(i) $d\alpha$", generality=scalar, scope="bounded",
+            prefix=r"$d\alpha=-dX\wedge dX^*=i\,dq\wedge dp$ (a constant multiple of the "
+                   "canonical form)"),
+        refute_exactly(r"kinetic term $\frac i2(q\dot p-p\dot q)\neq p\dot q$ at q=0, p=1, "
+                       r"$\dot q=1$, $\dot p=0$",
                        {"q": 0, "p": 1, "qdot": 1, "pdot": 0},
                        lhs=kin.subs({q: 0, p: 1, qd: 1, pd: 0}), rhs=1, part="(ii) Legendre"),
         prove_equal(kin, -sp.I * p * qd + sp.I / 2 * (qd * p + q * pd)).relabel(

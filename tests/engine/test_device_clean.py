@@ -129,6 +129,15 @@ DEVICE_CLEAN = [
     "toef.rope_fourier_pe",
     "toef.lemma2_depth",
     "toef.lemma1_lie_trotter",
+    # nfa and toef: checks made device-clean (Q = I on the problem's device; identities,
+    # masks and block matrices on the generator's device)
+    "nfa.appd.readout_update",
+    "toef.axiom2_gram_dependence",
+    "toef.lemma4_sufficiency",
+    "toef.eq2_split_vs_parallel",
+    "toef.thm5_eft_truncation_rate",
+    "toef.softmax_in_canonical_form",
+    "toef.lemma8_bch_gate",
 ]
 
 

@@ -290,8 +290,24 @@ def test_span_witness_rule():
 
 
 def test_discrete_scales_rule():
-    assert discrete_scales_evidence({"{1,2}": ["1"], "{0}": ["1", "2", "3"]}, 3).verdict is S
-    assert discrete_scales_evidence({"{1,2}": ["1", "2", "3"]}, 3).verdict is U
+    assert discrete_scales_evidence({"{1,2}": ["1"], "{0}": None}).verdict is S
+    assert discrete_scales_evidence({"{1,2}": None}).verdict is U
+    assert discrete_scales_evidence({"{0}": None}).verdict is U  # nothing nonzero checked
+
+
+def test_admissible_scales_covers_every_positive_scale():
+    """The candidate ratios of norms find every admissible a, irrational ones included."""
+    import sympy as sp
+
+    from numerics.nfa.basis import _admissible, admissible_scales
+
+    r2 = sp.sqrt(2)
+    assert admissible_scales([sp.Matrix([1]), sp.Matrix([2])]) == [1]
+    assert admissible_scales([sp.Matrix([0])]) is None
+    ws = [sp.Matrix([1]), sp.Matrix([r2]), sp.Matrix([2])]
+    assert admissible_scales(ws) == [1]
+    assert _admissible(ws[:2], r2) is False  # sqrt2 * sqrt2 = 2 is not in {+-1, +-sqrt2}
+    assert _admissible([sp.Matrix([r2]), sp.Matrix([2])], 1) is True
 
 
 def test_nondegenerate_sets_rule():
@@ -304,6 +320,17 @@ def test_jacobian_rule():
     assert jacobian_evidence(1.77, 2.2e-12).verdict is S
     assert jacobian_evidence(1e-6, 2.2e-12).verdict is U  # pullback alone would work: quadrature
     assert jacobian_evidence(1.77, 1e-3).verdict is U
+
+
+def test_thm11_pullback_instances_are_exact():
+    """Haar measure: the pure pullback is exact (SUPPORTED on the instance); Lebesgue measure:
+    a bijection without the measure condition misses by the factor 2 (reading B, REFUTED)."""
+    from numerics.nfa.basis import _pullback_instances_exact
+
+    haar, parenthesis = _pullback_instances_exact()
+    assert haar.verdict is S and haar.part == "measure-preserving instance"
+    assert parenthesis.verdict is REF and parenthesis.reading == "B"
+    assert parenthesis.counterexample["lhs"] == "2*sqrt(pi)"  # twice f(0) = sqrt(pi)
 
 
 # ---- nfa.eq ----------------------------------------------------------------------------------

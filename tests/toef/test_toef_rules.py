@@ -105,7 +105,7 @@ def test_commutant_span_rule():
 
 def test_lemma7_refutation_is_false_not_an_erratum():
     """Softmax^T is another operator, so reading S3 repairs nothing: even with S3 PROVED the
-    severity of a refuted Lemma 7 is 'false' (issue 24, 6)."""
+    severity of a refuted Lemma 7 is 'false': the repair changes the operator."""
     from verify.combine import severity_of
     from verify.registry import REGISTRY, discover
 
@@ -116,7 +116,7 @@ def test_lemma7_refutation_is_false_not_an_erratum():
 
 
 def test_readings_carry_the_claim_lists_labels():
-    """Issue 24, 3: where shared/claims/toef.md names a reading, its JSONL key is that label."""
+    """Where shared/claims/toef.md names a reading, its JSONL key is that label."""
     from verify.registry import REGISTRY, discover
 
     discover(["proofs.toef", "numerics.toef"])

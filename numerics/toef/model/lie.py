@@ -54,14 +54,16 @@ def hidden_pair(beta: float, d: int,
     ``D = diag((d-1) beta, ..., beta, 0)``, so every superdiagonal pair of eigenvalues differs
     by beta and ``[D, E_{i,i+1}] = beta E_{i,i+1}``.
     """
-    D = torch.diag(torch.arange(d, dtype=torch.float64).flip(0) * beta).to(torch.complex128)
-    N = torch.zeros(d, d, dtype=torch.complex128)
+    dev = generator.device
+    D = torch.diag(torch.arange(d, dtype=torch.float64, device=dev).flip(0) * beta).to(
+        torch.complex128)
+    N = torch.zeros(d, d, dtype=torch.complex128, device=dev)
     for i in range(d - 1):
         N[i, i + 1] = complex(torch.randn(1, generator=generator, dtype=torch.float64,
             device=generator.device).item(), 0.0)
     noise = torch.randn(d, d, generator=generator, dtype=torch.float64,
         device=generator.device).to(torch.complex128)
-    S = torch.eye(d, dtype=torch.complex128) + 0.3 * noise
+    S = torch.eye(d, dtype=torch.complex128, device=dev) + 0.3 * noise
     Si = torch.linalg.inv(S)
     return S @ D @ Si, S @ N @ Si
 
@@ -88,14 +90,16 @@ def flow(F: Field, X0: torch.Tensor, t: float = 1.0, rtol: float = 1e-12,
          atol: float = 1e-14) -> torch.Tensor:
     """Time-``t`` flow of ``Xdot = F(X)`` from ``X0`` (DOP853); complex states are split into
     real and imaginary parts."""
-    shape, cplx = X0.shape, torch.is_complex(X0)
+    shape, cplx, device = X0.shape, torch.is_complex(X0), X0.device
 
     def unpack(y: np.ndarray) -> torch.Tensor:
+        """The solver's host state as a tensor on ``X0``'s device (the field's parameters
+        live there)."""
         if cplx:
             n = y.size // 2
             re, im = torch.from_numpy(y[:n].copy()), torch.from_numpy(y[n:].copy())
-            return torch.complex(re, im).reshape(shape)
-        return torch.from_numpy(y.copy()).reshape(shape)
+            return torch.complex(re, im).reshape(shape).to(device)
+        return torch.from_numpy(y.copy()).reshape(shape).to(device)
 
     def pack(Z: torch.Tensor) -> np.ndarray:
         z = Z.detach().reshape(-1)

@@ -64,8 +64,9 @@ def flow_rate_any_size(imaginary: bool,
     if not imaginary:
         steps.append(Step("2 sum |g|^2 = sum (p^2 + q^2)/2, a sum of real squares", target,
                           sp.Sum((P**2 + Q**2) / 2, (j, 1, N), (k, 1, C))))
-    what = ("d(iH)/dt along Xdot = d(iH)/dX^*: dH/dt = 0" if imaginary else
-            "dR/dt along Xdot = dR/dX^*: 2 |dR/dX^*|^2 >= 0 (R increases)")
+    what = (r"along $\dot X=\partial(iH)/\partial X^*$: $dH/dt=0$" if imaginary else
+            r"along $\dot X=\partial R/\partial X^*$: $dR/dt=2\|\partial R/\partial X^*\|^2"
+            r"\ge0$ (R increases)")
     return prove_steps(
         steps, summary=what, part="imaginary part" if imaginary else "real part",
         generality=f"symbolic N, C; every real-differentiable {name} on C^(N x C) (the chain "
@@ -341,7 +342,7 @@ def quartic_heads_any_size(
     """
     from ..linearized import KEY_WORD, matrix_letters, trace_grad_conj  # no claims registered early
 
-    part = "(A) quartic invariants give Def-4 heads"
+    part = "(A) quartic invariants give heads of Definition 4"
     blocked = requires(lemma, "the matrix-unit trace rule", part=part)
     if blocked is not None:
         return blocked
@@ -373,7 +374,7 @@ def quartic_heads_any_size(
               "b <-> d in the second sum)", field, sp.Sum(tied(T, idx) * H[a, b, c, d], *lim))],
         summary="field of sum T K K = sum (T + T^swap)_abcd X E_bc X^* X E_da", part=part,
         generality="symbolic N, C, every tensor T: every quartic invariant's field is a sum of "
-                   "Def-4 heads with paired, tied parameters",
+                   "heads of Definition 4 with paired, tied parameters",
         argument=[f"matrix-unit rule: {lemma.summary}",
                   "d/dX^* is linear, so the field of sum_abcd T_abcd Tr(...) is "
                   "sum_abcd T_abcd (H_abcd + H_cdab) by (1) and (2)"])
