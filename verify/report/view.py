@@ -709,7 +709,7 @@ def findings_view(
                                                values.without_label("counterexample",
                                                                     witness.summary))
                                            if witness is not None and witness.summary
-                                           and witness.summary != r.summary else None),
+                                           and witness.summary not in r.summary else None),
                 "repaired": repaired,
             }
         )
