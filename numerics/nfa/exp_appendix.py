@@ -85,11 +85,15 @@ A_VAL, B_VAL = 1.5, (0.3, -0.3)
         r"$T\in\{1,10,100\}$: empirical errors ($\sim10^{-6}$) remain well below the "
         r"conservative theoretical bound."
     ),
-    kind="rate",
+    kind="experiment",
     readings={
         k: v + "; (c,d) for G_ST" if k == "B" else v for k, v in AG_READING_TEXT.items() if k != "A"
     },
-    expect="REFUTED",
+    headline=("B", "centred residuals are the standing condition of the comparison Fig. 6 draws "
+              "(A.4.1 L448, the section the appendix's prediction comes from), as in Fig. 3 "
+              "(nfa.exp.fig3 heads with the centred setting for the same reason); and (c,d)'s "
+              "operators are equivariant to G_ST, the group Thm 1 covers, not to SO(d)"),
+    expect={"quick": "NOT_REPRODUCED", "deep": "NOT_REPRODUCED"},
 )
 def appE_temperature(ctx) -> list[Evidence]:
     """(a) squared gap ``sum_k (O_k - kappa g_k/(N T))^2`` (float64): value at T = 100 vs ~1e-7
@@ -99,8 +103,11 @@ def appE_temperature(ctx) -> list[Evidence]:
     slope over T >= 100 claimed <= -1 (``at_most``, the first-order correction), d = 2 and 3;
     3-D below 2-D at T = 1000; (c,d) Table 1 harness, MSE, float32, vs ~1e-6 (same order).
 
-    Expect REFUTED (Reading A, no centring): the squared gap tends to ``K rbar^2`` (no decay)
-    and ``N T gamma`` grows. With centring the squared gap decays as T^-4 (not T^-2).
+    The slope of (a) is an upper bound, O(T^-2) (``sense=at_most``: decaying faster is fine,
+    as in Fig. 3); an error below the paper's (a value at T = 100, the (c,d) MSE) exceeds it.
+    As printed (reading A, no centring) the squared gap tends to ``K rbar^2`` (no decay) and
+    ``N T gamma`` grows; with centring (B, the headline) the gap decays as T^-4, within
+    O(T^-2), and the experiment stands or falls with (b)'s 3-D-below-2-D comparison.
     """
     ev: list[Evidence] = []
     seeds = 10
@@ -127,6 +134,7 @@ def appE_temperature(ctx) -> list[Evidence]:
                 f"{fmt(s100)} (Table 2 prints MSE 3.7e-5 at tau=100)",
                 reading=rd,
                 part="(a) ~1e-7 at T=100",
+                better="lower",  # a gap below the paper's exceeds it
                 dtype="float64",
                 seed=ctx.seed,
                 numbers=nfa_scale(ctx, "closed") | exp_numbers(
@@ -147,7 +155,7 @@ def appE_temperature(ctx) -> list[Evidence]:
         late_fit = fit_rate(taus, sq, x_min=300)
         e = fit_rate(taus, sq, x_min=30).evidence(
             -2.0,
-            sense="equal",
+            sense="at_most",
             reading=rd,
             part="(a) asymptotic O(T^-2)",
             xlabel="T",
@@ -159,7 +167,7 @@ def appE_temperature(ctx) -> list[Evidence]:
         ev.append(
             replace(
                 e,
-                summary=f"[{rd}] (a) slope over T in [30, 1e4] (the text's T >~ 30) vs -2 "
+                summary=f"[{rd}] (a) slope over T in [30, 1e4] (the text's T >~ 30) vs at most -2 "
                 f"(over [30, 100]: {early.slope:+.2f}; over [300, 1e4]: {late_fit.slope:+.2f}): "
                 f"{e.summary}",
                 numbers={
@@ -251,6 +259,7 @@ def appE_temperature(ctx) -> list[Evidence]:
                     f"measured {fmt(m)} +- {fmt(s)} (float32; float64 re-check {fmt(m64)})",
                     reading=rd,
                     part=f"(c,d) MSE ~1e-6, d={d}",
+                    better="lower",  # an equivariance error below the paper's exceeds it
                     dtype="float32",
                     seed=ctx.seed,
                     numbers=nfa_scale(ctx, "operator") | exp_numbers(
