@@ -27,6 +27,7 @@ from verify.numeric import reproduce as rp
 from .model.attention_head import closed_form_grads, head_forward, row_entropy
 from .model.dynamics import PARAM_NAMES
 from .model.sticky import (
+    INTENDED_CHAIN,
     TRANSITION_READINGS,
     bayes_filter_loss,
     cached_train,
@@ -51,12 +52,6 @@ TABLE1 = {
 }
 STEPS_TO_SGD = (430.0, 143.0)
 MIN_ENTROPY = 1.829
-
-#: The parameter-free transition rule whose entropy rate the headline of
-#: gda.exp.sticky.min_entropy tests: off-diagonal weights halving with each step of circular
-#: distance (2^-d), as ``transition_matrix("exp", param=HALVING)``.
-HALVING = math.log(2)
-
 
 @verify.claim(
     "gda.exp.sticky.task",
@@ -104,7 +99,7 @@ def sticky_task(ctx):
         nearby_evidence([Fraction(1) for _ in d], "C", "reading C (uniform weights)"),
     ]
     g = ctx.torch_generator("gen")
-    P = torch.tensor(transition_matrix("exp", param=HALVING), dtype=torch.float64)
+    P = torch.tensor(transition_matrix(INTENDED_CHAIN), dtype=torch.float64)
     mu = torch.randn(2, 8, 20, generator=g, dtype=torch.float64, device=g.device)
     y, prev, X = sample_sequences(g, P, mu, 20000, torch.float64)
     cnt = torch.zeros(8, 8, dtype=torch.float64)
@@ -418,7 +413,7 @@ def sticky_min_entropy(ctx):
     The Bayes loss with input noise (forward filter, Monte Carlo) on sequences sampled from the
     2^-d chain that heads is compared with its entropy rate H (L421: "actual minimum is
     slightly higher due to input noise"); gda.exp.sticky.task heads with the same rule."""
-    P2 = transition_matrix("exp", param=HALVING)
+    P2 = transition_matrix(INTENDED_CHAIN)
     H2 = entropy_rate(P2)
     H = {rd: entropy_rate(transition_matrix(rd)) for rd in TRANSITION_READINGS}
     table = {"2^-d": H2, **H}
@@ -656,9 +651,10 @@ def sticky_capacity_gap(ctx):
     regression on training sequences; the sharpness c chosen by training loss) are evaluated
     on held-out sequences against the Bayes loss with input noise (forward filter, the same
     sequences), and :func:`capacity_evidence` decides."""
-    H = entropy_rate(transition_matrix("A"))
+    Pn = transition_matrix(INTENDED_CHAIN)
+    H = entropy_rate(Pn)
     g = ctx.torch_generator("cap")
-    P = torch.tensor(transition_matrix("A"), dtype=torch.float64)
+    P = torch.tensor(Pn, dtype=torch.float64, device=g.device)
     mu = torch.randn(1, 8, 20, generator=g, dtype=torch.float64, device=g.device)
     T = ctx.pick(quick=200, deep=2000)
     ytr, _, Xtr = sample_sequences(
@@ -668,7 +664,6 @@ def sticky_capacity_gap(ctx):
     fits = {c: single_head_fit(mu[0], c, Xtr, ytr, Xte, yte) for c in (2.0, 4.0, 6.0, 10.0)}
     best = min(fits, key=lambda c: fits[c]["train_loss"])
     test = fits[best]["test_losses"]
-    Pn = transition_matrix("A")
     bayes = [
         bayes_filter_loss(Pn, mu[0].cpu().numpy(), Xte[k, 0].cpu().numpy(), yte[k, 0].cpu().numpy())
         for k in range(Xte.shape[0])
@@ -676,7 +671,7 @@ def sticky_capacity_gap(ctx):
     gaps = [t - b for t, b in zip(test, bayes, strict=True)]
     summary = (
         f"single-head construction (c = {best:g}): held-out loss {np.mean(test):.4f} nats vs "
-        f"Bayes loss with noise {np.mean(bayes):.4f} and entropy rate {H:.4f} (printed chain, "
+        f"Bayes loss with noise {np.mean(bayes):.4f} and entropy rate {H:.4f} (the 2^-d chain, "
         f"nats, T={T})"
     )
     return capacity_evidence(
@@ -812,7 +807,7 @@ def grad_magnitude_rationale(ctx):
     numbers."""
     out = []
     g = ctx.torch_generator("gm")
-    P = torch.tensor(transition_matrix("A"), dtype=torch.float64)
+    P = torch.tensor(transition_matrix(INTENDED_CHAIN), dtype=torch.float64, device=g.device)
     T = ctx.pick(quick=100, deep=2000)
     rows = {}
     counter = None
