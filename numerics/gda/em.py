@@ -15,6 +15,7 @@ import verify
 from proofs.gda.model import general
 from proofs.gda.model.first_order import exact_alpha_counterexample
 from verify import Evidence, Verdict
+from verify.numeric import experiment_evidence
 from verify.symbolic import prove_cases
 
 from .exp_toy import grid_evidence
@@ -216,7 +217,8 @@ def manual_em_algorithm(ctx):
                 "final_loss_median": float(np.median(lg.loss[ok, -1])) if ok.any() else None,
                 "final_entropy": float(np.mean(lg.entropy[ok, -1])) if ok.any() else None,
             }
-    return Evidence.undecided(
+    return experiment_evidence(
+        Verdict.UNDECIDED,
         "an algorithm specification asserts nothing that could fail; recorded: the Sec. 7.2 "
         "protocol (simultaneous, per-group rates, W_V) is not the Sec. 5.3 alternation (free "
         "v_j, refreshed forward pass), and L317's 'much faster' is judged in "
@@ -226,7 +228,6 @@ def manual_em_algorithm(ctx):
             "scale": "paper",
             "setting": "the Sec. 7.1 toy at its own size (T=5, 100 steps), 20 seeds",
         },
-        method="experiment",
     )
 
 
@@ -308,10 +309,10 @@ def two_timescale(ctx):
             counterexample={"seed": ctx.run_seed, "rerun": ctx.rerun_command()},
             seed=ctx.run_seed,
         ),
-        Evidence.undecided(
+        experiment_evidence(
+            Verdict.UNDECIDED,
             f"sticky: ||grad W_V||/||grad W_Q|| from {ratio[0]:.3g} (start) to {ratio[-1]:.3g} "
             f"(end) ({scale_note(cfg)}; reported, L311)",
-            method="experiment",
             numbers={"grad_ratio_V_over_Q": ratio[::10].tolist(), **scale_fields(cfg)},
             seed=ctx.run_seed,
         ),

@@ -20,6 +20,7 @@ import verify
 from proofs.gda.manifold import full_stationary_point, values_continue_counterexample
 from proofs.gda.model import qk_head
 from verify import Evidence, Verdict
+from verify.numeric import experiment_evidence
 from verify.symbolic import prove_cases
 
 from .exp_sticky import FOCUS_DROP
@@ -262,7 +263,6 @@ def key_orthogonality(ctx):
             focused=focused,
             note=f" (random d=10: {stats_['random_abs_cos_d=10']:.3f}); T={cfg.T}",
             part="(b)",
-            method="experiment",
             numbers={**stats_, "abs_cos_per_seed": per_seed, "attention_row_entropy": entropy,
                      "focused_runs": focused, **scale_fields(cfg)},
             counterexample={"seed": ctx.run_seed, "rerun": ctx.rerun_command()},
@@ -313,7 +313,8 @@ def key_spread_evidence(
     consistently find different keys helpful, the gradient contributions push keys apart in
     k-space, encouraging approximate orthogonality" (L357), from the mean |cos| between the
     per-symbol mean keys of each seed at init (``init``) and after training (``final`` per
-    protocol, the same seeds).
+    protocol, the same seeds). Built by :func:`verify.numeric.experiment_evidence` (these are
+    measurements on trained runs).
 
     The statement is a conditional, so only the runs that meet its premise count: ``focused``
     marks, per protocol and seed, the runs whose attention is selective (``None``: all). With
@@ -333,7 +334,7 @@ def key_spread_evidence(
     every = [d for ds in diffs.values() for d in ds]
     if not every:
         evidence_kw.pop("counterexample", None)
-        return Evidence(
+        return experiment_evidence(
             Verdict.UNDECIDED,
             f"{lead}: premise not met (attention stays near uniform, so no subset of queries "
             "finds its own keys): the key geometry of these runs is no evidence about the "
@@ -341,7 +342,7 @@ def key_spread_evidence(
             **evidence_kw,
         )
     if all(d < 0 for d in every):
-        return Evidence(
+        return experiment_evidence(
             Verdict.SUPPORTED, f"{lead}: keys more orthogonal in every such run", **evidence_kw
         )
     if all(d > 0 for d in every):
@@ -351,14 +352,14 @@ def key_spread_evidence(
             **{f"abs_cos_final_{nm}": list(fs) for nm, fs in final.items()},
             "focused": {nm: list(map(bool, f)) for nm, f in focused.items()},
         }
-        return Evidence(
+        return experiment_evidence(
             Verdict.REFUTED,
             f"{lead}: keys less orthogonal after training in every run that meets the premise",
             counterexample=ce,
             **evidence_kw,
         )
     evidence_kw.pop("counterexample", None)
-    return Evidence(
+    return experiment_evidence(
         Verdict.UNDECIDED,
         f"{lead}: the change of |cos| differs in sign across the runs that meet the premise",
         **evidence_kw,
