@@ -545,7 +545,8 @@ def _kappa_sweep(ctx) -> Evidence:
         a_r = torch.rand(4096, n_users, generator=g, dtype=f64,
             device=g.device) * a_i[:, None] / kap
         ui = torch.randn(4096, 3, generator=g, dtype=f64, device=g.device)
-        log_ratio = torch.empty(4096, n_users).uniform_(math.log(1e-2), math.log(1e2), generator=g)
+        log_ratio = torch.empty(4096, n_users, device=g.device).uniform_(
+            math.log(1e-2), math.log(1e2), generator=g)
         ratio = torch.exp(log_ratio).double()
         ur = torch.randn(4096, n_users, 3, generator=g, dtype=f64, device=g.device)
         ur = ur / ur.norm(dim=-1, keepdim=True) * ui.norm(dim=-1)[:, None, None] * ratio[..., None]

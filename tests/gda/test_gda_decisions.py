@@ -654,9 +654,12 @@ def test_first_order_trend_rule_reaches_both_verdicts():
     from numerics.gda.reg import first_order_trend_evidence
 
     etas = [1e-6, 1e-4, 0.01, 0.1]
-    assert first_order_trend_evidence(etas, [1.0, 0.999, 0.95, 0.5]).verdict is Verdict.SUPPORTED
-    ev = first_order_trend_evidence(etas, [1.0, 0.999, 0.5, 0.95])
+    good = ({"instance": 0}, [1.0, 0.999, 0.95, 0.5])
+    bad = ({"instance": 1}, [1.0, 0.999, 0.5, 0.95])
+    assert first_order_trend_evidence(etas, [good, good]).verdict is Verdict.SUPPORTED
+    ev = first_order_trend_evidence(etas, [good, bad])
     assert ev.verdict is Verdict.REFUTED and ev.counterexample["r"][2] == 0.5
+    assert ev.counterexample["instance"] == {"instance": 1}
 
 
 # ---- gda.crr.* ---------------------------------------------------------------------------------
