@@ -55,6 +55,24 @@ def _table(ctx, n=None):
     return rows, summary
 
 
+#: The Def. 9.1 predicates of :func:`_table` in the paper's words.
+PREDICATE_WORDS = {
+    "entries_in_01": "entries in $[0, 1]$",
+    "rows_sum_to_1": "rows sum to 1",
+    "depends_on_xj": "depends on $x_j$",
+    "depends_on_xi_and_xj": "depends on $x_i$ and $x_j$",
+    "joint_nonseparable": "not separable in $(x_i, x_j)$",
+}
+
+
+def predicate_words(name: str, outcome: dict[str, bool]) -> str:
+    """One mechanism's Def. 9.1 predicate outcomes as a phrase: which predicates it fails."""
+    failed = [PREDICATE_WORDS[k] for k, ok in outcome.items() if not ok]
+    if not failed:
+        return f"{name} meets all {len(outcome)}"
+    return f"{name} fails " + ", ".join(failed)
+
+
 @verify.claim(
     "gda.crr.definition",
     paper=PAPER,
@@ -75,7 +93,7 @@ def crr_definition(ctx):
         "a definition asserts nothing that could fail, and 'depends on content' is not "
         "formalised; predicate outcomes per formalisation: "
         + "; ".join(
-            f"{k}: " + ", ".join(f"{a}={b}" for a, b in v.items()) for k, v in summary.items()
+            predicate_words(name, outcome) for name, outcome in summary.items()
         ),
         numbers={"summary": summary},
     )
@@ -299,7 +317,7 @@ def crr_lstm(ctx):
         "between contents', and no formalisation of Def. 9.1 tried puts Mamba in and the LSTM "
         "out (joint non-separability: LSTM in, Mamba out; dependence on x_i and x_j: both in): "
         + "; ".join(
-            f"{k}: " + ", ".join(f"{a}={b}" for a, b in v.items()) for k, v in summary.items()
+            predicate_words(name, outcome) for name, outcome in summary.items()
         ),
         numbers={"summary": summary, "instances": rows},
     )
@@ -364,10 +382,12 @@ def _weights_with(mech, ps, x):
         r"\partial w_{ij}}{\partial\theta}\quad\text{(proved exactly for softmax attention, L545)}"
     ),
     readings={
-        "B": "score form: sum_ij w_ij (b_ij - E[b]) ds_ij/dtheta (as derived in Sec. 4 for softmax)"
+        "B": r"score form: $\sum_{i,j} w_{ij}(b_{ij} - \mathbb{E}_{w_i}[b])\,"
+             r"\partial s_{ij}/\partial\theta$ (as derived in Sec. 4 for softmax)"
     },
-    repairs={"B": ("erratum", "ds/dtheta for dw/dtheta: the score form "
-                              "Sec. 4 derives for softmax")},
+    repairs={"B": ("erratum", r"$\partial s_{ij}/\partial\theta$ for "
+                              r"$\partial w_{ij}/\partial\theta$: the score form Sec. 4 derives "
+                              "for softmax")},
     expect="SUPPORTED",
 )
 def crr_conj_advantage(ctx):

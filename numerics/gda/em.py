@@ -13,7 +13,7 @@ import torch
 
 import verify
 from proofs.gda.model import general
-from proofs.gda.model.first_order import exact_alpha_counterexample
+from proofs.gda.model.first_order import exact_alpha_counterexample, fraction_tex
 from verify import Evidence, Verdict
 from verify.numeric import experiment_evidence
 from verify.symbolic import prove_cases
@@ -100,8 +100,9 @@ def em_e_step(ctx):
     out = [
         Evidence(
             Verdict.REFUTED if ex["violates"] else Verdict.UNDECIDED,
-            "exact T=3 row (view F): b_ij > E[b] (A_ij = -1) but first-order Delta alpha_ij = "
-            f"+{ex['first_order_dalpha_j_over_eta']}*eta > 0: the responsibility rises",
+            "exact $T=3$ row (view F): $b_{ij} > \\mathbb{E}[b]$ ($A_{ij} = -1$) but first-order "
+            f"$\\Delta\\alpha_{{ij}} = +{fraction_tex(ex['first_order_dalpha_j_over_eta'])}\\,\\eta"
+            " > 0$: the responsibility rises",
             method="symbolic",
             part="view F",
             counterexample=ex,

@@ -66,16 +66,17 @@ MIN_ENTROPY = 1.829
     ),
     readings={
         "B": "off-diagonal weights decreasing in the circular distance: halving with each step "
-             "of distance (2^-d), the rule whose entropy rate is Table 1's 1.829 "
+             "of distance ($2^{-d}$), the rule whose entropy rate is Table 1's 1.829 "
              "(gda.exp.sticky.min_entropy)",
-        "B_inv_d": "off-diagonal weights propto 1/d (the claim list's default for reading B)",
+        "B_inv_d": "off-diagonal weights $\\propto 1/d$ (the claim list's default for reading B)",
         "C": "uniform over the 7 other states",
     },
-    repairs={"B": ("erratum", "L395's 'proportional to the distance' read as weights 2^-d: "
+    repairs={"B": ("erratum", "L395's 'proportional to the distance' read as weights $2^{-d}$: "
                               "the same sentence says 'the nearby symbol gets higher probability "
                               "than the distant one', and Table 1's min entropy 1.829 (L428), "
-                              "'computed from the transition matrix' (L421), is the 2^-d chain's "
-                              "entropy rate, 1.8303 nats (propto d: 1.899; propto 1/d: 1.883)")},
+                              "'computed from the transition matrix' (L421), is the $2^{-d}$ "
+                              "chain's entropy rate, 1.8303 nats ($\\propto d$: 1.899; "
+                              "$\\propto 1/d$: 1.883)")},
     expect="SUPPORTED",
 )
 def sticky_task(ctx):
@@ -92,10 +93,10 @@ def sticky_task(ctx):
     'proportional to the distance')."""
     d = [1, 2, 3, 4, 3, 2, 1]
     out = [
-        nearby_evidence([Fraction(x) for x in d], "A", "as printed (weights propto d)"),
-        nearby_evidence([Fraction(1, 2**x) for x in d], "B", "reading B (weights 2^-d)"),
+        nearby_evidence([Fraction(x) for x in d], "A", "as printed (weights $\\propto d$)"),
+        nearby_evidence([Fraction(1, 2**x) for x in d], "B", "reading B (weights $2^{-d}$)"),
         nearby_evidence([Fraction(1, x) for x in d], "B_inv_d",
-                        "reading B_inv_d (weights propto 1/d)"),
+                        "reading B_inv_d (weights $\\propto 1/d$)"),
         nearby_evidence([Fraction(1) for _ in d], "C", "reading C (uniform weights)"),
     ]
     g = ctx.torch_generator("gen")
@@ -156,9 +157,8 @@ def generator_evidence(err: float, transitions: int, numbers: dict) -> Evidence:
     deviation is not a statement of the paper)."""
     return Evidence(
         Verdict.SUPPORTED if err < 0.02 else Verdict.UNDECIDED,
-        f"generator check (reading B, weights 2^-d): max |empirical - P| = {err:.4f} over "
-        f"{transitions} "
-        "transitions",
+        "generator check (reading B, weights $2^{-d}$): max $|\\hat P - P|$ = "
+        f"{err:.4f} over {transitions} transitions",
         part="generator",
         reading="generator",
         numbers={"max_abs_err": err, **numbers},
@@ -374,11 +374,11 @@ def speedup_consistent(sgd_steps: float, em_steps: float, claimed: float) -> boo
 #: The other readings of the chain min_entropy reports (label -> (transition reading, unit,
 #: what)); the printed rule propto d is the one gda.exp.sticky.task calls an erratum.
 MIN_ENTROPY_READINGS = {
-    "printed_bits": ("A", "bits", "the printed rule (weights propto d), in bits as L434 says"),
-    "printed_nats": ("A", "nats", "the printed rule (weights propto d), in nats"),
-    "inv_d": ("B", "nats", "weights propto 1/d (gda.exp.sticky.task's reading B_inv_d), nats"),
-    "inv_d2": ("B2", "nats", "weights propto 1/d^2, nats"),
-    "exp_d": ("Bexp", "nats", "weights propto e^-d, nats"),
+    "printed_bits": ("A", "bits", "the printed rule (weights $\\propto d$), in bits as L434 says"),
+    "printed_nats": ("A", "nats", "the printed rule (weights $\\propto d$), in nats"),
+    "inv_d": ("B", "nats", "weights $\\propto 1/d$ (gda.exp.sticky.task's reading B_inv_d), nats"),
+    "inv_d2": ("B2", "nats", "weights $\\propto 1/d^2$, nats"),
+    "exp_d": ("Bexp", "nats", "weights $\\propto e^{-d}$, nats"),
     "uniform": ("C", "nats", "uniform off-diagonal weights, nats"),
 }
 
@@ -394,7 +394,7 @@ MIN_ENTROPY_READINGS = {
     ),
     readings={k: v[2] for k, v in MIN_ENTROPY_READINGS.items()},
     headline=("A", "the chain L395 means, 'the nearby symbol gets higher probability than the "
-                   "distant one', with weights 2^-d (gda.exp.sticky.task's reading B), in the "
+                   "distant one', with weights $2^{-d}$ (gda.exp.sticky.task's reading B), in the "
                    "nats of Table 1 (L423-428: SGD's entropy 2.077 is ln 8, the uniform "
                    "predictor); L434's 'bits' and L395's 'proportional to the distance' are "
                    "errata, kept as readings printed_bits / printed_nats"),
@@ -419,7 +419,7 @@ def sticky_min_entropy(ctx):
     table = {"2^-d": H2, **H}
     numbers = {"all_readings_nats": table,
                "all_readings_bits": {k: v / LN2 for k, v in table.items()}}
-    out = [entropy_rate_evidence(H2, "nats", rule="weights 2^-d (halving per step of distance)",
+    out = [entropy_rate_evidence(H2, "nats", rule="weights $2^{-d}$ (halving per step of distance)",
                                  numbers=numbers)]
     for label, (rd, unit, _) in MIN_ENTROPY_READINGS.items():
         meas = H[rd] / (LN2 if unit == "bits" else 1.0)
@@ -438,7 +438,7 @@ def sticky_min_entropy(ctx):
     return out
 
 
-def entropy_rate_evidence(measured: float, unit: str, rule: str = "weights propto d",
+def entropy_rate_evidence(measured: float, unit: str, rule: str = "weights $\\propto d$",
                           **evidence_kw: Any) -> Evidence:
     """Table 1's "Theoretical Min Entropy 1.829" against the entropy rate of the chain with
     transition ``rule``, computed in closed form (no sampling): judged within 0.005 of 1.829
@@ -477,7 +477,7 @@ def noise_floor_evidence(bayes_loss: float, entropy_rate_nats: float, acc: float
                "gap_nats": gap, "slight_at_most_nats": RESIDUAL_GAP_NATS,
                "bayes_accuracy": acc}
     summary = (f"Bayes loss with input noise (forward filter, mu ~ N(0,I_20)) = {bayes_loss:.4f} "
-               f"nats vs entropy rate {entropy_rate_nats:.4f} nats (the 2^-d chain), gap "
+               f"nats vs entropy rate {entropy_rate_nats:.4f} nats (the $2^{{-d}}$ chain), gap "
                f"{gap:+.4f} (slight: <= {RESIDUAL_GAP_NATS:.3f}, L434's 0.17 bits); Bayes-optimal "
                f"accuracy {acc:.3f}")
     kw = {"reading": "noise", "part": "noise", "numbers": numbers}
@@ -671,7 +671,8 @@ def sticky_capacity_gap(ctx):
     gaps = [t - b for t, b in zip(test, bayes, strict=True)]
     summary = (
         f"single-head construction (c = {best:g}): held-out loss {np.mean(test):.4f} nats vs "
-        f"Bayes loss with noise {np.mean(bayes):.4f} and entropy rate {H:.4f} (the 2^-d chain, "
+        f"Bayes loss with noise {np.mean(bayes):.4f} and entropy rate {H:.4f} (the $2^{{-d}}$ "
+        f"chain, "
         f"nats, T={T})"
     )
     return capacity_evidence(

@@ -212,7 +212,8 @@ def upstream_u_numeric(ctx):
         C, dv = (6, 3) if fam != "C<d_v" else (2, 5)
         W = torch.randn(4096, C, dv, generator=g, dtype=f64, device=g.device)
         if fam == "anisotropic":
-            rows, cols = torch.logspace(-1, 1, C, dtype=f64), torch.logspace(1, -1, dv, dtype=f64)
+            rows = torch.logspace(-1, 1, C, dtype=f64, device=g.device)
+            cols = torch.logspace(1, -1, dv, dtype=f64, device=g.device)
             W = W * rows[:, None] * cols
         if fam == "rank-deficient":
             W = W[..., :1] @ torch.randn(4096, 1, dv, generator=g, dtype=f64, device=g.device)
