@@ -222,13 +222,10 @@ def sticky_table1(ctx):
     Quick profile: T=100 (stated in every summary); every row carries ``scale="smoke"``, so the
     audit leaves each UNDECIDED for the deep profile to judge (expect UNDECIDED). Also: the
     paired t-test, KL(EM||SGD), steps-to-level, and the internal consistency of the paper's own
-    numbers. Deep (T=2000, seed 0; committed run): in nats every row reproduces except SGD's
-    accuracy (0.159 +- 0.017 vs 0.200 +- 0.009), so the headline stays NOT_REPRODUCED by that
-    row alone; loss, entropy, EM accuracy, steps, speedup (2.70 +- 0.29) and the t-test
-    (p = 0.011) reproduce. The committed deep rows carry reading A on the unit-free rows (the
-    letters before the nats reading headed; here they are B) and were trained on the printed
-    chain (weights propto d), not the 2^-d chain that gda.exp.sticky.min_entropy identifies: a
-    deep rerun should use that chain."""
+    numbers. Deep (T=2000, 5 seeds, seed 0): the trainings sample the chain the paper means
+    (weights 2^-d, :data:`numerics.gda.model.sticky.INTENDED_CHAIN`, the chain whose entropy
+    rate is Table 1's 1.829), and every row is judged at the paper's scale; the headline is
+    NOT_REPRODUCED when any row fails to reproduce."""
     cfg, log = trained(ctx.profile, ctx.run_seed, ctx.device)
     note = scale_note(cfg)
     sc = scale_fields(cfg)

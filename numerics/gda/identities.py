@@ -448,7 +448,7 @@ def _finite_difference_signs(ctx) -> Evidence:
         cg = closed_form_grads(tr)
         n, T = state.S.shape[0], s.T
         # one perturbed entry each
-        E = torch.eye(T * T, dtype=state.S.dtype).reshape(T * T, T, T) * 1e-6
+        E = torch.eye(T * T, dtype=state.S.dtype, device=state.S.device).reshape(T * T, T, T) * 1e-6
 
         def rep(x, n=n, T=T):
             return x.unsqueeze(1).expand(n, T * T, *x.shape[1:])

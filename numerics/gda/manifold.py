@@ -223,10 +223,9 @@ def key_orthogonality(ctx):
     gda.exp.sticky.similar_solutions) routes nearly uniformly, no query subset finds its own
     keys, and its key geometry is no evidence about the conditional.
     :func:`key_spread_evidence` decides over the premise-meeting runs. Quick: smoke scale, and
-    no run is focused. Deep (T=2000): the committed run found |cos| rising in all 5 seeds of
-    both protocols (0.299 -> EM 0.325, SGD 0.322), but attention stayed near uniform there
-    (row entropy EM 6.43, SGD 6.50 vs 6.60; 0/5 runs focused), so (b) is UNDECIDED, not
-    REFUTED (deep rerun needed to record it). (c) external; E|cos| of Gaussian vectors is
+    no run is focused. Deep (T=2000): a rise of |cos| in runs whose attention stays near
+    uniform refutes nothing, since the premise is not met there; only focused runs decide (b).
+    (c) external; E|cos| of Gaussian vectors is
     sqrt(2/(pi d)), 0.08 at d ~ 100 (signed mean 0)."""
     h = qk_head(2, 2, 1, False)
     dk = sp.Matrix(2, 2, [sp.diff(h.L, h.k[j, a]) for j in range(2) for a in range(2)])

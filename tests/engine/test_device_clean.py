@@ -129,6 +129,12 @@ DEVICE_CLEAN = [
     "toef.rope_fourier_pe",
     "toef.lemma2_depth",
     "toef.lemma1_lie_trotter",
+    # gda (Gradient Dynamics of Attention)
+    "gda.ce_logit_grad",
+    "gda.value_grad",
+    "gda.alpha_grad",
+    "gda.WV_grad",
+    "gda.upstream_u",
 ]
 
 
