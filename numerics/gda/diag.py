@@ -51,11 +51,12 @@ def spearman(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         r"where attention will strengthen or weaken.}"
     ),
     readings={
-        "B": r"scores: $\mathrm{sign}(\Delta s_{ij}) = -\mathrm{sign}(A^{adv}_{ij})$, "
-             r"$|\Delta s_{ij}|$ increasing in $|A^{adv}_{ij}|$",
-        "C": r"corrected: the sign of $A^{adv}_{ij}$ predicts the sign of the score change and "
-             r"$\alpha_{ij}|A^{adv}_{ij}|$ its magnitude, "
-             r"$\Delta s_{ij} = -\eta\,\alpha_{ij} A^{adv}_{ij}$ (view F)",
+        "B": r"scores: $\mathrm{sign}(\Delta s_{ij}) = -\mathrm{sign}(A^{\mathrm{adv}}_{ij})$, "
+             r"$|\Delta s_{ij}|$ increasing in $|A^{\mathrm{adv}}_{ij}|$",
+        "C": r"corrected: the sign of $A^{\mathrm{adv}}_{ij}$ predicts the sign of the score "
+             r"change and "
+             r"$\alpha_{ij}|A^{\mathrm{adv}}_{ij}|$ its magnitude, "
+             r"$\Delta s_{ij} = -\eta\,\alpha_{ij} A^{\mathrm{adv}}_{ij}$ (view F)",
         "magnitude": "rank correlation of |A^adv| with |Delta alpha|, |Delta s| (no "
         "criterion in the text)",
         **P_READINGS,
@@ -88,7 +89,8 @@ def advantage_predicts_attention(ctx):
     out = [
         Evidence(
             Verdict.REFUTED if ex["violates"] else Verdict.UNDECIDED,
-            "exact $T=3$ row (view F): $A^{adv}_{ij} = -1 < 0$ (predicts strengthening) but "
+            "exact $T=3$ row (view F): $A^{\\mathrm{adv}}_{ij} = -1 < 0$ (predicts "
+            "strengthening) but "
             "first-order $\\Delta\\alpha_{ij} = "
             f"{fraction_tex(ex['first_order_dalpha_j_over_eta'])}\\,\\eta < 0$",
             method="symbolic",
@@ -117,10 +119,11 @@ def advantage_predicts_attention(ctx):
     out.append(
         Evidence(
             Verdict.REFUTED if mag["violates"] else Verdict.UNDECIDED,
-            r"magnitude, exact $T=3$ row (view F): $|A^{adv}| = 3/2 > 1$ but "
+            r"magnitude, exact $T=3$ row (view F): $|A^{\mathrm{adv}}| = 3/2 > 1$ but "
             r"$|\Delta s| = \tfrac38\eta < \tfrac12\eta$, since "
-            r"$\Delta s_{ij} = -\eta\,\alpha_{ij} A^{adv}_{ij}$ (34),(23): the magnitude follows "
-            r"$\alpha_{ij}|A^{adv}_{ij}|$, not $|A^{adv}_{ij}|$",
+            r"$\Delta s_{ij} = -\eta\,\alpha_{ij} A^{\mathrm{adv}}_{ij}$ (34),(23): the magnitude "
+            r"follows "
+            r"$\alpha_{ij}|A^{\mathrm{adv}}_{ij}|$, not $|A^{\mathrm{adv}}_{ij}|$",
             method="symbolic",
             part="magnitude",
             reading="B",
