@@ -178,8 +178,8 @@ def def91_member_evidence(reports: list[tuple[dict, dict]]) -> Evidence:
     kind="property",
     statement=(
         r"h_t=\exp(A\Delta_t)h_{t-1}+\Delta_tB_tx_t,\ o_t=C_th_t;\ w^{\rm SSM}_{ij}=C_i\Big("
-        r"\prod_{k=j+1}^i\exp(A\Delta_k)\Big)\Delta_jB_j\ \text{\dots satisfying the content-based "
-        r"criterion}"
+        r"\prod_{k=j+1}^i\exp(A\Delta_k)\Big)\Delta_jB_j\ \dots\ \text{satisfying the "
+        r"content-based criterion}"
     ),
     expect="REFUTED",
 )
@@ -247,9 +247,11 @@ def crr_mamba_instance(ctx):
     )
     out.append(
         Evidence.informal(
-            f"(c) formalisations: dw/dx_j {rep.depends_on_xj}, dw/dx_i and dw/dx_j "
-            f"{rep.depends_on_xi_and_xj}, joint non-separable {rep.joint_nonseparable}; gates "
-            "depend on x_t only, the cross-position dependence is the product of decays",
+            "formalisations: "
+            + predicate_words("Mamba", {k: getattr(rep, k) for k in (
+                "depends_on_xj", "depends_on_xi_and_xj", "joint_nonseparable")})
+            + "; its gates depend on $x_t$ only, the cross-position dependence is the product "
+            "of decays",
             part="(c) exclusion 3",
             numbers=rep.as_dict(),
         )
@@ -282,12 +284,13 @@ def ssm_weights_evidence(
     bad = not (in_01 and rows_sum_1)
     return Evidence(
         Verdict.REFUTED if bad else Verdict.SUPPORTED,
-        f"(b) w^SSM entries in {tuple(round(v, 3) for v in entry_range)}, row sums in "
+        "$w^{\\mathrm{SSM}}$ entries in "
+        f"{tuple(round(v, 3) for v in entry_range)}, row sums in "
         f"{tuple(round(v, 3) for v in row_sum_range)}: "
         + (
-            "not in [0,1] / not summing to 1 as Def. 9.1 requires"
+            "not in $[0, 1]$ and not summing to 1, as Def. 9.1 requires"
             if bad
-            else "in [0,1] and summing to 1"
+            else "in $[0, 1]$ and summing to 1"
         ),
         part="(b) Def. 9.1",
         counterexample=instance if bad else None,
