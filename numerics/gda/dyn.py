@@ -703,7 +703,7 @@ def dominant_instance(s10: float = -2.3, v: float = 3.0) -> tuple[FreeState, dic
         r"further, increasing }A_{ij}\text{ and reinforcing step 1}"
     ),
     readings={
-        "B": "isolated links: only v_j moves by (38), alpha and u fixed",
+        "B": r"isolated links: only $v_j$ moves by (38), $\alpha$ and $u$ fixed",
         "long-run": "over training, attention concentrates and values specialize",
     },
     repairs={"B": ("overstated", "the links hold one at a time, with the other scores, "

@@ -1108,14 +1108,15 @@ def value_trajectories(ctx):
                "EM_SGD_length_ratio": float(np.mean(per_seed["EM"]["length"])
                                             / np.mean(per_seed["SGD"]["length"])),
                **scale_fields(cfg)}
-    ctl = (f"controls: a rank-one dW_V of equal norm scores {numbers['rank_one_alignment']:.2f} "
+    ctl = ("controls: a rank-one $\\Delta W_V$ of equal norm scores "
+           f"{numbers['rank_one_alignment']:.2f} "
            f"alignment but {numbers['rank_one_signed_coherence']:.2f} signed coherence, a "
            f"random one {numbers['random_dW_V_alignment']:.2f} / "
            f"{numbers['random_dW_V_signed_coherence']:.2f}")
-    note = f"{scale_note(cfg)}, {cfg.n_seeds} seeds; both protocols apply (32) to W_V"
+    note = f"{scale_note(cfg)}, {cfg.n_seeds} seeds; both protocols apply (32) to $W_V$"
     out = []
     for rd, key, where in (("A", "alignment_pca_plane", "in the top-2 PCA plane (Fig. 9)"),
-                           ("full-space", "alignment", "in the full d_v = 15 space")):
+                           ("full-space", "alignment", "in the full $d_v = 15$ space")):
         out.append(trajectory_evidence(per_seed, key, "more coherent", rd,
                                        f"{where}; {ctl}; {note}", numbers))
         out.append(trajectory_evidence(per_seed, "length", "longer", rd, note, numbers))
@@ -1166,7 +1167,7 @@ def focused_attention_evidence(
         for nm, es in entropies.items()
     )
     lead = (
-        f"attention-row entropy {shown} vs uniform prefix {reference:.3f} (focused: <= "
+        f"attention-row entropy {shown} vs uniform prefix {reference:.3f} (focused: at most "
         f"{limit:.3f}, {FOCUS_DROP:g} below){note}"
     )
     numbers = dict(evidence_kw.pop("numbers", {}))
