@@ -59,7 +59,7 @@ def values_continue(ctx):
     out.append(
         Evidence(
             Verdict.REFUTED if ok2 else Verdict.UNDECIDED,
-            "(b) exact stationary point of the full model ($W_Q = W_K = W_V = 0$, "
+            "exact stationary point of the full model ($W_Q = W_K = W_V = 0$, "
             "$W_O = [1, -1]^\\top$, $b_O = 0$, labels (0, 1), any $x$): every parameter "
             f"gradient is 0, $L = {sp_ex['L']} > 0$, $u = (-1, 1)$: the values never move again "
             "under gradient descent",
@@ -73,7 +73,7 @@ def values_continue(ctx):
     out.append(
         Evidence(
             Verdict.REFUTED if ok else Verdict.UNDECIDED,
-            "(b) $T=2$, uniform attention, $v_1 = -v_2$, labels (0, 1): $u = (-1, 1) \\neq 0$ "
+            "$T=2$, uniform attention, $v_1 = -v_2$, labels (0, 1): $u = (-1, 1) \\neq 0$ "
             "yet $\\bar u = 0$ and $\\nabla_{W_V} L = 0$ (both views); $L = 2\\ln 2$",
             method="symbolic",
             part="(b)",
