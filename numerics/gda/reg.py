@@ -105,7 +105,8 @@ def layernorm_values(ctx):
     out = [
         Evidence(
             Verdict.REFUTED if ok else Verdict.UNDECIDED,
-            "exact $d=4$, $\\mathrm{LN}(v) = v = (1,-1,1,-1)$, upstream $u = (2,0,0,2)$: the update of v is "
+            "exact $d=4$, $\\mathrm{LN}(v) = v = (1,-1,1,-1)$, upstream $u = (2,0,0,2)$: "
+            "the update of $v$ is "
             f"{ex['u']} without LN and {ex['update_with_LN']} with LN (cos = "
             f"{ex['cos_full_update']}): mean-centring removes a component",
             method="symbolic",
@@ -113,7 +114,8 @@ def layernorm_values(ctx):
         ),
         Evidence(
             Verdict.REFUTED if ok else Verdict.UNDECIDED,
-            "exact $d=4$, $\\mathrm{LN}(v) = v = (1,-1,1,-1)$, upstream $u = (2,0,0,2)$: the direction of v moves "
+            "exact $d=4$, $\\mathrm{LN}(v) = v = (1,-1,1,-1)$, upstream $u = (2,0,0,2)$: "
+            "the direction of $v$ moves "
             f"along {ex['tangent_update_without_LN']} without LN and "
             f"{ex['tangent_update_with_LN']} with LN (cos = {ex['cos']}): mean-centring removes a "
             "tangent component",
