@@ -379,7 +379,8 @@ def readout_u_evidence(w_col: Sequence[int]) -> Evidence:
     u = sp.simplify((W.T * (p - sp.eye(C)[:, 0]))[0, 0])
     return Evidence(
         Verdict.REFUTED if u == 0 else Verdict.UNDECIDED,
-        f"(a) W_O = {list(w_col)}^T: u_i = {u} for every state, while L_i = ln {C} > 0 at g = 0",
+        f"$W_O = [{', '.join(map(str, w_col))}]^\\top$: $u_i = {sp.latex(u)}$ for every state, "
+        f"while $L_i = \\ln {C} > 0$ at $g = 0$",
         method="symbolic",
         part="(a)",
         counterexample={
