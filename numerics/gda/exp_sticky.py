@@ -100,13 +100,13 @@ def sticky_task(ctx):
         nearby_evidence([Fraction(1) for _ in d], "C", "reading C (uniform weights)"),
     ]
     g = ctx.torch_generator("gen")
-    P = torch.tensor(transition_matrix(INTENDED_CHAIN), dtype=torch.float64)
+    P = torch.tensor(transition_matrix(INTENDED_CHAIN), dtype=torch.float64, device=g.device)
     mu = torch.randn(2, 8, 20, generator=g, dtype=torch.float64, device=g.device)
     y, prev, X = sample_sequences(g, P, mu, 20000, torch.float64)
-    cnt = torch.zeros(8, 8, dtype=torch.float64)
+    cnt = torch.zeros(8, 8, dtype=torch.float64, device=y.device)
     cnt.index_put_(
         (prev.reshape(-1), y.reshape(-1)),
-        torch.ones(y.numel(), dtype=torch.float64),
+        torch.ones(y.numel(), dtype=torch.float64, device=y.device),
         accumulate=True,
     )
     emp = cnt / cnt.sum(1, keepdim=True)
@@ -427,7 +427,7 @@ def sticky_min_entropy(ctx):
     P = P2
     mu = torch.randn(1, 8, 20, generator=g, dtype=torch.float64, device=g.device)
     y, _, X = sample_sequences(
-        g, torch.tensor(P), mu, ctx.pick(quick=3000, deep=50000), torch.float64
+        g, torch.tensor(P, device=g.device), mu, ctx.pick(quick=3000, deep=50000), torch.float64
     )
     bl = bayes_filter_loss(P, mu[0].cpu().numpy(), X[0].cpu().numpy(), y[0].cpu().numpy())
     acc = float(P.max(1).mean())
@@ -706,18 +706,20 @@ def single_head_fit(mu: torch.Tensor, c: float, Xtr, ytr, Xte, yte) -> dict:
     for an orthonormal basis Q of span(mu), and W_O, b_O fitted by multinomial regression on
     the training sequences; its training loss and held-out loss per test batch (nats)."""
     Qb, _ = torch.linalg.qr(mu.T)  # (20, 8) orthonormal basis of span(mu)
-    W_Q = torch.zeros(10, 20, dtype=torch.float64)
+    f64, dev = torch.float64, mu.device
+    W_Q = torch.zeros(10, 20, dtype=f64, device=dev)
     W_Q[:8] = c * Qb.T
-    W_V = torch.zeros(15, 20, dtype=torch.float64)
+    W_V = torch.zeros(15, 20, dtype=f64, device=dev)
     W_V[:8] = Qb.T
-    zeros_O, zeros_b = torch.zeros(8, 15, dtype=torch.float64), torch.zeros(8, dtype=torch.float64)
+    zeros_O = torch.zeros(8, 15, dtype=f64, device=dev)
+    zeros_b = torch.zeros(8, dtype=f64, device=dev)
 
     def contexts(X, y):
         return head_forward(X, W_Q, W_Q, W_V, zeros_O, zeros_b, y, causal=True).G
 
     Gtr, Gte = contexts(Xtr, ytr).reshape(-1, 15), contexts(Xte, yte)
-    W = torch.zeros(8, 15, dtype=torch.float64, requires_grad=True)
-    b = torch.zeros(8, dtype=torch.float64, requires_grad=True)
+    W = torch.zeros(8, 15, dtype=f64, device=dev, requires_grad=True)
+    b = torch.zeros(8, dtype=f64, device=dev, requires_grad=True)
     opt = torch.optim.LBFGS([W, b], max_iter=200, line_search_fn="strong_wolfe")
     ylab = ytr.reshape(-1)
 
@@ -817,7 +819,7 @@ def grad_magnitude_rationale(ctx):
             "W_K": torch.randn(5, 10, 20, generator=g, dtype=torch.float64, device=g.device) * std,
             "W_V": torch.randn(5, 15, 20, generator=g, dtype=torch.float64, device=g.device) * std,
             "W_O": torch.randn(5, 8, 15, generator=g, dtype=torch.float64, device=g.device) * std,
-            "b_O": torch.zeros(5, 8, dtype=torch.float64),
+            "b_O": torch.zeros(5, 8, dtype=torch.float64, device=g.device),
         }
         cf = closed_form_grads(
             head_forward(X, *(p[k] for k in PARAM_NAMES), y, causal=True, reduction="mean")
