@@ -135,6 +135,7 @@ DEVICE_CLEAN = [
     "gda.alpha_grad",
     "gda.WV_grad",
     "gda.upstream_u",
+    "gda.exp.sticky.min_entropy",
 ]
 
 

@@ -725,12 +725,13 @@ def test_value_update_heads_with_the_aggregate_the_text_says():
 def test_the_2_pow_minus_d_rule_puts_the_nearby_symbol_first_and_gives_1829_nats():
     from fractions import Fraction
 
-    from numerics.gda.exp_sticky import HALVING, nearby_evidence
+    from numerics.gda.exp_sticky import nearby_evidence
+    from numerics.gda.model.sticky import INTENDED_CHAIN
 
     d = [1, 2, 3, 4, 3, 2, 1]
     assert nearby_evidence([Fraction(1, 2**x) for x in d], "B", "2^-d").verdict \
         is Verdict.SUPPORTED
     assert nearby_evidence([Fraction(x) for x in d], "A", "d").verdict is Verdict.REFUTED
-    assert entropy_rate(transition_matrix("exp", param=HALVING)) == pytest.approx(1.8303, abs=1e-4)
+    assert entropy_rate(transition_matrix(INTENDED_CHAIN)) == pytest.approx(1.8303, abs=1e-4)
     assert entropy_rate(transition_matrix("B")) == pytest.approx(1.883, abs=1e-3)
 
