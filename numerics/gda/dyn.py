@@ -55,8 +55,9 @@ PAPER = "gda"
 
 #: What the aggregate value-update identities (38)/(41) are proved for, and why not more.
 AGGREGATE_SIZES = (
-    "T=3, d_v=2, free alpha, u (for symbolic T, d_v prove_equal proves the identity only at "
-    "concrete sizes: its two sides differ by an exchange of the sums over users and coordinates)"
+    "T=3, d_v=2, free alpha, u (for symbolic T, d_v the symbolic prover proves the identity "
+    "only at concrete sizes: its two sides differ by an exchange of the sums over users and "
+    "coordinates)"
 )
 
 

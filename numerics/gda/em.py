@@ -305,7 +305,8 @@ def two_timescale(ctx):
         grid_evidence(
             outcomes,
             "attention settles before the values in most stable runs (half-lives of "
-            f"TV(alpha_t, alpha_end) vs ||V_t - V_end||; {first}/{tot} runs over the grid)",
+            r"$\mathrm{TV}(\alpha_t, \alpha_{\mathrm{end}})$ vs $\|V_t - V_{\mathrm{end}}\|$; "
+            f"{first}/{tot} runs over the grid)",
             numbers={"by_setting": res},
             counterexample={"seed": ctx.run_seed, "rerun": ctx.rerun_command()},
             seed=ctx.run_seed,
