@@ -55,6 +55,24 @@ def _table(ctx, n=None):
     return rows, summary
 
 
+#: The Def. 9.1 predicates of :func:`_table` in the paper's words.
+PREDICATE_WORDS = {
+    "entries_in_01": "entries in $[0, 1]$",
+    "rows_sum_to_1": "rows sum to 1",
+    "depends_on_xj": "depends on $x_j$",
+    "depends_on_xi_and_xj": "depends on $x_i$ and $x_j$",
+    "joint_nonseparable": "not separable in $(x_i, x_j)$",
+}
+
+
+def predicate_words(name: str, outcome: dict[str, bool]) -> str:
+    """One mechanism's Def. 9.1 predicate outcomes as a phrase: which predicates it fails."""
+    failed = [PREDICATE_WORDS[k] for k, ok in outcome.items() if not ok]
+    if not failed:
+        return f"{name} meets all {len(outcome)}"
+    return f"{name} fails " + ", ".join(failed)
+
+
 @verify.claim(
     "gda.crr.definition",
     paper=PAPER,
@@ -75,7 +93,7 @@ def crr_definition(ctx):
         "a definition asserts nothing that could fail, and 'depends on content' is not "
         "formalised; predicate outcomes per formalisation: "
         + "; ".join(
-            f"{k}: " + ", ".join(f"{a}={b}" for a, b in v.items()) for k, v in summary.items()
+            predicate_words(name, outcome) for name, outcome in summary.items()
         ),
         numbers={"summary": summary},
     )
@@ -160,8 +178,8 @@ def def91_member_evidence(reports: list[tuple[dict, dict]]) -> Evidence:
     kind="property",
     statement=(
         r"h_t=\exp(A\Delta_t)h_{t-1}+\Delta_tB_tx_t,\ o_t=C_th_t;\ w^{\rm SSM}_{ij}=C_i\Big("
-        r"\prod_{k=j+1}^i\exp(A\Delta_k)\Big)\Delta_jB_j\ \text{\dots satisfying the content-based "
-        r"criterion}"
+        r"\prod_{k=j+1}^i\exp(A\Delta_k)\Big)\Delta_jB_j\ \dots\ \text{satisfying the "
+        r"content-based criterion}"
     ),
     expect="REFUTED",
 )
@@ -229,9 +247,11 @@ def crr_mamba_instance(ctx):
     )
     out.append(
         Evidence.informal(
-            f"(c) formalisations: dw/dx_j {rep.depends_on_xj}, dw/dx_i and dw/dx_j "
-            f"{rep.depends_on_xi_and_xj}, joint non-separable {rep.joint_nonseparable}; gates "
-            "depend on x_t only, the cross-position dependence is the product of decays",
+            "formalisations: "
+            + predicate_words("Mamba", {k: getattr(rep, k) for k in (
+                "depends_on_xj", "depends_on_xi_and_xj", "joint_nonseparable")})
+            + "; its gates depend on $x_t$ only, the cross-position dependence is the product "
+            "of decays",
             part="(c) exclusion 3",
             numbers=rep.as_dict(),
         )
@@ -264,12 +284,13 @@ def ssm_weights_evidence(
     bad = not (in_01 and rows_sum_1)
     return Evidence(
         Verdict.REFUTED if bad else Verdict.SUPPORTED,
-        f"(b) w^SSM entries in {tuple(round(v, 3) for v in entry_range)}, row sums in "
+        "$w^{\\mathrm{SSM}}$ entries in "
+        f"{tuple(round(v, 3) for v in entry_range)}, row sums in "
         f"{tuple(round(v, 3) for v in row_sum_range)}: "
         + (
-            "not in [0,1] / not summing to 1 as Def. 9.1 requires"
+            "not in $[0, 1]$ and not summing to 1, as Def. 9.1 requires"
             if bad
-            else "in [0,1] and summing to 1"
+            else "in $[0, 1]$ and summing to 1"
         ),
         part="(b) Def. 9.1",
         counterexample=instance if bad else None,
@@ -299,7 +320,7 @@ def crr_lstm(ctx):
         "between contents', and no formalisation of Def. 9.1 tried puts Mamba in and the LSTM "
         "out (joint non-separability: LSTM in, Mamba out; dependence on x_i and x_j: both in): "
         + "; ".join(
-            f"{k}: " + ", ".join(f"{a}={b}" for a, b in v.items()) for k, v in summary.items()
+            predicate_words(name, outcome) for name, outcome in summary.items()
         ),
         numbers={"summary": summary, "instances": rows},
     )
@@ -364,10 +385,12 @@ def _weights_with(mech, ps, x):
         r"\partial w_{ij}}{\partial\theta}\quad\text{(proved exactly for softmax attention, L545)}"
     ),
     readings={
-        "B": "score form: sum_ij w_ij (b_ij - E[b]) ds_ij/dtheta (as derived in Sec. 4 for softmax)"
+        "B": r"score form: $\sum_{i,j} w_{ij}(b_{ij} - \mathbb{E}_{w_i}[b])\,"
+             r"\partial s_{ij}/\partial\theta$ (as derived in Sec. 4 for softmax)"
     },
-    repairs={"B": ("erratum", "ds/dtheta for dw/dtheta: the score form "
-                              "Sec. 4 derives for softmax")},
+    repairs={"B": ("erratum", r"$\partial s_{ij}/\partial\theta$ for "
+                              r"$\partial w_{ij}/\partial\theta$: the score form Sec. 4 derives "
+                              "for softmax")},
     expect="SUPPORTED",
 )
 def crr_conj_advantage(ctx):

@@ -8,7 +8,11 @@ from hypothesis import strategies as st
 
 import verify
 from proofs.gda.model import general
-from proofs.gda.model.first_order import exact_alpha_counterexample, score_magnitude_counterexample
+from proofs.gda.model.first_order import (
+    exact_alpha_counterexample,
+    fraction_tex,
+    score_magnitude_counterexample,
+)
 from verify import Evidence, Verdict
 from verify.numeric import falsify
 
@@ -47,9 +51,12 @@ def spearman(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         r"where attention will strengthen or weaken.}"
     ),
     readings={
-        "B": "scores: sign(Delta s_ij) = -sign(A^adv_ij), |Delta s_ij| increasing in |A^adv_ij|",
-        "C": "corrected: the sign of A^adv_ij predicts the sign of the score change and "
-        "alpha_ij |A^adv_ij| its magnitude, Delta s_ij = -eta alpha_ij A^adv_ij (view F)",
+        "B": r"scores: $\mathrm{sign}(\Delta s_{ij}) = -\mathrm{sign}(A^{\mathrm{adv}}_{ij})$, "
+             r"$|\Delta s_{ij}|$ increasing in $|A^{\mathrm{adv}}_{ij}|$",
+        "C": r"corrected: the sign of $A^{\mathrm{adv}}_{ij}$ predicts the sign of the score "
+             r"change and "
+             r"$\alpha_{ij}|A^{\mathrm{adv}}_{ij}|$ its magnitude, "
+             r"$\Delta s_{ij} = -\eta\,\alpha_{ij} A^{\mathrm{adv}}_{ij}$ (view F)",
         "magnitude": "rank correlation of |A^adv| with |Delta alpha|, |Delta s| (no "
         "criterion in the text)",
         **P_READINGS,
@@ -82,8 +89,10 @@ def advantage_predicts_attention(ctx):
     out = [
         Evidence(
             Verdict.REFUTED if ex["violates"] else Verdict.UNDECIDED,
-            "exact T=3 row (view F): A^adv_ij = -1 < 0 (predicts strengthening) but first-order "
-            f"Delta alpha_ij = {ex['first_order_dalpha_j_over_eta']}*eta < 0",
+            "exact $T=3$ row (view F): $A^{\\mathrm{adv}}_{ij} = -1 < 0$ (predicts "
+            "strengthening) but "
+            "first-order $\\Delta\\alpha_{ij} = "
+            f"{fraction_tex(ex['first_order_dalpha_j_over_eta'])}\\,\\eta < 0$",
             method="symbolic",
             part="view F",
             counterexample=ex,
@@ -110,9 +119,11 @@ def advantage_predicts_attention(ctx):
     out.append(
         Evidence(
             Verdict.REFUTED if mag["violates"] else Verdict.UNDECIDED,
-            "magnitude, exact T=3 row (view F): |A^adv| = 3/2 > 1 but |Delta s| = 3/8 eta < "
-            "1/2 eta, since Delta s_ij = -eta alpha_ij A^adv_ij (34),(23): the magnitude follows "
-            "alpha_ij |A^adv_ij|, not |A^adv_ij|",
+            r"magnitude, exact $T=3$ row (view F): $|A^{\mathrm{adv}}| = 3/2 > 1$ but "
+            r"$|\Delta s| = \tfrac38\eta < \tfrac12\eta$, since "
+            r"$\Delta s_{ij} = -\eta\,\alpha_{ij} A^{\mathrm{adv}}_{ij}$ (34),(23): the magnitude "
+            r"follows "
+            r"$\alpha_{ij}|A^{\mathrm{adv}}_{ij}|$, not $|A^{\mathrm{adv}}_{ij}|$",
             method="symbolic",
             part="magnitude",
             reading="B",

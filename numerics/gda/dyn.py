@@ -30,6 +30,7 @@ from proofs.gda.model.first_order import (
     alpha_first_order_proof,
     exact_alpha_counterexample,
     feedback_link_proof,
+    fraction_tex,
     link2_weight_proof,
     link3_conditional_proof,
 )
@@ -54,8 +55,9 @@ PAPER = "gda"
 
 #: What the aggregate value-update identities (38)/(41) are proved for, and why not more.
 AGGREGATE_SIZES = (
-    "T=3, d_v=2, free alpha, u (for symbolic T, d_v prove_equal proves the identity only at "
-    "concrete sizes: its two sides differ by an exchange of the sums over users and coordinates)"
+    "T=3, d_v=2, free alpha, u (for symbolic T, d_v the symbolic prover proves the identity "
+    "only at concrete sizes: its two sides differ by an exchange of the sums over users and "
+    "coordinates)"
 )
 
 
@@ -110,8 +112,8 @@ def alpha_reallocation(ctx):
         alpha_first_order_proof(),
         Evidence(
             Verdict.REFUTED if ex["violates"] else Verdict.UNDECIDED,
-            "exact T=3 row: A_ij = 1 > 0 but first-order Delta alpha_ij = "
-            f"{ex['first_order_dalpha_j_over_eta']}*eta < 0 (view F)",
+            "exact $T=3$ row: $A_{ij} = 1 > 0$ but first-order $\\Delta\\alpha_{ij} = "
+            f"{fraction_tex(ex['first_order_dalpha_j_over_eta'])}\\,\\eta < 0$ (view F)",
             method="symbolic",
             part="view F",
             counterexample=ex,
@@ -166,9 +168,9 @@ def alpha_reallocation(ctx):
         r"queries that attend to it, weighted by their attention}"
     ),
     readings={
-        "B": "aggregate: sum_i Delta L_i <= 0",
-        "oppose-A": "u_i^T Delta v_j <= 0 for every i with alpha_ij > 0",
-        "oppose-B": "ubar_j^T Delta v_j <= 0",
+        "B": r"aggregate: $\sum_i \Delta L_i \le 0$",
+        "oppose-A": r"$u_i^\top \Delta v_j \le 0$ for every $i$ with $\alpha_{ij} > 0$",
+        "oppose-B": r"$\bar u_j^\top \Delta v_j \le 0$",
     },
     headline=("B", "L235 says v_j moves in the direction that *jointly* benefits all queries "
                    "attending to it, *weighted by their attention*: the attention-weighted "
@@ -202,7 +204,7 @@ def value_update_prototype(ctx):
             generality=AGGREGATE_SIZES,
             part="main",
             reading="B",
-            summary="sum_i Delta L_i = ubar_j^T Delta v_j = -eta ||ubar_j||^2 <= 0",
+            summary=r"$\sum_i \Delta L_i = \bar u_j^\top \Delta v_j = -\eta \|\bar u_j\|^2 \le 0$",
         ),
     ]
     out += _per_query_instance()
@@ -211,11 +213,15 @@ def value_update_prototype(ctx):
             [("ubar^T Delta v", (ubar * dv_j.T)[0, 0], norm2)],
             generality=AGGREGATE_SIZES,
             reading="oppose-B",
-            summary="ubar_j^T Delta v_j = -eta ||ubar_j||^2 <= 0",
+            summary=r"$\bar u_j^\top \Delta v_j = -\eta \|\bar u_j\|^2 \le 0$",
         )
     )
     out.append(_random_users(ctx))
     return out
+
+
+#: The relation symbol of a first-order change against 0, in LaTeX: rises (True) or not.
+GT_LE = {True: ">", False: r"\le"}
 
 
 def _per_query_instance(
@@ -246,14 +252,15 @@ def _per_query_instance(
     return [
         Evidence(
             Verdict.REFUTED if dL0 > 0 else Verdict.SUPPORTED,
-            f"per query: exact T={len(u)} instance, Delta L_0 = {dL0}*eta "
-            f"{'>' if dL0 > 0 else '<='} 0 with alpha_00 = {alpha_col[0]} > 0",
+            f"per query: exact $T={len(u)}$ instance, $\\Delta L_0 = {sp.latex(dL0)}\\,\\eta "
+            f"{GT_LE[bool(dL0 > 0)]} 0$ with $\\alpha_{{00}} = {sp.latex(alpha_col[0])} > 0$",
             method="symbolic",
             counterexample=ex if dL0 > 0 else None,
         ),
         Evidence(
             Verdict.REFUTED if opposes > 0 else Verdict.SUPPORTED,
-            f"u_0^T Delta v_0 = {opposes}*eta {'>' if opposes > 0 else '<='} 0",
+            f"$u_0^\\top \\Delta v_0 = {sp.latex(opposes)}\\,\\eta "
+            f"{GT_LE[bool(opposes > 0)]} 0$",
             method="symbolic",
             reading="oppose-A",
             counterexample=ex if opposes > 0 else None,
@@ -438,12 +445,13 @@ def _taylor_remainder(ctx) -> Evidence:
         r"u_i,\quad \Delta L_i\approx-\eta\alpha_{ij}^2\|u_i\|^2\le0"
     ),
     readings={
-        "B": "aggregate dominance alpha_ij >= kappa sum_{r != i} alpha_rj",
+        "B": r"aggregate dominance $\alpha_{ij} \ge \kappa \sum_{r \ne i} \alpha_{rj}$",
         "kappa sweep": "(43) is the leading term of (41) as kappa grows: its relative error falls "
         "like 1/kappa when the other users' errors stay within a bounded ratio of |u_i|",
-        "C": "Delta L_i <= 0 (first order) under a hypothesis the paper does not state: the "
-        "other users' attention-weighted errors are dominated, sum_{r != i} alpha_rj ||u_r|| <= "
-        "alpha_ij ||u_i|| (dominance of alpha alone does not suffice)",
+        "C": r"$\Delta L_i \le 0$ (first order) under a hypothesis the paper does not state: "
+        r"the other users' attention-weighted errors are dominated, "
+        r"$\sum_{r \ne i} \alpha_{rj} \|u_r\| \le \alpha_{ij} \|u_i\|$ (dominance of "
+        r"$\alpha$ alone does not suffice)",
     },
     repairs={"C": "overstated"},
     expect="REFUTED",
@@ -545,7 +553,8 @@ def _kappa_sweep(ctx) -> Evidence:
         a_r = torch.rand(4096, n_users, generator=g, dtype=f64,
             device=g.device) * a_i[:, None] / kap
         ui = torch.randn(4096, 3, generator=g, dtype=f64, device=g.device)
-        log_ratio = torch.empty(4096, n_users).uniform_(math.log(1e-2), math.log(1e2), generator=g)
+        log_ratio = torch.empty(4096, n_users, device=g.device).uniform_(
+            math.log(1e-2), math.log(1e2), generator=g)
         ratio = torch.exp(log_ratio).double()
         ur = torch.randn(4096, n_users, 3, generator=g, dtype=f64, device=g.device)
         ur = ur / ur.norm(dim=-1, keepdim=True) * ui.norm(dim=-1)[:, None, None] * ratio[..., None]
@@ -695,7 +704,7 @@ def dominant_instance(s10: float = -2.3, v: float = 3.0) -> tuple[FreeState, dic
         r"further, increasing }A_{ij}\text{ and reinforcing step 1}"
     ),
     readings={
-        "B": "isolated links: only v_j moves by (38), alpha and u fixed",
+        "B": r"isolated links: only $v_j$ moves by (38), $\alpha$ and $u$ fixed",
         "long-run": "over training, attention concentrates and values specialize",
     },
     repairs={"B": ("overstated", "the links hold one at a time, with the other scores, "
@@ -732,8 +741,8 @@ def feedback_loop(ctx):
             Verdict.REFUTED if exa["violates"] and exa["A_j_is_row_argmax"] else Verdict.UNDECIDED,
             "link (1), exact T=3 row (view F; alpha depends on S only, so the simultaneous step "
             "moves alpha exactly as (34) alone): A_ij = 11/10 is the row's strict maximum (the "
-            "most helpful value), s_ij rises, yet first-order Delta alpha_ij = "
-            f"{exa['first_order_dalpha_j_over_eta']}*eta < 0",
+            "most helpful value), $s_{ij}$ rises, yet first-order $\\Delta\\alpha_{ij} = "
+            f"{fraction_tex(exa['first_order_dalpha_j_over_eta'])}\\,\\eta < 0$",
             method="symbolic",
             counterexample=exa,
         ),

@@ -13,8 +13,9 @@ import torch
 
 import verify
 from proofs.gda.model import general
-from proofs.gda.model.first_order import exact_alpha_counterexample
+from proofs.gda.model.first_order import exact_alpha_counterexample, fraction_tex
 from verify import Evidence, Verdict
+from verify.numeric import experiment_evidence
 from verify.symbolic import prove_cases
 
 from .exp_toy import grid_evidence
@@ -99,8 +100,9 @@ def em_e_step(ctx):
     out = [
         Evidence(
             Verdict.REFUTED if ex["violates"] else Verdict.UNDECIDED,
-            "exact T=3 row (view F): b_ij > E[b] (A_ij = -1) but first-order Delta alpha_ij = "
-            f"+{ex['first_order_dalpha_j_over_eta']}*eta > 0: the responsibility rises",
+            "exact $T=3$ row (view F): $b_{ij} > \\mathbb{E}[b]$ ($A_{ij} = -1$) but first-order "
+            f"$\\Delta\\alpha_{{ij}} = +{fraction_tex(ex['first_order_dalpha_j_over_eta'])}\\,\\eta"
+            " > 0$: the responsibility rises",
             method="symbolic",
             part="view F",
             counterexample=ex,
@@ -216,7 +218,8 @@ def manual_em_algorithm(ctx):
                 "final_loss_median": float(np.median(lg.loss[ok, -1])) if ok.any() else None,
                 "final_entropy": float(np.mean(lg.entropy[ok, -1])) if ok.any() else None,
             }
-    return Evidence.undecided(
+    return experiment_evidence(
+        Verdict.UNDECIDED,
         "an algorithm specification asserts nothing that could fail; recorded: the Sec. 7.2 "
         "protocol (simultaneous, per-group rates, W_V) is not the Sec. 5.3 alternation (free "
         "v_j, refreshed forward pass), and L317's 'much faster' is judged in "
@@ -226,7 +229,6 @@ def manual_em_algorithm(ctx):
             "scale": "paper",
             "setting": "the Sec. 7.1 toy at its own size (T=5, 100 steps), 20 seeds",
         },
-        method="experiment",
     )
 
 
@@ -303,15 +305,16 @@ def two_timescale(ctx):
         grid_evidence(
             outcomes,
             "attention settles before the values in most stable runs (half-lives of "
-            f"TV(alpha_t, alpha_end) vs ||V_t - V_end||; {first}/{tot} runs over the grid)",
+            r"$\mathrm{TV}(\alpha_t, \alpha_{\mathrm{end}})$ vs $\|V_t - V_{\mathrm{end}}\|$; "
+            f"{first}/{tot} runs over the grid)",
             numbers={"by_setting": res},
             counterexample={"seed": ctx.run_seed, "rerun": ctx.rerun_command()},
             seed=ctx.run_seed,
         ),
-        Evidence.undecided(
+        experiment_evidence(
+            Verdict.UNDECIDED,
             f"sticky: ||grad W_V||/||grad W_Q|| from {ratio[0]:.3g} (start) to {ratio[-1]:.3g} "
             f"(end) ({scale_note(cfg)}; reported, L311)",
-            method="experiment",
             numbers={"grad_ratio_V_over_Q": ratio[::10].tolist(), **scale_fields(cfg)},
             seed=ctx.run_seed,
         ),

@@ -212,7 +212,8 @@ def upstream_u_numeric(ctx):
         C, dv = (6, 3) if fam != "C<d_v" else (2, 5)
         W = torch.randn(4096, C, dv, generator=g, dtype=f64, device=g.device)
         if fam == "anisotropic":
-            rows, cols = torch.logspace(-1, 1, C, dtype=f64), torch.logspace(1, -1, dv, dtype=f64)
+            rows = torch.logspace(-1, 1, C, dtype=f64, device=g.device)
+            cols = torch.logspace(1, -1, dv, dtype=f64, device=g.device)
             W = W * rows[:, None] * cols
         if fam == "rank-deficient":
             W = W[..., :1] @ torch.randn(4096, 1, dv, generator=g, dtype=f64, device=g.device)
@@ -447,7 +448,7 @@ def _finite_difference_signs(ctx) -> Evidence:
         cg = closed_form_grads(tr)
         n, T = state.S.shape[0], s.T
         # one perturbed entry each
-        E = torch.eye(T * T, dtype=state.S.dtype).reshape(T * T, T, T) * 1e-6
+        E = torch.eye(T * T, dtype=state.S.dtype, device=state.S.device).reshape(T * T, T, T) * 1e-6
 
         def rep(x, n=n, T=T):
             return x.unsqueeze(1).expand(n, T * T, *x.shape[1:])

@@ -20,6 +20,7 @@ import verify
 from proofs.gda.manifold import full_stationary_point, values_continue_counterexample
 from proofs.gda.model import qk_head
 from verify import Evidence, Verdict
+from verify.numeric import experiment_evidence
 from verify.symbolic import prove_cases
 
 from .exp_sticky import FOCUS_DROP
@@ -58,9 +59,10 @@ def values_continue(ctx):
     out.append(
         Evidence(
             Verdict.REFUTED if ok2 else Verdict.UNDECIDED,
-            "(b) exact stationary point of the full model (W_Q = W_K = W_V = 0, W_O = [1,-1]^T, "
-            f"b_O = 0, labels (0,1), any x): every parameter gradient is 0, L = {sp_ex['L']} > 0, "
-            "u = (-1, 1): values never move again under gradient descent",
+            "exact stationary point of the full model ($W_Q = W_K = W_V = 0$, "
+            "$W_O = [1, -1]^\\top$, $b_O = 0$, labels (0, 1), any $x$): every parameter "
+            f"gradient is 0, $L = {sp_ex['L']} > 0$, $u = (-1, 1)$: the values never move again "
+            "under gradient descent",
             method="symbolic",
             part="(b)",
             counterexample=sp_ex,
@@ -71,8 +73,8 @@ def values_continue(ctx):
     out.append(
         Evidence(
             Verdict.REFUTED if ok else Verdict.UNDECIDED,
-            "(b) T=2, uniform attention, v_1 = -v_2, labels (0,1): u = (-1, 1) != 0 yet ubar = 0 "
-            "and grad W_V = 0 (both views); L = 2 ln 2",
+            "$T=2$, uniform attention, $v_1 = -v_2$, labels (0, 1): $u = (-1, 1) \\neq 0$ "
+            "yet $\\bar u = 0$ and $\\nabla_{W_V} L = 0$ (both views); $L = 2\\ln 2$",
             method="symbolic",
             part="(b)",
             counterexample=ex,
@@ -221,10 +223,9 @@ def key_orthogonality(ctx):
     gda.exp.sticky.similar_solutions) routes nearly uniformly, no query subset finds its own
     keys, and its key geometry is no evidence about the conditional.
     :func:`key_spread_evidence` decides over the premise-meeting runs. Quick: smoke scale, and
-    no run is focused. Deep (T=2000): the committed run found |cos| rising in all 5 seeds of
-    both protocols (0.299 -> EM 0.325, SGD 0.322), but attention stayed near uniform there
-    (row entropy EM 6.43, SGD 6.50 vs 6.60; 0/5 runs focused), so (b) is UNDECIDED, not
-    REFUTED (deep rerun needed to record it). (c) external; E|cos| of Gaussian vectors is
+    no run is focused. Deep (T=2000): a rise of |cos| in runs whose attention stays near
+    uniform refutes nothing, since the premise is not met there; only focused runs decide (b).
+    (c) external; E|cos| of Gaussian vectors is
     sqrt(2/(pi d)), 0.08 at d ~ 100 (signed mean 0)."""
     h = qk_head(2, 2, 1, False)
     dk = sp.Matrix(2, 2, [sp.diff(h.L, h.k[j, a]) for j in range(2) for a in range(2)])
@@ -262,7 +263,6 @@ def key_orthogonality(ctx):
             focused=focused,
             note=f" (random d=10: {stats_['random_abs_cos_d=10']:.3f}); T={cfg.T}",
             part="(b)",
-            method="experiment",
             numbers={**stats_, "abs_cos_per_seed": per_seed, "attention_row_entropy": entropy,
                      "focused_runs": focused, **scale_fields(cfg)},
             counterexample={"seed": ctx.run_seed, "rerun": ctx.rerun_command()},
@@ -313,7 +313,8 @@ def key_spread_evidence(
     consistently find different keys helpful, the gradient contributions push keys apart in
     k-space, encouraging approximate orthogonality" (L357), from the mean |cos| between the
     per-symbol mean keys of each seed at init (``init``) and after training (``final`` per
-    protocol, the same seeds).
+    protocol, the same seeds). Built by :func:`verify.numeric.experiment_evidence` (these are
+    measurements on trained runs).
 
     The statement is a conditional, so only the runs that meet its premise count: ``focused``
     marks, per protocol and seed, the runs whose attention is selective (``None``: all). With
@@ -333,7 +334,7 @@ def key_spread_evidence(
     every = [d for ds in diffs.values() for d in ds]
     if not every:
         evidence_kw.pop("counterexample", None)
-        return Evidence(
+        return experiment_evidence(
             Verdict.UNDECIDED,
             f"{lead}: premise not met (attention stays near uniform, so no subset of queries "
             "finds its own keys): the key geometry of these runs is no evidence about the "
@@ -341,7 +342,7 @@ def key_spread_evidence(
             **evidence_kw,
         )
     if all(d < 0 for d in every):
-        return Evidence(
+        return experiment_evidence(
             Verdict.SUPPORTED, f"{lead}: keys more orthogonal in every such run", **evidence_kw
         )
     if all(d > 0 for d in every):
@@ -351,14 +352,14 @@ def key_spread_evidence(
             **{f"abs_cos_final_{nm}": list(fs) for nm, fs in final.items()},
             "focused": {nm: list(map(bool, f)) for nm, f in focused.items()},
         }
-        return Evidence(
+        return experiment_evidence(
             Verdict.REFUTED,
             f"{lead}: keys less orthogonal after training in every run that meets the premise",
             counterexample=ce,
             **evidence_kw,
         )
     evidence_kw.pop("counterexample", None)
-    return Evidence(
+    return experiment_evidence(
         Verdict.UNDECIDED,
         f"{lead}: the change of |cos| differs in sign across the runs that meet the premise",
         **evidence_kw,
@@ -378,7 +379,8 @@ def readout_u_evidence(w_col: Sequence[int]) -> Evidence:
     u = sp.simplify((W.T * (p - sp.eye(C)[:, 0]))[0, 0])
     return Evidence(
         Verdict.REFUTED if u == 0 else Verdict.UNDECIDED,
-        f"(a) W_O = {list(w_col)}^T: u_i = {u} for every state, while L_i = ln {C} > 0 at g = 0",
+        f"$W_O = [{', '.join(map(str, w_col))}]^\\top$: $u_i = {sp.latex(u)}$ for every state, "
+        f"while $L_i = \\ln {C} > 0$ at $g = 0$",
         method="symbolic",
         part="(a)",
         counterexample={

@@ -105,7 +105,8 @@ def layernorm_values(ctx):
     out = [
         Evidence(
             Verdict.REFUTED if ok else Verdict.UNDECIDED,
-            "exact d=4, LN(v) = v = (1,-1,1,-1), upstream u = (2,0,0,2): the update of v is "
+            "exact $d=4$, $\\mathrm{LN}(v) = v = (1,-1,1,-1)$, upstream $u = (2,0,0,2)$: "
+            "the update of $v$ is "
             f"{ex['u']} without LN and {ex['update_with_LN']} with LN (cos = "
             f"{ex['cos_full_update']}): mean-centring removes a component",
             method="symbolic",
@@ -113,7 +114,8 @@ def layernorm_values(ctx):
         ),
         Evidence(
             Verdict.REFUTED if ok else Verdict.UNDECIDED,
-            "exact d=4, LN(v) = v = (1,-1,1,-1), upstream u = (2,0,0,2): the direction of v moves "
+            "exact $d=4$, $\\mathrm{LN}(v) = v = (1,-1,1,-1)$, upstream $u = (2,0,0,2)$: "
+            "the direction of $v$ moves "
             f"along {ex['tangent_update_without_LN']} without LN and "
             f"{ex['tangent_update_with_LN']} with LN (cos = {ex['cos']}): mean-centring removes a "
             "tangent component",
@@ -136,7 +138,7 @@ def layernorm_values(ctx):
         sig = v.std(-1, unbiased=False, keepdim=True)
         n = (v - v.mean(-1, keepdim=True)) / sig
         outer = n.unsqueeze(-1) * n.unsqueeze(-2)
-        J = (torch.eye(d, dtype=f64) - 1.0 / d - outer / d) / sig.unsqueeze(-1)
+        J = (torch.eye(d, dtype=f64, device=v.device) - 1.0 / d - outer / d) / sig.unsqueeze(-1)
         gJ = (J.transpose(-1, -2) @ up.unsqueeze(-1)).squeeze(-1)
         jerr = float(((gJ - gv).norm(dim=-1) / gv.norm(dim=-1)).max())
         cos = (gv * up).sum(-1) / (gv.norm(dim=-1) * up.norm(dim=-1))
@@ -226,43 +228,69 @@ def arch(ctx):
     expect="SUPPORTED",
 )
 def small_lr_first_order(ctx):
-    """r(eta) = [L(theta - eta g) - L(theta)] / (-eta ||g||^2) on a random view-P instance:
-    |1 - r| = O(eta) (the engine's rate rule, slope 1 over [1e-6, 1e-4], reading "rate"); r at
-    eta = 0.01 and 0.1 reported on random instances (mean reduction). SUPPORTED when |1 - r|
-    increases with eta over the whole range, the Sec. 7 rates included; the first clause is
-    qualitative."""
+    """r(eta) = [L(theta - eta g) - L(theta)] / (-eta ||g||^2), the actual loss change over its
+    first-order prediction, on random view-P instances (sizes drawn, causal and not, mean
+    reduction; quick 8, deep 32): |1 - r| = O(eta) on each (the engine's rate rule, slope 1
+    over [1e-6, 1e-4], reading "rate"), and the main part: |1 - r| increases with eta over
+    the sweep up to the Sec. 7 rates 0.01 and 0.1 on every instance
+    (:func:`first_order_trend_evidence`; the first instance where it does not is the
+    counterexample). The first clause ("learning rate choices modulate the timescale
+    separation") is the per-group rates of Sec. 7 (L412-413) and is measured in
+    gda.em.two_timescale."""
     g = ctx.torch_generator("r")
-    s = draw_sizes(ctx.numpy_rng("r"), T=(6, 10), causal=True)
-    s.scale, s.x_scale = 0.7, 1.0
-    p, X, y = random_params(g, 1, s)
-    grads = param_grads(p, X, y, causal=s.causal)
-    L0 = head_forward(X, *(p[k] for k in PARAM_NAMES), y, causal=s.causal).loss
-    gg = sum(float(v.square().sum()) for v in grads.values())
+    rng = ctx.numpy_rng("r")
     etas = np.logspace(-6, -4, 6)
-    rs = []
-    for e in [*etas, 0.01, 0.1]:
-        p2 = {k: p[k] - e * grads[k] for k in PARAM_NAMES}
-        L1 = head_forward(X, *(p2[k] for k in PARAM_NAMES), y, causal=s.causal).loss
-        rs.append(float((L1 - L0) / (-e * gg)))
-    dev = np.abs(1 - np.array(rs[: len(etas)]))
-    main = first_order_trend_evidence([*etas.tolist(), 0.01, 0.1], rs, seed=ctx.seed)
-    return [main, rate_evidence(etas, dev, 1.0, reading="rate")]
+    sweep = [*etas.tolist(), 0.01, 0.1]
+    runs, devs = [], []
+    for k in range(ctx.pick(quick=8, deep=32)):
+        s = draw_sizes(rng, T=(6, 10), causal=bool(k % 2))
+        s.scale, s.x_scale = 0.7, 1.0
+        p, X, y = random_params(g, 1, s)
+        grads = param_grads(p, X, y, causal=s.causal)
+        L0 = head_forward(X, *(p[k] for k in PARAM_NAMES), y, causal=s.causal).loss
+        gg = sum(float(v.square().sum()) for v in grads.values())
+        rs = []
+        for e in sweep:
+            p2 = {k: p[k] - e * grads[k] for k in PARAM_NAMES}
+            L1 = head_forward(X, *(p2[k] for k in PARAM_NAMES), y, causal=s.causal).loss
+            rs.append(float((L1 - L0) / (-e * gg)))
+        runs.append(({"instance": k, "sizes": dict(s.__dict__)}, rs))
+        devs.append(np.abs(1 - np.array(rs[: len(etas)])))
+    main = first_order_trend_evidence(sweep, runs, seed=ctx.seed)
+    rates = [rate_evidence(etas, dev, 1.0, reading="rate") for dev in devs]
+    # the rate reading holds when it holds on every instance: the first that does not, else one
+    failing = [ev for ev in rates if ev.verdict is not Verdict.SUPPORTED]
+    return [main, failing[0] if failing else rates[0]]
 
 
-def first_order_trend_evidence(etas: Sequence[float], rs: Sequence[float], seed=None) -> Evidence:
+def first_order_trend_evidence(
+    etas: Sequence[float], runs: Sequence[tuple[dict, Sequence[float]]], seed=None
+) -> Evidence:
     """The claim 'smaller learning rates make the first-order picture more accurate' (L469),
-    from the ratios r(eta) of the actual to the first-order loss change at increasing ``etas``:
-    SUPPORTED when |1 - r| increases strictly with eta over the whole sweep, else REFUTED with
-    the sweep (the first step where a larger rate is no less accurate)."""
-    dev = np.abs(1 - np.asarray(rs, dtype=float))
-    mono = bool(np.all(np.diff(dev) > 0))
+    from the ratios r(eta) of the actual to the first-order loss change at increasing ``etas``
+    on each instance of ``runs`` (``(instance, ratios)``): SUPPORTED when |1 - r| increases
+    strictly with eta over the whole sweep on every instance, else REFUTED with the first
+    instance where a larger rate is no less accurate."""
+    for instance, rs in runs:
+        dev = np.abs(1 - np.asarray(rs, dtype=float))
+        if not bool(np.all(np.diff(dev) > 0)):
+            return Evidence(
+                Verdict.REFUTED,
+                f"|1 - r(eta)| does not increase with eta on instance {instance}: r = "
+                + ", ".join(f"{r:.4g}" for r in rs),
+                numbers={"r": list(rs), "etas": list(etas)},
+                counterexample={"r": list(rs), "etas": list(etas), "instance": instance,
+                                "instance_seed": seed},
+                seed=seed,
+            )
     sweep = ", ".join(f"{e:.2g}" for e in etas)
+    r_hi = [rs[-2] for _, rs in runs], [rs[-1] for _, rs in runs]
     return Evidence(
-        Verdict.SUPPORTED if mono else Verdict.REFUTED,
-        f"|1 - r(eta)| {'increases' if mono else 'does not increase'} with eta over [{sweep}]; "
-        f"r({etas[-2]:g}) = {rs[-2]:.4f}, r({etas[-1]:g}) = {rs[-1]:.4f} (the Sec. 7 rates)",
-        numbers={"r": list(rs), "etas": list(etas)},
-        counterexample=None if mono else {"r": list(rs), "etas": list(etas), "instance_seed": seed},
+        Verdict.SUPPORTED,
+        f"|1 - r(eta)| increases with eta over [{sweep}] on all {len(runs)} random instances; "
+        f"r({etas[-2]:g}) in [{min(r_hi[0]):.4f}, {max(r_hi[0]):.4f}], r({etas[-1]:g}) in "
+        f"[{min(r_hi[1]):.4f}, {max(r_hi[1]):.4f}] (the Sec. 7 rates)",
+        numbers={"r": [list(rs) for _, rs in runs], "etas": list(etas)},
         seed=seed,
     )
 

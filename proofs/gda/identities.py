@@ -78,11 +78,12 @@ def ce_logit_grad(ctx):
         r"increase the logit of the correct token and decrease loss''}"
     ),
     readings={
-        "C": "(a), and (b) under a hypothesis the paper does not state: W_O W_O^T = c I (read-out "
-        "rows orthogonal and of equal norm); then g_i <- g_i - eps u_i decreases L_i and "
-        "increases l_{i,y_i} to first order",
-        "b1": "g_i <- g_i - eps u_i decreases L_i to first order",
-        "b2": "g_i <- g_i - eps u_i increases the correct logit l_{i,y_i} to first order",
+        "C": r"(a), and (b) under a hypothesis the paper does not state: $W_O W_O^\top = cI$ "
+        r"(read-out rows orthogonal and of equal norm); then $g_i \leftarrow g_i - \epsilon u_i$ "
+        r"decreases $L_i$ and increases $\ell_{i,y_i}$ to first order",
+        "b1": r"$g_i \leftarrow g_i - \epsilon u_i$ decreases $L_i$ to first order",
+        "b2": r"$g_i \leftarrow g_i - \epsilon u_i$ increases the correct logit $\ell_{i,y_i}$ "
+              "to first order",
     },
     repairs={"C": "overstated"},
     expect="REFUTED",
@@ -139,8 +140,9 @@ def upstream_u(ctx):
     dloss = -(un.T * un)[0, 0]
     b2 = {
         "summary": (
-            f"first-order change of the correct logit under g <- g - eps u is {dlogit}*eps < 0 "
-            f"(the loss still falls: -||u||^2 eps = {dloss}*eps)"
+            "first-order change of the correct logit under $g \\leftarrow g - \\epsilon u$ is "
+            f"${sp.latex(dlogit)}\\,\\epsilon < 0$ (the loss still falls: "
+            f"$-\\|u\\|^2 \\epsilon = {sp.latex(dloss)}\\,\\epsilon$)"
         ),
         "counterexample": {
             "d_v": 1,

@@ -190,7 +190,8 @@ def frame_precision(ctx):
     ok = ex.pop("_ok")
     return Evidence(
         Verdict.REFUTED if ok else Verdict.UNDECIDED,
-        "second half: at an exact stationary point of the whole model u != 0 (L = 2 ln 2) while "
+        "second half: at an exact stationary point of the whole model $u \\neq 0$ "
+        "($L = 2\\ln 2$) while "
         "every gradient, the value update included, is 0 (see gda.manifold.values_continue); "
         "first half as gda.manifold.attention_freezes; the empirical part is "
         "gda.em.two_timescale",

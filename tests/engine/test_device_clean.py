@@ -138,6 +138,13 @@ DEVICE_CLEAN = [
     "toef.thm5_eft_truncation_rate",
     "toef.softmax_in_canonical_form",
     "toef.lemma8_bch_gate",
+    # gda (Gradient Dynamics of Attention)
+    "gda.ce_logit_grad",
+    "gda.value_grad",
+    "gda.alpha_grad",
+    "gda.WV_grad",
+    "gda.upstream_u",
+    "gda.exp.sticky.min_entropy",
 ]
 
 

@@ -115,6 +115,23 @@ def test_transition_readings_and_entropy_rate():
     assert abs(entropy_rate(transition_matrix("C")) - uniform) < 1e-12
 
 
+def test_trainer_samples_the_intended_halving_chain():
+    """The trainer's sequences follow the chain the claims read (weights 2^-d, L395/L421/L428),
+    not the printed rule propto d: the empirical transition frequencies of its held-out
+    sequences are near the 2^-d chain and far from the printed one."""
+    from numerics.gda.model.sticky import INTENDED_CHAIN
+
+    cfg = StickyConfig(steps=1, n_seeds=2)
+    assert cfg.reading == INTENDED_CHAIN
+    log = train(cfg, seed=0)
+    prev, y = log.eval_prev.reshape(-1), log.eval_y.reshape(-1)
+    cnt = np.zeros((8, 8))
+    np.add.at(cnt, (prev.numpy(), y.numpy()), 1.0)
+    emp = cnt / cnt.sum(1, keepdims=True)
+    assert np.abs(emp - transition_matrix(INTENDED_CHAIN)).max() < 0.05
+    assert np.abs(emp - transition_matrix("A")).max() > 0.1
+
+
 def test_sticky_generator_shapes_and_inputs_encode_previous_symbol():
     g = torch.Generator().manual_seed(6)
     mu = torch.randn(2, 8, 20, generator=g, dtype=torch.float64) * 10

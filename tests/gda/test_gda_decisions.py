@@ -430,14 +430,16 @@ def test_min_entropy_headline_is_the_halving_chain_in_nats():
 
     import mpmath
 
-    from numerics.gda.exp_sticky import HALVING, LN2, entropy_rate_evidence
-    from numerics.gda.model.sticky import entropy_rate, transition_matrix
+    from numerics.gda.exp_sticky import LN2, entropy_rate_evidence
+    from numerics.gda.model.sticky import INTENDED_CHAIN, entropy_rate, transition_matrix
 
     w = [Fraction(1, 2 ** d) for d in (1, 2, 3, 4, 3, 2, 1)]
     p = [Fraction(3, 10)] + [Fraction(7, 10) * x / sum(w) for x in w]
     exact = -sum(mpmath.mpf(x.numerator) / x.denominator
                  * mpmath.log(mpmath.mpf(x.numerator) / x.denominator) for x in p)
-    H = entropy_rate(transition_matrix("exp", param=HALVING))
+    H = entropy_rate(transition_matrix(INTENDED_CHAIN))
+    assert np.allclose(transition_matrix(INTENDED_CHAIN),
+                       transition_matrix("exp", param=math.log(2)), rtol=0, atol=1e-15)
     assert abs(H - float(exact)) < 1e-12 and abs(H - 1.8303) < 1e-4
     assert entropy_rate_evidence(H, "nats").verdict is Verdict.REPRODUCED
     assert entropy_rate_evidence(H / LN2, "bits").verdict is Verdict.NOT_REPRODUCED
@@ -447,7 +449,7 @@ def test_min_entropy_headline_is_the_halving_chain_in_nats():
 
 
 def test_table1_entropy_rows_in_nats_reproduce_and_in_bits_do_not():
-    """The committed deep SGD entropies (nats) meet Table 1's 2.077 +- 0.001 read in nats, and
+    """SGD entropies at the uniform predictor (nats) meet Table 1's 2.077 +- 0.001 read in nats, and
     miss it converted to bits (L434's word)."""
     from numerics.gda.exp_sticky import LN2, TABLE1, _row
 
@@ -652,9 +654,12 @@ def test_first_order_trend_rule_reaches_both_verdicts():
     from numerics.gda.reg import first_order_trend_evidence
 
     etas = [1e-6, 1e-4, 0.01, 0.1]
-    assert first_order_trend_evidence(etas, [1.0, 0.999, 0.95, 0.5]).verdict is Verdict.SUPPORTED
-    ev = first_order_trend_evidence(etas, [1.0, 0.999, 0.5, 0.95])
+    good = ({"instance": 0}, [1.0, 0.999, 0.95, 0.5])
+    bad = ({"instance": 1}, [1.0, 0.999, 0.5, 0.95])
+    assert first_order_trend_evidence(etas, [good, good]).verdict is Verdict.SUPPORTED
+    ev = first_order_trend_evidence(etas, [good, bad])
     assert ev.verdict is Verdict.REFUTED and ev.counterexample["r"][2] == 0.5
+    assert ev.counterexample["instance"] == {"instance": 1}
 
 
 # ---- gda.crr.* ---------------------------------------------------------------------------------
@@ -688,7 +693,7 @@ def test_proportionality_rule_reaches_three_verdicts():
     )
 
 
-# ---- severity by the written rule (issue 24, C): a weakening repair is no erratum --------------
+# ---- severity by the written rule: a repair by an unstated hypothesis is no erratum ---------
 @pytest.mark.parametrize("cid", ["gda.dyn.feedback_loop", "gda.dyn.alpha_reallocation",
                                  "gda.em.e_step", "gda.diag.advantage_predicts_attention"])
 def test_a_repair_by_an_unstated_hypothesis_is_overstated(cid):
@@ -720,12 +725,13 @@ def test_value_update_heads_with_the_aggregate_the_text_says():
 def test_the_2_pow_minus_d_rule_puts_the_nearby_symbol_first_and_gives_1829_nats():
     from fractions import Fraction
 
-    from numerics.gda.exp_sticky import HALVING, nearby_evidence
+    from numerics.gda.exp_sticky import nearby_evidence
+    from numerics.gda.model.sticky import INTENDED_CHAIN
 
     d = [1, 2, 3, 4, 3, 2, 1]
     assert nearby_evidence([Fraction(1, 2**x) for x in d], "B", "2^-d").verdict \
         is Verdict.SUPPORTED
     assert nearby_evidence([Fraction(x) for x in d], "A", "d").verdict is Verdict.REFUTED
-    assert entropy_rate(transition_matrix("exp", param=HALVING)) == pytest.approx(1.8303, abs=1e-4)
+    assert entropy_rate(transition_matrix(INTENDED_CHAIN)) == pytest.approx(1.8303, abs=1e-4)
     assert entropy_rate(transition_matrix("B")) == pytest.approx(1.883, abs=1e-3)
 

@@ -248,15 +248,17 @@ class AttentionHead(nn.Module):
     ) -> None:
         super().__init__()
 
+        device = generator.device if generator is not None else None
+
         def g(*shape: int) -> nn.Parameter:
             return nn.Parameter(torch.randn(*shape, generator=generator, dtype=dtype,
-                device=generator.device) * init_std)
+                                            device=device) * init_std)
 
         self.W_Q = g(d_k, d_x)
         self.W_K = g(d_k, d_x)
         self.W_V = g(d_v, d_x)
         self.W_O = g(C, d_v)
-        self.b_O = nn.Parameter(torch.zeros(C, dtype=dtype), requires_grad=bias)
+        self.b_O = nn.Parameter(torch.zeros(C, dtype=dtype, device=device), requires_grad=bias)
         self.causal = causal
 
     def forward(self, X: Tensor, y: Tensor, reduction: str = "sum") -> HeadTrace:

@@ -83,7 +83,7 @@ def random_free(g: torch.Generator, n: int, s: Sizes, dtype=torch.float64) -> Fr
     def r(*shape: int) -> Tensor:
         return torch.randn(n, *shape, generator=g, dtype=dtype, device=g.device)
 
-    mask = causal_mask(s.T) if s.causal else None
+    mask = causal_mask(s.T, g.device) if s.causal else None
     return FreeState(
         S=r(s.T, s.T) * s.scale,
         V=r(s.T, s.d_v) * s.x_scale,

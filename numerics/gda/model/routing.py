@@ -100,7 +100,7 @@ class SelectiveSSM(nn.Module):
         delta, B, C = self.params(x)
         T = x.shape[0]
         logdecay = torch.cumsum(self.A[None, :] * delta[:, None], 0)  # sum_{k<=t} A Delta_k
-        w = torch.zeros(T, T, dtype=x.dtype)
+        w = torch.zeros(T, T, dtype=x.dtype, device=x.device)
         for i in range(T):
             for j in range(i + 1):
                 prod = torch.exp(logdecay[i] - logdecay[j])  # prod_{k=j+1}^i exp(A Delta_k)
@@ -120,16 +120,16 @@ class LSTMRouting(nn.Module):
 
     def __init__(self, d: int = 1, hidden: int = 1, *, generator=None, dtype=torch.float64):
         super().__init__()
-        self.cell = nn.LSTMCell(d, hidden, dtype=dtype)
+        device = None if generator is None else generator.device
+        self.cell = nn.LSTMCell(d, hidden, dtype=dtype, device=device)
         with torch.no_grad():
             for p in self.cell.parameters():
-                p.copy_(torch.randn(p.shape, generator=generator, dtype=dtype,
-                    device=None if generator is None else generator.device))
+                p.copy_(torch.randn(p.shape, generator=generator, dtype=dtype, device=device))
 
     def _run(self, x: Tensor):
         H = self.cell.hidden_size
-        h = torch.zeros(1, H, dtype=x.dtype)
-        c = torch.zeros(1, H, dtype=x.dtype)
+        h = torch.zeros(1, H, dtype=x.dtype, device=x.device)
+        c = torch.zeros(1, H, dtype=x.dtype, device=x.device)
         fs, is_, cts = [], [], []
         for t in range(x.shape[0]):
             gates = (
@@ -150,7 +150,7 @@ class LSTMRouting(nn.Module):
     def weights(self, x: Tensor) -> Tensor:
         f, i, _ = self._run(x)
         T = x.shape[0]
-        w = torch.zeros(T, T, dtype=x.dtype)
+        w = torch.zeros(T, T, dtype=x.dtype, device=x.device)
         for a in range(T):
             for b in range(a + 1):
                 w[a, b] = torch.prod(f[b + 1 : a + 1]) * i[b]
@@ -183,7 +183,7 @@ def def91_predicate(mech, x: Tensor, *, tol: float = 1e-9) -> Def91Report:
     """
     T = x.shape[0]
     w = mech.weights(x).detach()
-    mask = torch.ones(T, T, dtype=torch.bool).tril()
+    mask = torch.ones(T, T, dtype=torch.bool, device=w.device).tril()
     vis = w[mask]
     rs = w.sum(-1)
     J = torch.autograd.functional.jacobian(mech.weights, x)  # (T, T, T, d)

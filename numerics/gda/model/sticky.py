@@ -5,10 +5,16 @@ states by circular distance ``d in {1,2,3,4}`` on Z_8; ``x_t = mu_{y_{t-1}} + ep
 ``mu_y in R^20``, ``eps_t ~ N(0, I)``; predict ``y_t`` from ``x_{1:t}`` with one causal head
 (``d_x=20, d_k=10, d_v=15, C=8``, output bias), 1000 steps.
 
-The paper leaves open the transition weights (Reading A:
-``propto d`` as printed; B: ``propto 1/d``, the "nearby symbol gets higher probability" gloss;
-C: uniform), the embedding scale, init, data per step, loss reduction and evaluation. The
-defaults here, each a parameter of :class:`StickyConfig`: ``mu ~ N(0, I_20)``, init
+The chain is :data:`INTENDED_CHAIN`: off-diagonal weights halving with each step of circular
+distance (``2^-d``). L395 prints "proportional to the distance" but says in the same sentence
+that "the nearby symbol gets higher probability than the distant one", and Table 1's minimum
+entropy 1.829 (L428), "computed from the transition matrix" (L421), is this chain's entropy
+rate (1.8303 nats). Every claim and the trainer use this one definition; the printed rule
+(reading ``"A"``, weights ``propto d``) and the other decreasing rules stay available to
+:func:`transition_matrix` as the readings the claims compare it with.
+
+The paper also leaves open the embedding scale, init, data per step, loss reduction and
+evaluation. The defaults here, each a parameter of :class:`StickyConfig`: ``mu ~ N(0, I_20)``, init
 ``N(0, 0.1^2)``, a fresh sequence per step, mean reduction, held-out evaluation on a fixed
 fresh sequence per seed, ``b_O`` at the routing rate, ``y_0`` drawn from the stationary law.
 
@@ -30,6 +36,10 @@ from verify.memo import checkpoint, persistent
 from .blocked import blocked_head_step
 from .dynamics import PARAM_NAMES
 
+#: The chain the paper means (L395, L421, L428): off-diagonal weights ``2^-d``.
+INTENDED_CHAIN = "halving"
+
+#: The literal and alternative rules of L395 the claims compare the intended chain with.
 TRANSITION_READINGS = ("A", "B", "B2", "Bexp", "C")
 
 #: Training data is drawn in chunks of about this many tokens (bounds memory); an interrupted
@@ -38,24 +48,28 @@ CHUNK_TOKENS = 2_000_000
 
 
 def circ_dist(n: int = 8) -> np.ndarray:
+    """Circular distance ``min(|i - j|, n - |i - j|)`` between the symbols of Z_n."""
     i = np.arange(n)
     d = np.abs(i[:, None] - i[None, :])
     return np.minimum(d, n - d)
 
 
 def transition_matrix(
-    reading: str = "A", n: int = 8, stay: float = 0.3, param: float | None = None
+    reading: str = INTENDED_CHAIN, n: int = 8, stay: float = 0.3, param: float | None = None
 ) -> np.ndarray:
     """Row-stochastic circulant P of the sticky chain under a reading of L395.
 
-    ``A``: off-diagonal weights ``propto d`` (as printed); ``B``: ``propto 1/d``; ``B2``:
+    ``halving`` (:data:`INTENDED_CHAIN`, the default): off-diagonal weights ``2^-d``; ``A``:
+    ``propto d`` (as printed); ``B``: ``propto 1/d``; ``B2``:
     ``propto 1/d^2``; ``Bexp``: ``propto e^{-d}``; ``C``: uniform; ``pow``: ``propto d^{-param}``;
     ``exp``: ``propto e^{-param d}``.
     """
     d = circ_dist(n).astype(float)
     off = d > 0
     w = np.zeros_like(d)
-    if reading == "A":
+    if reading == INTENDED_CHAIN:
+        w[off] = 2.0 ** -d[off]
+    elif reading == "A":
         w[off] = d[off]
     elif reading == "B":
         w[off] = 1.0 / d[off]
@@ -88,10 +102,14 @@ def entropy_rate(P: np.ndarray) -> float:
 
 @dataclass(frozen=True)
 class StickyConfig:
+    """One training setting of the sticky task: the paper's (L395, L408-413) by default, with
+    the choices it leaves open as fields (``reading`` names the chain of
+    :func:`transition_matrix`)."""
+
     T: int = 2000
     steps: int = 1000
     n_seeds: int = 5
-    reading: str = "A"
+    reading: str = INTENDED_CHAIN
     d_x: int = 20
     d_k: int = 10
     d_v: int = 15
@@ -130,10 +148,10 @@ def sample_sequences(
     """
     S, C, d_x = mu.shape
     lead = (n_batches,) if n_batches else ()
-    y = torch.empty(*lead, S, T + 1, dtype=torch.long)
+    y = torch.empty(*lead, S, T + 1, dtype=torch.long, device=g.device)
     y[..., 0] = torch.randint(
         0, C, (*lead, S), generator=g, device=g.device)  # y_0 from the stationary (uniform) law
-    cum = P.cumsum(-1)
+    cum = P.to(g.device).cumsum(-1)
     u = torch.rand(*lead, S, T, 1, generator=g, dtype=torch.float64, device=g.device)
     for t in range(T):
         rows = cum[y[..., t]].contiguous()
@@ -182,7 +200,7 @@ def _init_params(g: torch.Generator, n_seeds: int, cfg: StickyConfig, dtype) -> 
         "W_K": r(cfg.d_k, cfg.d_x),
         "W_V": r(cfg.d_v, cfg.d_x),
         "W_O": r(cfg.C, cfg.d_v),
-        "b_O": torch.zeros(n_seeds, cfg.C, dtype=dtype),
+        "b_O": torch.zeros(n_seeds, cfg.C, dtype=dtype, device=g.device),
     }
 
 
@@ -206,9 +224,8 @@ def evaluate(
 def block_rows(cfg: StickyConfig, device: str) -> int:
     """Query rows per block of the closed-form gradient (blocked.py; the numbers do not depend
     on it). On CPU ``cfg.block``: small blocks keep the ``(R, block, T)`` intermediates in
-    cache and skip the masked half (4-5x at T = 2000, benchmarks/bench_gda_step.py). On a GPU
-    the whole sequence at once: there one large kernel beats many small ones (a 64-row block
-    is about 10x slower than the full matrices at T = 2000 on an H200, benchmarks/RESULTS.md)."""
+    cache and skip the masked half (benchmarks/bench_gda_step.py). On a GPU the whole sequence
+    at once: there one large kernel beats many small ones (benchmarks/RESULTS.md)."""
     return cfg.block if device == "cpu" else cfg.T
 
 

@@ -131,8 +131,8 @@ def run_toy(st: ToySetting, n_seeds: int, seed: int) -> ToyLog:
 
 def grid() -> list[ToySetting]:
     """Every combination of the choices the paper leaves open (L374-383): init std, learning
-    rate, view, schedule and reduction. The same 128 settings in every profile (seconds on
-    CPU), so a verdict over the grid cannot change with the profile."""
+    rate, view, schedule and reduction. The same 128 settings in every profile (the toy is
+    small enough), so a verdict over the grid cannot change with the profile."""
     return [
         ToySetting(init_std=s, lr=lr, view=v, schedule=sc, reduction=red)
         for s in (0.01, 0.1, 0.3, 1.0)

@@ -137,8 +137,8 @@ def value_move_symbolic(*, weight: sp.Expr | None = None) -> Evidence:
     lk.engine("alpha_ij Delta v_jc with Delta v_j = -eta ubar_j (37)-(38)",
               (a_ij * Dl[c]).xreplace({Dl[c]: -eta * ubar}),
               -eta * alpha[i, j0] * sp.Sum(alpha[r, j0] * u[r, c], (r, 1, TT)))
-    return lk.evidence("(39) Delta g_i = alpha_ij Delta v_j = -eta alpha_ij sum_r alpha_rj u_r, "
-                       "sizes symbolic",
+    return lk.evidence(r"(39) $\Delta g_i = \alpha_{ij} \Delta v_j = -\eta\, \alpha_{ij} "
+                       r"\sum_r \alpha_{rj} u_r$, sizes symbolic",
                        "T, d_v symbolic, any alpha, u, v, each coordinate c",
                        part="algebra (39)-(41)")
 

@@ -191,3 +191,9 @@ def score_magnitude_counterexample(
         "exact": True,
         "violates": bool(abs(adv[1]) > abs(adv[0]) and abs(ds[1]) < abs(ds[0])),
     }
+
+
+def fraction_tex(value: str) -> str:
+    """LaTeX of an exact rational given as text (``"-23/500"`` -> ``-\\frac{23}{500}``), for the
+    summaries that quote a first-order change in the paper's notation."""
+    return sp.latex(sp.Rational(value))
