@@ -11,9 +11,10 @@ from verify.symbolic import prove_cases
 from .model import PAPER, R
 
 #: Why one block with a symbolic frequency vector covers all 16 (or any number of) frequencies.
-BLOCKWISE = ("any number of frequencies: rho(t) = (+)_i R(alpha^(i) . t) is block diagonal and "
-             "gamma blockwise, so the identity holds iff it holds on block i, proved for a "
-             "symbolic index i (alpha^(i) an IndexedBase in R^2) and p, q, t in R^2")
+BLOCKWISE = (r"any number of frequencies: $\rho(t) = \bigoplus_i R(\alpha^{(i)}\cdot t)$ is "
+             r"block diagonal and $\gamma$ blockwise, so the identity holds iff it holds on block "
+             r"$i$, proved for a symbolic index $i$ ($\alpha^{(i)} \in \mathbb{R}^2$ an indexed "
+             r"symbol) and $p, q, t \in \mathbb{R}^2$")
 
 
 @verify.claim(
@@ -55,9 +56,9 @@ def TxT_sinusoidal_rep(ctx):
         def chi(u, scale=scale):
             return sp.exp(sp.I * scale * dot(al, u))
 
-        label = "no 2 pi" if scale == 1 else "2 pi"
+        label = r"without $2\pi$" if scale == 1 else r"with $2\pi$"
         out += [
-            prove_cases([(f"block i: gamma(p+t) = R(alpha . t) gamma(p) [{label}]",
+            prove_cases([(rf"block $i$: $\gamma(p+t) = R(\alpha\cdot t)\gamma(p)$ ({label})",
                           block(plus(p, t)), R(scale * dot(al, t)) * block(p))],
                         generality=BLOCKWISE, scope="general", part="(i)", reading=reading,
                         summary=f"(i) gamma(p+t) = rho(t) gamma(p) [{label}]"),

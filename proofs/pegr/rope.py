@@ -59,9 +59,9 @@ def rope_representation(ctx):
                           sp.IndexedBase(f"{name}2", real=True)[i]])
 
     v, q, k = pair("v"), pair("q"), pair("k")
-    blockwise = ("every even d = 2h: R_Theta is block diagonal, so the identity holds iff it holds "
-                 "on block i, proved for a symbolic index i (alpha_i and the coordinate pairs of v "
-                 "IndexedBases) and integer m, n, t")
+    blockwise = (r"every even $d = 2h$: $R_\Theta$ is block diagonal, so the identity holds iff "
+                 r"it holds on block $i$, proved for a symbolic index $i$ ($\alpha_i$ and the "
+                 r"coordinate pairs of $v$ indexed symbols) and integer $m, n, t$")
     return [
         prove_cases([("block i: R(m+n) = R(m) R(n)", R((m + n) * a), R(m * a) * R(n * a))],
                     generality=blockwise, scope="general", part="(i)",
