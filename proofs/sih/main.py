@@ -49,14 +49,14 @@ def mlp_width_evidence(U: list, V: int,
     domain = (f"{n} partitions of U allowed by Def. 4.1 (V = {V}); other settings and a "
               "symbolic partition are not enumerated")
     if bad_a is None:
-        ev_a = Evidence(Verdict.PROVED, "MLP width 'exactly 4hV^m'", method="symbolic",
+        ev_a = Evidence(Verdict.PROVED, "MLP width 'exactly $4hV^m$'", method="symbolic",
                         generality=domain, scope="bounded", part="mlp_width")
     else:
         ev_a = refute_exactly(
-            f"MLP width 'exactly 4hV^m': {bad_a['sum_4V^|S|']} != {bad_a['printed_width']}",
+            f"MLP width 'exactly $4hV^m$': ${bad_a['sum_4V^|S|']} \\ne {bad_a['printed_width']}$",
             bad_a, lhs=bad_a["sum_4V^|S|"], rhs=bad_a["printed_width"], generality=domain,
             part="mlp_width")
-    summary_b = "per-head 4V^{|S|} and total <= 4hV^m on every partition"
+    summary_b = r"per head $4V^{|S|}$ and in total $\le 4hV^m$, on every partition"
     if bad_b is None:
         ev_b = Evidence(Verdict.PROVED, summary_b, method="symbolic", generality=domain,
                         scope="bounded", part="mlp_width", reading="B")
@@ -74,8 +74,8 @@ def mlp_width_evidence(U: list, V: int,
     statement=r"D=V+d_p+2hV^m+V\le2(h+1)V+2d+2\ (m=1),\ \le2hV^m+2(m+V+d)+2\ (m>1);"
               r"\ \text{Layer-1 MLP hidden width exactly }4hV^m",
     readings={"B": r"MLP width exactly $4V^{|S_\gamma|}$ per head, total bounded by $4hV^m$"},
-    repairs={"B": ("erratum", "the Layer-1 MLP width is 4V^{|S_gamma|} per head; 4hV^m bounds the "
-                              "total")},
+    repairs={"B": ("erratum", r"the Layer-1 MLP width is $4V^{|S_\gamma|}$ per head; $4hV^m$ "
+                              "bounds the total")},
 )
 def dim_formula(ctx):
     """Block sums vs (54): PROVED symbolically (d_p = 2d+2 for m = 1; d_p <= 2(m+d)+2 gives (54)
