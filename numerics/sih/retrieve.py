@@ -538,9 +538,9 @@ def lemma_e9_cor_e10(ctx):
             device=generator.device)
               * (rm.min(-1, keepdim=True).values - G))
         p = torch.softmax(torch.cat([rm, rn], -1), -1)
-        u_star = torch.zeros(V, dtype=torch.float64)
+        u_star = torch.zeros(V, dtype=torch.float64, device=p.device)
         u_star[0] = 1
-        vals = torch.zeros(N, V, dtype=torch.float64)
+        vals = torch.zeros(N, V, dtype=torch.float64, device=p.device)
         vals[:k, 0] = 1
         vals[k:, 1] = 1  # adversarial: all non-matches on one wrong class
         y = p @ vals
