@@ -543,10 +543,10 @@ def affine_in_time_obstruction(degree: int = 1) -> Evidence:
     expect="SUPPORTED",
     statement=r"\text{routing }\mathcal U=\{-1,0,1,2\}\text{ requires }|\Omega|\le|\mathcal U|+d"
               r"=5,\ d_S=10,\ d_p=12\text{, independent of }L",
-    readings={"B": "10 and 12 are upper bounds from |Omega| <= |U| + d"},
-    repairs={"B": ("erratum", "'required' for 'sufficient': |Omega| <= |U| + d is the bound "
-                              "the remark derives, and its point, a size independent of L, "
-                              "stands")},
+    readings={"B": r"10 and 12 are upper bounds from $|\Omega| \le |\mathcal U| + d$"},
+    repairs={"B": ("erratum", r"'required' for 'sufficient': $|\Omega| \le |\mathcal U| + d$ is "
+                              "the bound the remark derives, and its point, a size independent "
+                              "of $L$, stands")},
 )
 def remark_d7(ctx):
     """Minimal |Omega| for N = U in 1D (uniform form: h|_N = 0, h <= -1 off N, plus rank 4 on
@@ -634,7 +634,8 @@ def remark_d7_exact_witness(Ls: list[int], centre: Fraction = Fraction(1, 2)) ->
               r"\ \text{exactly }\binom V2\text{ pairs of distinct configurations};"
               r"\ \delta\le1/(V^m-1)",
     readings={"B": r"$\binom{V^m}2$ pairs of distinct configurations"},
-    repairs={"B": ("erratum", "binom(V^m, 2) pairs of distinct configurations, not binom(V, 2)")},
+    repairs={"B": ("erratum", r"$\binom{V^m}{2}$ pairs of distinct configurations, not "
+                              r"$\binom{V}{2}$")},
 )
 def nondegeneracy(ctx):
     """Injectivity for random alpha in the simplex: check_injective on all V^m configurations
@@ -665,9 +666,10 @@ def nondegeneracy(ctx):
                          summary="base-V weights: minimum gap exactly 1/(V^m - 1)")
     ev_a, counts = pair_count_evidence([(V, m) for V in (2, 3) for m in (1, 2, 3)])
     ev_b = prove_cases(counts, reading="B", part="count",
-                       generality="V in {2,3}, m in {1,2,3} (enumerated pairs against "
-                                  "C(V^m, 2); a count over symbolic V, m is not enumerable)",
-                       summary="C(V^m, 2) pairs (enumerated)")
+                       generality=r"$V \in \{2,3\}$, $m \in \{1,2,3\}$ (enumerated pairs "
+                                  r"against $\binom{V^m}{2}$; a count over symbolic $V, m$ is "
+                                  "not enumerable)",
+                       summary=r"$\binom{V^m}{2}$ pairs (enumerated)")
     return [worst, ev_gap, ev_a, ev_b]
 
 

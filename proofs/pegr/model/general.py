@@ -332,8 +332,9 @@ def norm_general(order: str = "col", *, step2: Evidence | None = None,
                   after, isinstance(before.arg, sp.MatMul) and before.arg.args == (X.T, X))
     dv.engine(f"tr(I_D) = {value}", after, value)
     name = "column-major" if order == "col" else "row-major"
-    return dv.evidence(f"(i) |gamma(x)|^2 = tr(rho(x)^T rho(x)) = D, {name} vec",
-                       "any orthogonal representation, degree D symbolic", reading=reading,
+    return dv.evidence(r"$\|\gamma(x)\|^2 = \mathrm{tr}(\rho(x)^\top\rho(x)) = D$, "
+                       f"{name} vec",
+                       "any orthogonal representation, degree $D$ symbolic", reading=reading,
                        part=part)
 
 
