@@ -129,6 +129,11 @@ DEVICE_CLEAN = [
     "toef.rope_fourier_pe",
     "toef.lemma2_depth",
     "toef.lemma1_lie_trotter",
+    # pegr and sih: attention weights, the bump decoder and the retrieval targets on the
+    # inputs' device
+    "pegr.attention.equivariance",
+    "sih.decode.lemma_e4",
+    "sih.retrieve.lemma_e9_cor_e10",
 ]
 
 
