@@ -328,13 +328,9 @@ def exp_fig2_bias(ctx):
     NOT_REPRODUCED; a later end step is reported only (reading B). Also reported: how far A is
     from 0 ("correct bias", L112), and an init-only scan over every (C, K) / c configuration of
     the paper's grids (Fig. 2's hyperparameters are not reported; the quick hyperparameters of
-    the Table 2 re-run are used). Quick (seed 0): SO(2) has the lowest mean A at steps 0 and
-    25, but A stays near 0.9 at initialisation and the differences are not significant (p ~ 0.3
-    against T x T); the quick run carries scale="smoke" (64^2 grid, 25 steps vs 256^2, 500
-    steps), so the audit leaves it UNDECIDED. Deep (scale "stated": Fig. 2's hyperparameters are
-    not reported) judges it: UNDECIDED at seed 0, a tie at both steps (step 0: T x T has the
-    lowest mean A, 0.890 against SO(2)'s 0.912, not significantly; step 25: SO(2) 0.051 against
-    T x T 0.040, not significantly); a tie is not a reversal."""
+    the Table 2 re-run are used). The quick run carries scale "smoke" (64^2 grid, 25 steps
+    against 256^2 and 500 steps), so the audit leaves it UNDECIDED; the deep run (scale
+    "stated") decides. A non-significant difference is a tie, not a reversal."""
     seeds = ctx.pick(quick=5, deep=10)
     steps = ctx.pick(quick=25, deep=500)
     n = ctx.pick(quick=64, deep=256)

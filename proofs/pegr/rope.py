@@ -23,6 +23,8 @@ from .model import PAPER, R
     statement=r"R_\Theta(m+n)=R_\Theta(m)R_\Theta(n),\ R_\Theta(m)^\top R_\Theta(m)=I,\ "
               r"\det R_\Theta(m)=1,\ R_\Theta(m+t)v=R_\Theta(t)(R_\Theta(m)v)",
     kind="identity", expect="PROVED",
+    # a few seconds on an idle machine, about a minute on a loaded one: room for the symbolic sum
+    timeout={"quick": 180.0},
     readings={"B": "the group is SO(2)^{d/2} (Table 1): (phi_i) -> (+) R(phi_i) is a homomorphism",
               "C": "a representation of the position group (Z,+) with image in SO(2)^{d/2} in "
                    "SO(d)",
