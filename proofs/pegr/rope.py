@@ -25,11 +25,12 @@ from .model import PAPER, R
     kind="identity", expect="PROVED",
     # a few seconds on an idle machine, about a minute on a loaded one: room for the symbolic sum
     timeout={"quick": 180.0},
-    readings={"B": "the group is SO(2)^{d/2} (Table 1): (phi_i) -> (+) R(phi_i) is a homomorphism",
-              "C": "a representation of the position group (Z,+) with image in SO(2)^{d/2} in "
-                   "SO(d)",
-              "iv": "(iv) RoFormer relative property <R(m)q, R(n)k> = q^T R(n-m) k (Su et al., "
-                    "not in this paper)"},
+    readings={"B": r"the group is $\mathrm{SO}(2)^{d/2}$ (Table 1): "
+                   r"$(\phi_i) \mapsto \bigoplus_i R(\phi_i)$ is a homomorphism",
+              "C": r"a representation of the position group $(\mathbb{Z},+)$ with image in "
+                   r"$\mathrm{SO}(2)^{d/2} \subset \mathrm{SO}(d)$",
+              "iv": r"(iv) RoFormer relative property $\langle R(m)q, R(n)k\rangle = "
+                    r"q^\top R(n-m) k$ (Su et al., not in this paper)"},
 )
 def rope_representation(ctx):
     """SymPy, for every even d: ``R_Theta(m) = (+)_i R(m alpha_i)`` is block diagonal, so each
