@@ -107,6 +107,7 @@ def finite_width_deviations(X: torch.Tensor, Xg: torch.Tensor, widths: list[int]
     r"K_{ij}=h(\gamma(x_i)^\top\gamma(x_j)),\ K^g_{ij}=K_{ij}",
     kind="property",
     expect="SUPPORTED",
+    timeout={"quick": 180.0},  # six finite-width NTKs up to width 1024: room for them under load
     readings={
         "B": "applied to the paper's own SO(2)-Bessel PE (not of vec form, non-constant norm)",
         "C": "finite width: empirical NTK J J^T of the width-w MLP under Gaussian init, "

@@ -14,7 +14,7 @@ import sympy as sp
 import verify
 from verify.symbolic import prove_cases, refute_exactly
 
-from .model import PAPER, R
+from .model import PAPER, R, step_timeout
 
 
 @verify.claim(
@@ -23,8 +23,8 @@ from .model import PAPER, R
     statement=r"R_\Theta(m+n)=R_\Theta(m)R_\Theta(n),\ R_\Theta(m)^\top R_\Theta(m)=I,\ "
               r"\det R_\Theta(m)=1,\ R_\Theta(m+t)v=R_\Theta(t)(R_\Theta(m)v)",
     kind="identity", expect="PROVED",
-    # a few seconds on an idle machine, about a minute on a loaded one: room for the symbolic sum
-    timeout={"quick": 180.0},
+    # seven symbolic steps: seconds on an idle machine, minutes on a loaded one
+    timeout={"quick": 300.0},
     readings={"B": r"the group is $\mathrm{SO}(2)^{d/2}$ (Table 1): "
                    r"$(\phi_i) \mapsto \bigoplus_i R(\phi_i)$ is a homomorphism",
               "C": r"a representation of the position group $(\mathbb{Z},+)$ with image in "
@@ -68,47 +68,44 @@ def rope_representation(ctx):
     return [
         prove_cases([("block i: R(m+n) = R(m) R(n)", R((m + n) * a), R(m * a) * R(n * a))],
                     generality=blockwise, scope="general", part="(i)",
-                    summary="(i) homomorphism"),
+                    summary="(i) homomorphism",
+                    timeout=step_timeout(ctx, 7)),
         prove_cases([("block i: orthogonal", R(m * a).T * R(m * a), sp.eye(2)),
                      ("block i: det = 1", sp.simplify(R(m * a).det()), 1)],
-                    generality=blockwise, scope="general", part="(ii)", summary="(ii) in SO(d)"),
+                    generality=blockwise, scope="general", part="(ii)", summary="(ii) in SO(d)",
+                    timeout=step_timeout(ctx, 6)),
         prove_cases([("block i: R(m+t) v = R(t) R(m) v", R((m + t) * a) * v,
                       R(t * a) * (R(m * a) * v)),
                      ("block i: the pair is rotated by R(t alpha_i)", R(m * a) * v,
                       R(t * a).T * (R((m + t) * a) * v))],
                     generality=blockwise, scope="general", part="(iii)",
-                    summary="(iii) equivariance (L170)"),
+                    summary="(iii) equivariance (L170)",
+                    timeout=step_timeout(ctx, 5)),
         prove_cases([("block i: R_Theta(m) R_Theta(n) = R_Theta(n) R_Theta(m)",
                       R(m * a) * R(n * a), R(n * a) * R(m * a))],
                     generality=blockwise, scope="general", part="(A) group",
                     summary="(A) v -> R_Theta(m) v applies the element R_Theta(m) of SO(d) "
                             "(defining representation, by (ii)); the R_Theta(m) commute, so "
                             "positions act through the torus SO(2)^{d/2}, not all of SO(d) "
-                            f"(non-abelian for d >= 3: {so3_noncommuting()})"),
+                            f"(non-abelian for d >= 3: {so3_noncommuting()})",
+                    timeout=step_timeout(ctx, 4)),
         prove_cases([("block i: R(phi_i + psi_i) = R(phi_i) R(psi_i)", R(phi[i] + psi[i]),
                       R(phi[i]) * R(psi[i]))],
                     generality="every d/2: (phi_i) -> (+) R(phi_i) acts block by block; block i "
                                "with a symbolic index i", scope="general", reading="B",
-                    summary="B: SO(2)^{d/2} -> SO(d) is a homomorphism"),
+                    summary="B: SO(2)^{d/2} -> SO(d) is a homomorphism",
+                    timeout=step_timeout(ctx, 3)),
         prove_cases([("block i: R(m+n) = R(m) R(n)", R((m + n) * a), R(m * a) * R(n * a))],
                     generality=blockwise, scope="general", reading="C",
-                    summary="C: m -> R_Theta(m) is a representation of (Z,+)"),
+                    summary="C: m -> R_Theta(m) is a representation of (Z,+)",
+                    timeout=step_timeout(ctx, 2)),
         prove_cases([("sum over the d/2 blocks: <R(m)q, R(n)k> = q^T R(n-m) k",
                       sp.Sum(((R(m * a) * q).T * (R(n * a) * k))[0], (i, 1, h)),
                       sp.Sum((q.T * R((n - m) * a) * k)[0], (i, 1, h)))],
                     generality="symbolic d = 2h (sum over the blocks i = 1..h), alpha_i, q, k",
                     scope="general", reading="iv", summary="iv: RoFormer relative property",
-                    timeout=relative_property_timeout(ctx)),
+                    timeout=step_timeout(ctx, 1)),
     ]
-
-
-def relative_property_timeout(ctx) -> float:
-    """Seconds for reading iv's symbolic sum: most of what is left of the claim's budget, and
-    never less than ``prove_cases``' default 20 s. The ladder reaches the rung that closes it
-    (expand_trig) only after the sum rungs, which together take several seconds on an idle
-    machine and several times that on a loaded one; a fixed cap would make the verdict depend
-    on the load rather than on the mathematics."""
-    return max(20.0, 0.8 * ctx.time_left())
 
 
 def so3_noncommuting() -> str:
