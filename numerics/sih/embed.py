@@ -160,6 +160,7 @@ def def_spatial_aware(ctx):
 @verify.claim(
     "sih.embed.lemma_d2", paper=PAPER, where="Lemma D.2, L862-880 (proof L881-981)",
     kind="existence", expect="REFUTED", quantifier={"A": "exists"},
+    timeout={"quick": 180.0},  # exact Farkas certificates for every frequency set: room under load
     statement=r"\exists\Omega,\ |\Omega|\le m+d,\ a_\omega,b_\omega:\ g(\delta_h)=s_h\ \forall h,"
               r"\ g(\delta)\le-W\ \forall\delta\notin N",
     readings={"B": r"the lemma on 1D tori ($d = 1$, $G = \mathbb{Z}_L$): "

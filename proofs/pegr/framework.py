@@ -108,7 +108,7 @@ def equivariant_maps_vs_reps(ctx):
         scope="bounded",
         prefix="(a) rho(g h) = rho(g) rho(h), i.e. rho(g . h) = g . rho(h)")
     not_space = refute_exactly(
-        r"(b) $\rho(\mathrm{SO}(2))$ is not a vector space: it misses 0 ($\det 0 \ne 1$) and "
+        r"$\rho(\mathrm{SO}(2))$ is not a vector space: it misses 0 ($\det 0 \ne 1$) and "
         r"$R(0)+R(0) = 2I$ has $\det = 4 \ne 1$",
         {"group": "SO(2)", "rho": "R(theta)", "zero matrix det": 0, "R(0)+R(0)": "2I",
          "det(2I)": 4},

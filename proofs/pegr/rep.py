@@ -73,7 +73,8 @@ def complete_reducibility(ctx):
     lines = {sp.simplify(sol.get(q, q)) for sol in sols}
     if lines == {0}:
         no_complement = refute_exactly(
-            r"$\mathbb{T} = (\mathbb{R},+)$, $\rho(t) = \begin{pmatrix}1&t\\0&1\end{pmatrix}$: "
+            r"$\mathbb{T} = (\mathbb{R},+)$, "
+            r"$\rho(t) = \bigl(\begin{smallmatrix}1&t\\0&1\end{smallmatrix}\bigr)$: "
             r"$\mathrm{span}(e_1)$ is invariant and is the only invariant line (the eigenvectors "
             r"of $\rho(1)$ all have $q = 0$), so it has no invariant complement: $\rho$ is not a "
             "direct sum of irreps",
