@@ -34,9 +34,11 @@ class PESelfAttention(nn.Module):
         self.axis = axis
 
     @classmethod
-    def scalar(cls, d: int, b1: float, b2: float, b3: float, axis: int = 0, dtype=torch.float64):
-        """``W_V = b1 I``, ``W_K = b2 I``, ``W_Q = b3 I`` (A.4, L219)."""
-        eye = torch.eye(d, dtype=dtype)
+    def scalar(cls, d: int, b1: float, b2: float, b3: float, axis: int = 0, dtype=torch.float64,
+               device: torch.device | str | None = None):
+        """``W_V = b1 I``, ``W_K = b2 I``, ``W_Q = b3 I`` (A.4, L219), on ``device`` (that of the
+        PE matrices they will meet)."""
+        eye = torch.eye(d, dtype=dtype, device=device)
         return cls(b1 * eye, b2 * eye, b3 * eye, axis)
 
     def attention(self, G: torch.Tensor) -> torch.Tensor:
@@ -66,7 +68,7 @@ def attention_violation(
     att = (
         PESelfAttention(*W, axis=axis)
         if W is not None
-        else PESelfAttention.scalar(D * D, *b, axis=axis)
+        else PESelfAttention.scalar(D * D, *b, axis=axis, device=M.device)
     )
     f, fg = att(G), att(Gg)
     K = kron_I(g, kron)
@@ -138,18 +140,19 @@ def attention_equivariance(ctx):
         out.append(
             ev.relabel(reading=reading, prefix=f"{order} vec, {kron} (violation in units of 1e-10)")
         )
-    g = torch.Generator().manual_seed(ctx.subseed("attD"))
+    g = ctx.torch_generator("attD")
     worst, neg, case = 0.0, 0.0, None
     D = 3
-    eye = torch.eye(D, dtype=torch.float64)
+    eye = torch.eye(D, dtype=torch.float64, device=g.device)
     for it in range(ctx.pick(quick=10, deep=100)):
         M = sample_rep("so3", 5, g)
         A = torch.randn(D, D, generator=g, dtype=torch.float64, device=g.device)
         B = torch.randn(D, D, generator=g, dtype=torch.float64, device=g.device)
-        W = (torch.kron(A, eye), torch.eye(D * D, dtype=torch.float64), torch.kron(B, eye))
+        W = (torch.kron(A, eye), torch.eye(D * D, dtype=torch.float64, device=g.device),
+             torch.kron(B, eye))
         err = attention_violation(M, (0, 0, 0), "column-major", "I(x)A", 0, W)
         if case is None or err > worst:
-            worst, case = err, {"generator": "torch.Generator().manual_seed(ctx.subseed('attD'))",
+            worst, case = err, {"generator": "ctx.torch_generator('attD')",
                                 "subseed": ctx.subseed("attD"), "iteration": it,
                                 "rho": "sample_rep('so3', 5, g) (drawn before A, B)",
                                 "A": A.tolist(), "B": B.tolist(),

@@ -180,7 +180,8 @@ def exp_protocol(ctx):
     vary with the seed). Checked here: the split sizes (3276 / 26214 / 36046) and a smoke run
     through the same code path. UNDECIDED: a specification has no truth value."""
     tr, va, te = split(256 * 256, torch.Generator().manual_seed(0))
-    res, _ = train_ensemble("Radial VF", [("SO2", QUICK_HP["SO2"], 0)], n=16, steps=3)
+    res, _ = train_ensemble("Radial VF", [("SO2", QUICK_HP["SO2"], 0)], n=16, steps=3,
+                            device=device_of(ctx))
     nums = {"split": [len(tr), len(va), len(te)], "expected_split": [3276, 26214, 36046],
             "choices": {"coordinates": "linspace(-1,1,256)^2 (origin not a grid point)",
                         "intensity": "signed", "vf_mse": "mean over components",
@@ -327,13 +328,9 @@ def exp_fig2_bias(ctx):
     NOT_REPRODUCED; a later end step is reported only (reading B). Also reported: how far A is
     from 0 ("correct bias", L112), and an init-only scan over every (C, K) / c configuration of
     the paper's grids (Fig. 2's hyperparameters are not reported; the quick hyperparameters of
-    the Table 2 re-run are used). Quick (seed 0): SO(2) has the lowest mean A at steps 0 and
-    25, but A stays near 0.9 at initialisation and the differences are not significant (p ~ 0.3
-    against T x T); the quick run carries scale="smoke" (64^2 grid, 25 steps vs 256^2, 500
-    steps), so the audit leaves it UNDECIDED. Deep (scale "stated": Fig. 2's hyperparameters are
-    not reported) judges it: UNDECIDED at seed 0, a tie at both steps (step 0: T x T has the
-    lowest mean A, 0.890 against SO(2)'s 0.912, not significantly; step 25: SO(2) 0.051 against
-    T x T 0.040, not significantly); a tie is not a reversal."""
+    the Table 2 re-run are used). The quick run carries scale "smoke" (64^2 grid, 25 steps
+    against 256^2 and 500 steps), so the audit leaves it UNDECIDED; the deep run (scale
+    "stated") decides. A non-significant difference is a tie, not a reversal."""
     seeds = ctx.pick(quick=5, deep=10)
     steps = ctx.pick(quick=25, deep=500)
     n = ctx.pick(quick=64, deep=256)
@@ -349,12 +346,12 @@ def exp_fig2_bias(ctx):
     for pe, kind in PE_KIND.items():
         runs = [(kind, QUICK_HP[pe], 100 + s) for s in range(seeds)]
         _, snaps = train_ensemble("Radial", runs, n=n, steps=steps, snapshots=(0, 25, steps),
-                                  pts=pts)
+                                  pts=pts, device=device_of(ctx))
         A[pe] = {step: [angular_variance_fraction(snaps[step][s, :, 0].reshape(40, 128))
                         for s in range(seeds)]
                  for step in (0, 25, steps)}
     out = []
-    scan = init_scan(pts, ctx.pick(quick=2, deep=10))
+    scan = init_scan(pts, ctx.pick(quick=2, deep=10), device_of(ctx))
     for step in sorted({0, 25, steps}):
         means = {pe: float(np.mean(A[pe][step])) for pe in A}
         listed = ", ".join(f"{k} {v:.3f}" for k, v in means.items())
@@ -368,7 +365,7 @@ def exp_fig2_bias(ctx):
     return out
 
 
-def init_scan(pts: torch.Tensor, seeds: int) -> dict:
+def init_scan(pts: torch.Tensor, seeds: int, device: str = "cpu") -> dict:
     """Mean A(f) at initialisation for every PE configuration of the paper's grids (D.2 L329-333;
     no training)."""
     out = {}
@@ -377,7 +374,8 @@ def init_scan(pts: torch.Tensor, seeds: int) -> dict:
             + [("SO2", {"C": C, "K": K, "lr": 1e-2}) for C in (5.0, 25.0, 50.0) for K in (2, 4, 8)])
     for pe, hp in cfgs:
         runs = [(PE_KIND[pe], hp, 500 + s) for s in range(seeds)]
-        _, snaps = train_ensemble("Radial", runs, n=8, steps=0, snapshots=(0,), pts=pts)
+        _, snaps = train_ensemble("Radial", runs, n=8, steps=0, snapshots=(0,), pts=pts,
+                                  device=device)
         key = pe + "," + ",".join(f"{k}={v}" for k, v in hp.items() if k != "lr")
         out[key] = float(np.mean([angular_variance_fraction(snaps[0][s, :, 0].reshape(40, 128))
                                   for s in range(seeds)]))

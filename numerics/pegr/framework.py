@@ -28,9 +28,14 @@ from .model.encodings import (
 )
 from .model.groups import commutant_dim, haar_rotations, kron_I, perm_matrix, rot2
 
-#: One block of each popular PE (reading C of pegr.framework.irreducibility).
+#: One block of the PE of every Table 1 row (reading C of pegr.framework.irreducibility): text
+#: (sinusoid, RoPE under both frequency formulas), image (T x T), molecule (one SH degree),
+#: permutation (the one-hot's standard block), graph (one Laplacian eigenspace) and the SO(2)
+#: PE of Sec. 3 (one feature).
 BUILDING_BLOCKS = ["sinusoid T, 1 freq (form A)", "RoPE d=2 (printed freqs)",
-                   "RoPE d=2 (RoFormer freqs)", "SH l = 2 (Wigner D^2)"]
+                   "RoPE d=2 (RoFormer freqs)", "T x T, 1 freq", "SH l = 2 (Wigner D^2)",
+                   "one-hot S_5, standard block", "Laplacian C_7, one 2-dim eigenspace (D_7)",
+                   "SO(2) PE, 1 feature"]
 
 
 def transformation_matrices(ctx) -> dict[str, list[np.ndarray]]:
@@ -62,6 +67,9 @@ def transformation_matrices(ctx) -> dict[str, list[np.ndarray]]:
     ff = FourierFeaturePE.sample(5.0, nf, torch.Generator().manual_seed(ctx.subseed("ff")))
     cases[f"T x T, {nf} freqs"] = [ff.rho(torch.tensor(rng.uniform(-1, 1, 2))).numpy()
                                    for _ in range(4)]
+    one = FourierFeaturePE.sample(5.0, 1, torch.Generator().manual_seed(ctx.subseed("ff1")))
+    cases["T x T, 1 freq"] = [one.rho(torch.tensor(rng.uniform(-1, 1, 2))).numpy()
+                              for _ in range(4)]
     pts = sphere_points(60, rng)
     cases["SH l = 2 (Wigner D^2)"] = [wigner_real(2, R_, pts) for R_ in Rs]
     cases["SH l <= 2 concatenated"] = [
@@ -69,12 +77,17 @@ def transformation_matrices(ctx) -> dict[str, list[np.ndarray]]:
                   [np.zeros((3, 1)), wigner_real(1, R_, pts), np.zeros((3, 5))],
                   [np.zeros((5, 1)), np.zeros((5, 3)), wigner_real(2, R_, pts)]]) for R_ in Rs]
     cases["one-hot S_5"] = [perm_matrix(rng.permutation(5)).astype(float) for _ in range(4)]
+    standard = np.linalg.svd(np.eye(5) - 1 / 5)[0][:, :4]  # orthonormal basis of 1-perp
+    cases["one-hot S_5, standard block"] = [standard.T @ P @ standard
+                                            for P in cases["one-hot S_5"]]
     es = gr.eigenspaces(gr.laplacian(gr.cycle(7)))
     D7 = gr.dihedral(7)
     cases["Laplacian C_7, one 2-dim eigenspace (D_7)"] = [gr.rho_cols(s, es[1][1])
                                                           for s in D7[1:4] + D7[8:9]]
     both = np.concatenate([es[1][1], es[2][1]], 0)
     cases["Laplacian C_7, two eigenspaces"] = [gr.rho_cols(s, both) for s in D7[1:4] + D7[8:9]]
+    feature = SO2BesselPE.sample(25.0, 2, 1, torch.Generator().manual_seed(ctx.subseed("so2f")))
+    cases["SO(2) PE, 1 feature"] = [feature.rho(torch.tensor(a)).numpy() for a in angs]
     for K in (2, 4, 8):
         gen = torch.Generator().manual_seed(ctx.subseed(f"so2K{K}"))
         so2 = SO2BesselPE.sample(25.0, K, nf, gen)
@@ -102,9 +115,12 @@ def irreducibility_table(ctx) -> dict[str, dict]:
     kind="property", expect="SUPPORTED",
     readings={"B": "hedged (L47, L162): each PE is vec(rho) or equivariant into the space of "
                    "some rep rho, 'often' irreducible",
-              "C": "restricted to one block of each popular PE (one sinusoid frequency, RoPE d = "
-                   "2, one spherical-harmonic degree, in the equivariant-vector form of Table 1): "
-                   "that block transforms under an irreducible representation over R"},
+              "C": "restricted to one block of the PE of every Table 1 row (one sinusoid "
+                   "frequency, RoPE $d = 2$, one $\\mathbb{T}\\times\\mathbb{T}$ frequency, one "
+                   "spherical-harmonic degree, the one-hot's standard block, one Laplacian "
+                   "eigenspace, one SO(2) feature; the equivariant-vector form of Table 1): "
+                   "that block transforms under an irreducible representation over "
+                   "$\\mathbb{R}$"},
     headline=("C", "the paper hedges the strong reading itself: PEs are vec(rho) 'for some "
               "(often irreducible)' rho (L47, L162), it 'focuses on PEs as irreps for ease of "
               "exposition' (L47), Table 1 writes each PE as a family {rho_lambda}_lambda of "
@@ -121,10 +137,12 @@ def framework_irreducibility(ctx):
     reducible too, and no 2-dim SO(2)/T block is irreducible over C. Reading B ('often', L47 and
     L162): not checkable as a frequency claim; the table is reported (UNDECIDED). Reading C (one
     block of each popular PE; Table 1 writes each PE as a family ``{.}_alpha`` /
-    ``{rho_lambda}_lambda`` of irreps): SUPPORTED when the one-frequency sinusoid, RoPE d = 2 and
-    one SH degree are irreducible over R. Reading C heads: the paper's own hedges
-    (L47, L162) and Table 1's families of irreps exclude reading A, kept beside it REFUTED.
-    expect SUPPORTED."""
+    ``{rho_lambda}_lambda`` of irreps): SUPPORTED when one block of every Table 1 row is
+    irreducible over R: the one-frequency sinusoid, RoPE d = 2, one T x T frequency, one SH
+    degree, the standard block of the one-hot's permutation representation, one 2-dim
+    Laplacian eigenspace of C_7 under D_7 and one SO(2)-PE feature. Reading C heads: the
+    paper's own hedges (L47, L162) and Table 1's families of irreps exclude reading A, kept
+    beside it REFUTED."""
     tab = irreducibility_table(ctx)
     irreducible = [k for k, v in tab.items() if v["irreducible_over_R"]]
     reducible = [k for k, v in tab.items()
@@ -149,8 +167,9 @@ def framework_irreducibility(ctx):
     reducible_blocks = {k: tab[k] for k in BUILDING_BLOCKS if not tab[k]["irreducible_over_R"]}
     blocks = judge_check(
         not reducible_blocks,
-        "C: one block of each popular PE is irreducible over R (symmetric commutant dim 1): "
-        f"{[(k, tab[k]['sym_commutant']) for k in BUILDING_BLOCKS]}",
+        f"C: one block of the PE of every Table 1 row ({len(BUILDING_BLOCKS)} blocks) is "
+        r"irreducible over $\mathbb{R}$ (symmetric commutant of dimension 1): "
+        + ", ".join(f"{k}: {tab[k]['sym_commutant']}" for k in BUILDING_BLOCKS),
         counterexample=reducible_blocks or None, dtype="float64", reading="C",
         numbers={"blocks": {k: tab[k] for k in BUILDING_BLOCKS}})
     return [printed, hedged, blocks]

@@ -26,10 +26,12 @@ from .model.groups import haar_so3, rot_z
     statement=r"\mathcal X\text{ homogeneous: positional encodings }\mathrm{vec}(\rho_\lambda"
               r"(x^G)),\ x^G=\{g:gx_0=x\}",
     kind="property", expect="REFUTED",
-    readings={"B": "fixed vector: gamma(x) = rho_lambda(g_x) v with v fixed by rho_lambda(H)",
-              "C": "set-valued: gamma(x) = {vec rho_lambda(g) : g in x^G}",
-              "D": "vec(rho_lambda(x^G)) on homogeneous spaces whose stabiliser H acts "
-                   "trivially (then x^G is one element under rho_lambda: T on T, SO(2) on S^1)"},
+    readings={"B": r"fixed vector: $\gamma(x) = \rho_\lambda(g_x) v$ with $v$ fixed by "
+                   r"$\rho_\lambda(H)$",
+              "C": r"set-valued: $\gamma(x) = \{\mathrm{vec}\,\rho_\lambda(g) : g \in x^G\}$",
+              "D": r"$\mathrm{vec}(\rho_\lambda(x^G))$ on homogeneous spaces whose stabiliser "
+                   r"$H$ acts trivially (then $x^G$ is one element under $\rho_\lambda$: "
+                   r"$\mathbb{T}$ on $\mathbb{T}$, SO(2) on $S^1$)"},
     repairs={"D": "overstated"},
 )
 def homogeneous_lift_pe(ctx):
@@ -65,8 +67,9 @@ def homogeneous_lift_pe(ctx):
     both_lift = Rz * ez == ez
     ce = {"space": "S^2", "x0": "e_z", "x": "e_z", "g": "I",
           "g'": "R_z(pi/2) = [[0,-1,0],[1,0,0],[0,0,1]]", "rho": "defining rep (l = 1)"}
-    summary = ("SO(3) on S^2, x0 = e_z: g = I and g' = R_z(pi/2) are both in x^G for x = e_z, "
-               "but vec(rho(g)) != vec(rho(g')) (l = 1, exact)")
+    summary = (r"SO(3) on $S^2$, $x_0 = e_z$: $g = I$ and $g' = R_z(\pi/2)$ are both in $x^G$ "
+               r"for $x = e_z$, but $\mathrm{vec}(\rho(g)) \ne \mathrm{vec}(\rho(g'))$ "
+               r"($\ell = 1$, exact)")
     numbers = {"l2_two_lifts_max_diff": diffA}
     if both_lift:
         representative = refute_exactly(summary, ce, lhs=vec_col(sp.eye(3)), rhs=vec_col(Rz),

@@ -79,8 +79,8 @@ def eigenspace_invariance(ctx):
               sp.diff(sp.cos(k * (sgn * th - a)), th, 2), -k**2 * sp.cos(k * (sgn * th - a)))
              for sgn in (1, -1)]
     return [
-        graph_identity(worst, "graphs C_7, C_3, Petersen, Q_3, all automorphisms: PL = LP and "
-                       "g . V_lambda = V_lambda", case, part="graphs"),
+        graph_identity(worst, r"graphs $C_7$, $C_3$, Petersen, $Q_3$, all automorphisms: "
+                       r"$PL = LP$ and $g\cdot V_\lambda = V_\lambda$", case, part="graphs"),
         prove_cases(modes, generality="symbolic k, a, theta", scope="general", part="S^1",
                     summary="S^1: Fourier modes stay eigenfunctions"),
     ]
@@ -106,12 +106,14 @@ def eq7_errors(Phi: np.ndarray, s: tuple[int, ...]) -> dict[str, float]:
     statement=r"\gamma(gx)=[g\cdot\phi_1(x),\dots,g\cdot\phi_k(x)]=\rho(g)[\phi_1(x),\dots,"
               r"\phi_k(x)]=\rho(g)\gamma(x)",
     kind="property", expect="SUPPORTED",
-    readings={"B": "gamma(gx) = rho(g^{-1}) gamma(x) with the rho of L190 (the first equality "
-                   "read as the list's Reading 1, (g.phi)(x) = phi(g^{-1} x), L186)",
-              "C": "existence only: for each g some sigma(g) in O(k) with gamma(gx) = sigma(g) "
-                   "gamma(x)"},
-    repairs={"B": ("erratum", "rho(g^{-1}) for rho(g): with L186's action (Reading 1 of the "
-                              "first equality) the printed conclusion has g and g^{-1} swapped")},
+    readings={"B": r"$\gamma(gx) = \rho(g^{-1})\gamma(x)$ with the $\rho$ of L190 (the first "
+                   r"equality read as the list's Reading 1, $(g\cdot\phi)(x) = \phi(g^{-1}x)$, "
+                   "L186)",
+              "C": r"existence only: for each $g$ some $\sigma(g) \in O(k)$ with "
+                   r"$\gamma(gx) = \sigma(g)\gamma(x)$"},
+    repairs={"B": ("erratum", r"$\rho(g^{-1})$ for $\rho(g)$: with L186's action (Reading 1 of "
+                              r"the first equality) the printed conclusion has $g$ and $g^{-1}$ "
+                              "swapped")},
     quantifier={"C": "exists"},
 )
 def pe_equivariance_eq7(ctx):
@@ -147,9 +149,9 @@ def pe_equivariance_eq7(ctx):
     if c3:
         printed = judge_check(
             False,
-            f"C_3, eigenspace lambda = 3 (dim 2), g = rotation {c3['g']}: |gamma(gx) - rho(g) "
-            f"gamma(x)| = {c3['err']:.3f} (rho(g) gamma(x) = gamma(g^-1 x)); fails on C_7 and "
-            "Petersen too",
+            rf"$C_3$, eigenspace $\lambda = 3$ (dimension 2), $g$ = rotation {c3['g']}: "
+            rf"$|\gamma(gx) - \rho(g)\gamma(x)| = {c3['err']:.3f}$ "
+            r"($\rho(g)\gamma(x) = \gamma(g^{-1}x)$); fails on $C_7$ and Petersen too",
             counterexample={"graph": "C_3", "L": "D - A", "g": c3["g"], "eigenspace": "lambda = 3",
                             "action": "(g.phi)(x) = phi(g^-1 x)", "rho": "(g.Phi) Phi^T",
                             "max_error": c3["err"]},
@@ -167,8 +169,9 @@ def pe_equivariance_eq7(ctx):
                              "graphs": "C_3, C_7, Petersen, Q_3"}
     return [
         printed,
-        graph_identity(worst_case["B"][0], "B: gamma(gx) = rho(g^-1) gamma(x), all automorphisms "
-                       "of C_3, C_7, Petersen, Q_3", worst_case["B"][1], reading="B"),
+        graph_identity(worst_case["B"][0], r"B: $\gamma(gx) = \rho(g^{-1})\gamma(x)$, all "
+                       r"automorphisms of $C_3$, $C_7$, Petersen, $Q_3$", worst_case["B"][1],
+                       reading="B"),
         existence,
     ]
 
@@ -178,9 +181,10 @@ def pe_equivariance_eq7(ctx):
     statement=r"\rho(gh)[\phi_i]=[(gh)\cdot\phi_i]=[g\cdot(h\cdot\phi_i)]=\rho(g)[h\cdot\phi_i]"
               r"=\rho(g)\rho(h)[\phi_i]\Rightarrow\rho(gh)=\rho(g)\rho(h)",
     kind="property", expect="SUPPORTED",
-    readings={"B": "matrix of g in the basis phi (columns): g . phi_j = sum_i rho(g)_ij phi_i"},
-    repairs={"B": ("erratum", "rho(g) as the matrix of g in the basis phi (columns); with rows it "
-                              "is an anti-homomorphism")},
+    readings={"B": r"matrix of $g$ in the basis $\phi$ (columns): $g\cdot\phi_j = "
+                   r"\sum_i \rho(g)_{ij}\phi_i$"},
+    repairs={"B": ("erratum", r"$\rho(g)$ as the matrix of $g$ in the basis $\phi$ (columns); "
+                              "with rows it is an anti-homomorphism")},
 )
 def rho_is_homomorphism(ctx):
     """Reading A (rows, as printed: ``g . Phi = rho(g) Phi``): the action is linear in the
@@ -278,8 +282,9 @@ def multi_eigenspace(ctx):
                 worst = max(e["C"], e["C_orth"])
                 case = {"graph": name, "eigenspaces": list(idx), "g": list(s),
                         "basis_rows": Phi.tolist(), "error": worst}
-    sufficient = graph_identity(worst, "A: C_7 V1(+)V2 and Petersen V2(+)V5 (rotated bases): "
-                                "orthogonal sigma(g) exists", case)
+    sufficient = graph_identity(worst, r"A: $C_7$ $V_1 \oplus V_2$ and Petersen "
+                                r"$V_2 \oplus V_5$ (rotated bases): an orthogonal $\sigma(g)$ "
+                                "exists", case)
     es = gr.eigenspaces(gr.laplacian(gr.cycle(7)))
     x = np.arange(7)
     phi = np.cos(2 * np.pi * x / 7)

@@ -107,6 +107,7 @@ def finite_width_deviations(X: torch.Tensor, Xg: torch.Tensor, widths: list[int]
     r"K_{ij}=h(\gamma(x_i)^\top\gamma(x_j)),\ K^g_{ij}=K_{ij}",
     kind="property",
     expect="SUPPORTED",
+    timeout={"quick": 180.0},  # six finite-width NTKs up to width 1024: room for them under load
     readings={
         "B": "applied to the paper's own SO(2)-Bessel PE (not of vec form, non-constant norm)",
         "C": "finite width: empirical NTK J J^T of the width-w MLP under Gaussian init, "
@@ -159,7 +160,8 @@ def ntk_kernel_invariance(ctx):
     )
     out.append(
         ev.relabel(
-            part="(s1) O(d) invariance", prefix="analytic ReLU NTK, U in O(d) (units of 1e-7)"
+            part="(s1) O(d) invariance",
+            prefix=r"analytic ReLU NTK, $U \in O(d)$ (units of $10^{-7}$)"
         )
     )
     g = torch.Generator().manual_seed(ctx.subseed("ntk_s3"))
@@ -344,7 +346,8 @@ def ntk_predictor_equivariance(ctx):
         out.append(
             judge_error(
                 worst,
-                f"{reading}: kernel predictor, f^g(g x_test) vs rho(g) f(x_test), eps_2",
+                f"{reading}: kernel predictor, "
+                r"$f^g(g x_{\mathrm{test}})$ vs $\rho(g) f(x_{\mathrm{test}})$, $\epsilon_2$",
                 tol=1e-6,
                 fail=1e-3,
                 counterexample=case,

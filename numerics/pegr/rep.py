@@ -59,7 +59,8 @@ def homomorphism_oracle(ctx):
     Rt = [rot2(torch.tensor(float(a))).numpy() for a in angs[:4]]
     real_dim, complex_dim = commutant_dim(Rt), commutant_dim(Rt, "complex")
     return [
-        judge_error(max(d2.values()), "SO(2) R(3 theta): homomorphism, identity, orthogonality",
+        judge_error(max(d2.values()), r"SO(2) $R(3\theta)$: homomorphism, identity, "
+                    "orthogonality",
                     tol=1e-12 * 1e3 * 3, fail=COUNTEREXAMPLE_ERROR, part="homomorphism"),
         judge_error(max(d3, dD) / 5, "SO(3) defining and Wigner D^2: rho(gh) - rho(g)rho(h)",
                     tol=1e-12 * 25, fail=COUNTEREXAMPLE_ERROR, part="homomorphism"),

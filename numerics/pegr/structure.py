@@ -33,10 +33,12 @@ def peter_weyl_so3(ctx):
     tol = 5 / math.sqrt(N) * 3
     return [
         judge_error(float(np.abs(3 * G - np.eye(9)).max()),
-                    f"B: SO(3) D^1, 3 E[R_ij R_kl] vs identity (N = {N} Haar samples)", tol=tol,
+                    rf"B: SO(3) $D^1$, $3\,\mathbb{{E}}[R_{{ij}} R_{{kl}}]$ vs the identity "
+                    f"($N = {N}$ Haar samples)", tol=tol,
                     fail=0.5, reading="B", part="SO(3)"),
-        judge_error(float(abs(G[0, 0] - 1)), "A: E[R_11^2] vs 1 (unscaled)", tol=tol, fail=0.5,
-                    part="SO(3)", fresh=lambda: float(abs(gram("pw", "fresh")[0, 0] - 1)),
+        judge_error(float(abs(G[0, 0] - 1)), r"A: $\mathbb{E}[R_{11}^2]$ vs 1 (unscaled)",
+                    tol=tol, fail=0.5, part="SO(3)",
+                    fresh=lambda: float(abs(gram("pw", "fresh")[0, 0] - 1)),
                     counterexample={"group": "SO(3)", "entry": "R_11", "E[R_11^2]": float(G[0, 0]),
                                     "exact": "1/3", "N": N}),
     ]

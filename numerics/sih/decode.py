@@ -142,7 +142,8 @@ def lemma_e4(ctx):
     def prop(generator, batch, dtype, device, n, region):
         gaps = 0.5 + torch.rand(n - 1, generator=generator, dtype=torch.float64,
             device=generator.device)
-        vals = torch.cat([torch.zeros(1, dtype=torch.float64), gaps.cumsum(0)])
+        vals = torch.cat([torch.zeros(1, dtype=torch.float64, device=gaps.device),
+                          gaps.cumsum(0)])
         dmin = float(gaps.min())
         dc = BumpDecoder(vals, dmin)
         j = torch.randint(0, n, (batch,), generator=generator, device=generator.device)

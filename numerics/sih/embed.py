@@ -114,8 +114,8 @@ def thm42_judgement(results: list[dict], seed: int) -> list[Evidence]:
         f"the bound ({len(rows)} grids)", counterexample={"rows": rows},
         numbers={"rows": rows}, generality="tested grids only")
     printed = ("meets Def D.1" if cex_printed is None else
-               f"a visible {cex_printed['key_class']} key scores above s_min - Delta "
-               "(h(t,t) = +W_T: the premise t' <= t-1 is false)")
+               f"a visible {cex_printed['key_class']} key scores above "
+               r"$s_{\min} - \Delta$ ($h(t,t) = +W_T$: the premise $t' \le t-1$ is false)")
     ev_c = judge_check(cex_printed is None, f"printed construction: {printed}",
                        counterexample=cex_printed, reading="C", numbers={"rows": rows})
     return [ev_a, ev_c]
@@ -160,9 +160,11 @@ def def_spatial_aware(ctx):
 @verify.claim(
     "sih.embed.lemma_d2", paper=PAPER, where="Lemma D.2, L862-880 (proof L881-981)",
     kind="existence", expect="REFUTED", quantifier={"A": "exists"},
+    timeout={"quick": 180.0},  # exact Farkas certificates for every frequency set: room under load
     statement=r"\exists\Omega,\ |\Omega|\le m+d,\ a_\omega,b_\omega:\ g(\delta_h)=s_h\ \forall h,"
               r"\ g(\delta)\le-W\ \forall\delta\notin N",
-    readings={"B": "the lemma on 1D tori (d = 1, G = Z_L): Omega = {0, 1, ..., m} works"},
+    readings={"B": r"the lemma on 1D tori ($d = 1$, $G = \mathbb{Z}_L$): "
+                   r"$\Omega = \{0, 1, \dots, m\}$ works"},
     repairs={"B": "overstated"},
 )
 def lemma_d2(ctx):
@@ -202,10 +204,11 @@ def lemma_d2_judgement(found: list[dict], rows: list[dict]) -> Evidence:
                            for f in found[1:])
         return Evidence(
             Verdict.REFUTED,
-            f"{ce['G']}, N = {ce['N']}, s = 0, W = 1: all {ce['Omegas_certified']} sets of "
-            f"m + d = {ce['m'] + ce['d']} frequency classes are infeasible, each by an exact "
-            f"integer Farkas certificate (lam >= 0 off N, nu on N, V^T lam + E^T nu = 0, "
-            f"W sum lam - s.nu > 0){'; also ' + others if others else ''}",
+            f"{ce['G']}, $N = {ce['N']}$, $s = 0$, $W = 1$: all {ce['Omegas_certified']} sets "
+            f"of $m + d = {ce['m'] + ce['d']}$ frequency classes are infeasible, each by an "
+            r"exact integer Farkas certificate ($\lambda \ge 0$ off $N$, $\nu$ on $N$, "
+            r"$V^\top\lambda + E^\top\nu = 0$, $W\sum\lambda - s\cdot\nu > 0$)"
+            f"{'; also ' + others if others else ''}",
             method="certificate", nonexistence=True, counterexample=ce, numbers=numbers | {
                 "also": [{k: f[k] for k in ("G", "N", "Omegas_certified")} for f in found[1:]]},
             generality=f"exhaustive over N containing 0, m <= 3, on {len(rows)} tori; "
@@ -523,10 +526,11 @@ def affine_in_time_obstruction(degree: int = 1) -> Evidence:
         return Evidence.undecided("affine-in-t' identity not reduced symbolically",
                                   method="symbolic", part="any_projection")
     return Evidence(
-        Verdict.REFUTED, "for ANY W_Q^pos, W_K^pos over the printed p (d_p = 7) Def D.1 fails "
-        "once T >= 3: the score is affine in t', so the target (t-1, i) scores the mean of the "
-        "visible keys (t, i) and (t-2, i) and cannot exceed both by Delta > 0 (identity PROVED "
-        "with a symbolic 7 x 7 form)", method="symbolic", part="any_projection",
+        Verdict.REFUTED, r"for every $W_Q^{\mathrm{pos}}, W_K^{\mathrm{pos}}$ over the printed "
+        r"$p$ ($d_p = 7$) Def D.1 fails once $T \ge 3$: the score is affine in $t'$, so the "
+        r"target $(t-1, i)$ scores the mean of the visible keys $(t, i)$ and $(t-2, i)$ and "
+        r"cannot exceed both by $\Delta > 0$ (an identity proved with a symbolic "
+        r"$7 \times 7$ form)", method="symbolic", part="any_projection",
         nonexistence=True,
         generality="every bilinear form, every L, every T >= 3, both sign conventions",
         counterexample={"query": "(t, i), t = 2",
@@ -540,10 +544,10 @@ def affine_in_time_obstruction(degree: int = 1) -> Evidence:
     expect="SUPPORTED",
     statement=r"\text{routing }\mathcal U=\{-1,0,1,2\}\text{ requires }|\Omega|\le|\mathcal U|+d"
               r"=5,\ d_S=10,\ d_p=12\text{, independent of }L",
-    readings={"B": "10 and 12 are upper bounds from |Omega| <= |U| + d"},
-    repairs={"B": ("erratum", "'required' for 'sufficient': |Omega| <= |U| + d is the bound "
-                              "the remark derives, and its point, a size independent of L, "
-                              "stands")},
+    readings={"B": r"10 and 12 are upper bounds from $|\Omega| \le |\mathcal U| + d$"},
+    repairs={"B": ("erratum", r"'required' for 'sufficient': $|\Omega| \le |\mathcal U| + d$ is "
+                              "the bound the remark derives, and its point, a size independent "
+                              "of $L$, stands")},
 )
 def remark_d7(ctx):
     """Minimal |Omega| for N = U in 1D (uniform form: h|_N = 0, h <= -1 off N, plus rank 4 on
@@ -631,7 +635,8 @@ def remark_d7_exact_witness(Ls: list[int], centre: Fraction = Fraction(1, 2)) ->
               r"\ \text{exactly }\binom V2\text{ pairs of distinct configurations};"
               r"\ \delta\le1/(V^m-1)",
     readings={"B": r"$\binom{V^m}2$ pairs of distinct configurations"},
-    repairs={"B": ("erratum", "binom(V^m, 2) pairs of distinct configurations, not binom(V, 2)")},
+    repairs={"B": ("erratum", r"$\binom{V^m}{2}$ pairs of distinct configurations, not "
+                              r"$\binom{V}{2}$")},
 )
 def nondegeneracy(ctx):
     """Injectivity for random alpha in the simplex: check_injective on all V^m configurations
@@ -662,9 +667,10 @@ def nondegeneracy(ctx):
                          summary="base-V weights: minimum gap exactly 1/(V^m - 1)")
     ev_a, counts = pair_count_evidence([(V, m) for V in (2, 3) for m in (1, 2, 3)])
     ev_b = prove_cases(counts, reading="B", part="count",
-                       generality="V in {2,3}, m in {1,2,3} (enumerated pairs against "
-                                  "C(V^m, 2); a count over symbolic V, m is not enumerable)",
-                       summary="C(V^m, 2) pairs (enumerated)")
+                       generality=r"$V \in \{2,3\}$, $m \in \{1,2,3\}$ (enumerated pairs "
+                                  r"against $\binom{V^m}{2}$; a count over symbolic $V, m$ is "
+                                  "not enumerable)",
+                       summary=r"$\binom{V^m}{2}$ pairs (enumerated)")
     return [worst, ev_gap, ev_a, ev_b]
 
 

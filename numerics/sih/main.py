@@ -24,13 +24,24 @@ from .model.ca import CellularAutomaton, sample_stream, token_stream
 from .model.construction import SpatialInductionHead, construction_grid, end_to_end
 from .model.embedding import SpatialAwareEmbedding
 
+#: The prediction classes of ``model.construction.evaluate`` in words: only a cell query whose
+#: configuration is evaluable from the context is judged (S.2).
+CLASS_NAMES = {"from_cell/row0": "cell queries of row 0",
+               "from_cell/unevaluable": "unevaluable cell queries",
+               "from_sep/evaluable": "separator queries (evaluable)",
+               "from_sep/unevaluable": "separator queries (unevaluable)",
+               "from_sep/row0": "separator queries of row 0"}
+
 
 def evaluable_evidence(totals: dict, bad: dict | None, what: str, **kw) -> Evidence:
     """A construction run end to end, judged on its evaluable cell-query predictions (S.2):
     SUPPORTED when all are exact, REFUTED by the first setting with a misprediction (``bad``),
     UNDECIDED when there was no evaluable prediction at all."""
     counts = totals.get("from_cell/evaluable", [0, 0])
-    summary = f"{what}: evaluable {counts[1]}/{counts[0]} exact; all classes {totals}"
+    others = ", ".join(f"{CLASS_NAMES.get(c, c)} {n[1]}/{n[0]}" for c, n in totals.items()
+                       if c != "from_cell/evaluable")
+    summary = (f"{what}: {counts[1]} of {counts[0]} evaluable cell-query predictions exact"
+               + (f" (not judged, correct/predicted: {others})" if others else ""))
     if counts[0] == 0 and bad is None:
         return Evidence.undecided(f"{summary}: no evaluable prediction", method="numeric",
                                   numbers={"counts": totals}, **kw)
@@ -43,8 +54,10 @@ def dims_constant_evidence(dims: list[tuple], Ws: list[int]) -> Evidence:
     when ``(D, d_p, mlp)`` is the same at every width within each regime, else REFUTED."""
     const = all(len({(r[2], r[3], r[4]) for r in dims if r[1] == flag}) <= 1
                 for flag in (True, False)) and len({r[0] for r in dims}) > 1
-    return judge_check(const, f"dimensions constant over W = {Ws}: "
-                       f"{sorted({(r[1], r[2], r[3], r[4]) for r in dims})}",
+    regimes = "; ".join(f"{'distributed' if flag else 'partitioned'}: $D = {D}$, "
+                        f"$d_p = {dp}$, MLP width {mlp}"
+                        for flag, D, dp, mlp in sorted({(r[1], r[2], r[3], r[4]) for r in dims}))
+    return judge_check(const, f"dimensions constant over $W \\in {Ws}$ ({regimes})",
                        counterexample={"rows": dims}, numbers={"rows": dims})
 
 
@@ -54,7 +67,9 @@ def tradeoff_evidence(rows: list[dict]) -> Evidence:
     REFUTED with the rows."""
     ok = (all(r["mlp"] == 0 for r in rows if r["m"] == 1)
           and all(r["mlp"] >= 4 * r["V"] ** r["m"] for r in rows if r["m"] > 1))
-    return judge_check(ok, f"MLP width vs (V, m): {[(r['V'], r['m'], r['mlp']) for r in rows]}",
+    widths = ", ".join(f"({r['V']}, {r['m']}): {r['mlp']}" for r in rows)
+    return judge_check(ok, f"Layer-1 MLP width per $(V, m)$, 0 at $m = 1$ and at least $4V^m$ "
+                       f"at $m > 1$: {widths}",
                        counterexample={"rows": rows}, numbers={"rows": rows})
 
 

@@ -149,7 +149,11 @@ def scaling_evidence(rows: list[dict], **kw) -> Evidence:
     readings={"B": "(iv) read as the comparison C.2 itself draws (L588-595): the naive "
                    "construction's positional representation scales with the grid volume L, "
                    "the spatial-aware one's does not"},
-    repairs={"B": "erratum"},
+    repairs={"B": ("erratum", "L544 names k and V where the comparison C.2 draws itself "
+                              "(L588-595) is with the grid volume $L$: the naive bias table has "
+                              "$T\\cdot L$ entries while $d_p$ does not depend on $L$; in $k$ "
+                              "and $V$ its width $(2k+2)V$ grows no faster than the "
+                              "spatial-aware one")},
 )
 def naive_rpe_construction(ctx):
     """(i) D = V + kV + kV + V = (2k+2)V, PROVED (symbolic k, V). (ii) Hamming identity

@@ -42,8 +42,8 @@ def match_bound_evidence(q: list[list[Fraction]], eps: list[list[Fraction]],
                      for e, b in zip(eps, q, strict=True))
     qe = [[x + y for x, y in zip(b, e, strict=True)] for b, e in zip(q, eps, strict=True)]
     score, bound = block_score(qe, q), m - 2 * m * ebar
-    summary = (f"reading A: target coordinate unconstrained, matching score {score} vs "
-               f"m - 2m eps_bar = {bound}")
+    summary = (f"target coordinate unconstrained: matching score ${score}$ against "
+               rf"$m - 2m\bar\varepsilon = {bound}$")
     if not admissible or score >= bound:
         return Evidence.undecided(f"{summary}: not a violation", method="symbolic", **kw)
     return refute_exactly(f"{summary}: below", {
@@ -59,8 +59,8 @@ def iff_evidence(m: int, ebar: Fraction, **kw) -> Evidence:
     ``eps_bar >= 1/(4m)``, or not separated although below it), else UNDECIDED."""
     match, nonmatch = m * (1 - ebar) ** 2, (m - 1) + 2 * ebar * (1 - ebar)
     separated, claimed = match > nonmatch, ebar < Fraction(1, 4 * m)
-    summary = (f"reading B: at eps_bar = {ebar} (1/(4m) = {Fraction(1, 4 * m)}) worst matches "
-               f"score {match}, worst non-matches {nonmatch}")
+    summary = (rf"at $\bar\varepsilon = {ebar}$ ($1/(4m) = {Fraction(1, 4 * m)}$) the worst "
+               f"matches score ${match}$, the worst non-matches ${nonmatch}$")
     if separated == claimed:
         return Evidence.undecided(f"{summary}: agrees with the iff", method="symbolic", **kw)
     return refute_exactly(
@@ -98,8 +98,9 @@ def k_reading_evidence(N: int, matches: int, k: int, **kw) -> Evidence:
     l1 = float(((p @ vals) - torch.tensor([1.0, 0.0], dtype=torch.float64)).abs().sum())
     eret = (N - k) / (k + (N - k))
     return judge_check(
-        l1 <= 2 * eret + 1e-12, f"reading B: ||y - u*||_1 = {l1:.4g} vs 2 eps_ret = {2 * eret:.4g} "
-        f"(N = {N}, {matches} matching, k = {k}, G = 0)",
+        l1 <= 2 * eret + 1e-12,
+        rf"$\|\hat y - u^*\|_1 = {l1:.4g}$ against $2\varepsilon_{{\rm ret}} = {2 * eret:.4g}$ "
+        f"($N = {N}$, {matches} matching, $k = {k}$, $G = 0$)",
         counterexample={"N": N, "matches": matches, "k_neighbourhood": k, "G": 0,
                         "||y-u*||_1": l1, f"2 eps_ret(k={k})": 2 * eret}, **kw)
 
@@ -113,9 +114,11 @@ Block = list[Fraction]
 #: "l1" (reading C: ||eps_h||_1 <= eps_bar over all coordinates).
 NOISE_READINGS = ("printed", "attention", "l1")
 NOISE_TEXT = {
-    "printed": "printed noise (target coordinate free, off-target l1 mass <= eps_bar)",
-    "attention": "attention-output noise ((1 - lam) e_x + a, a >= 0, ||a||_1 = lam <= eps_bar)",
-    "l1": "l1 noise (||eps_h||_1 <= eps_bar over all coordinates)"}
+    "printed": r"printed noise (target coordinate free, off-target $\ell_1$ mass "
+               r"$\le \bar\varepsilon$)",
+    "attention": r"attention-output noise ($(1 - \lambda) e_x + a$, $a \ge 0$, "
+                 r"$\|a\|_1 = \lambda \le \bar\varepsilon$)",
+    "l1": r"$\ell_1$ noise ($\|\varepsilon_h\|_1 \le \bar\varepsilon$ over all coordinates)"}
 
 
 def one_hot(x: int, V: int) -> Block:
@@ -306,8 +309,9 @@ def distributed_evidence(noise: str, instances: list[tuple[int, int, Fraction]],
         why = distributed_recheck(noise, e, vecs)
         ce = {"k": k, "V": V, "eps_bar": str(e), "c": str(c), "score": str(score),
               "bound": str(bound), **{n: _show(v) for n, v in vecs.items()}}
-        text = (f"{head}, k = {k}, V = {V}, eps_bar = {e}: a {which} pair scores {score}, "
-                f"{'below' if which == 'matching' else 'above'} the printed {bound}")
+        text = (rf"{head}, $k = {k}$, $V = {V}$, $\bar\varepsilon = {e}$: a {which} pair "
+                f"scores {score}, {'below' if which == 'matching' else 'above'} the printed "
+                f"{bound}")
         if why is not None or (score >= bound if which == "matching" else score <= bound):
             out.append(Evidence.undecided(f"{text}: witness did not re-check ({why})",
                                           method="symbolic", part="distributed bounds", **kw))
@@ -323,9 +327,9 @@ def distributed_evidence(noise: str, instances: list[tuple[int, int, Fraction]],
         ce = {"k": k, "V": V, "eps_bar": str(e), "c": str(c), "match_score": str(s_m),
               "nonmatch_score": str(s_n), "c(1-4k eps_bar)": str(bound),
               **{n: _show(v) for n, v in vecs.items()}}
-        text = (f"{head}, k = {k}, V = {V}, eps_bar = {e}: one query scores a matching key "
-                f"{s_m} and a non-matching one {s_n}, gap {s_m - s_n} < c(1 - 4k eps_bar) = "
-                f"{bound}")
+        text = (rf"{head}, $k = {k}$, $V = {V}$, $\bar\varepsilon = {e}$: one query scores a "
+                f"matching key {s_m} and a non-matching one {s_n}, gap "
+                rf"${s_m - s_n} < c(1 - 4k\bar\varepsilon) = {bound}$")
         if why is not None or s_m - s_n >= bound:
             out.append(Evidence.undecided(f"{text}: witness did not re-check ({why})",
                                           method="symbolic", part="distributed gap", **kw))
@@ -538,9 +542,9 @@ def lemma_e9_cor_e10(ctx):
             device=generator.device)
               * (rm.min(-1, keepdim=True).values - G))
         p = torch.softmax(torch.cat([rm, rn], -1), -1)
-        u_star = torch.zeros(V, dtype=torch.float64)
+        u_star = torch.zeros(V, dtype=torch.float64, device=p.device)
         u_star[0] = 1
-        vals = torch.zeros(N, V, dtype=torch.float64)
+        vals = torch.zeros(N, V, dtype=torch.float64, device=p.device)
         vals[:k, 0] = 1
         vals[k:, 1] = 1  # adversarial: all non-matches on one wrong class
         y = p @ vals

@@ -73,10 +73,11 @@ def ehat_rowend(ctx):
     end-to-end check under (T2) is sih.main.thm43."""
     return [
         transitions_evidence([(W, W) for W in range(2, 9)], "T1",
-                             "(T1) in 2D: a cell->cell transition that is not i + e_hat",
+                             r"(T1) in 2D: a cell-to-cell transition that is not "
+                             r"$\mathbf i + \hat e$",
                              generality="d=2, W in [2,8]"),
         transitions_evidence([(W,) for W in range(3, 9)], "T1",
-                             "(T1) in 1D: all cell->cell transitions are i + e_hat",
+                             r"(T1) in 1D: all cell-to-cell transitions are $\mathbf i + \hat e$",
                              generality="d=1, W in [3,8]", part="1d"),
         transitions_evidence([(W, W) for W in range(2, 9)], "T2",
                              "(T2) in 2D: all cell->cell transitions are i + e_hat",

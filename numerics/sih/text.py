@@ -109,9 +109,9 @@ def row0_key_evidence(rule: int) -> Evidence:
         return Evidence(Verdict.UNDECIDED, f"ECA {rule}: f(0,0,0) = 0, the first token's pair "
                         "((0,0,0), 0) is valid by accident", method="symbolic")
     return Evidence(Verdict.REFUTED, f"a row-0 key is retrieved with an invalid pair: under ECA "
-                    f"{rule} the first token (0, 0) carries configuration (0,0,0) (its Layer-1 "
-                    f"heads copy itself) and value 0, while f(0,0,0) = {f000}; causal masking "
-                    "keeps it visible to the query predicting (1, 1)", method="symbolic",
+                    f"{rule} the first token $(0, 0)$ carries configuration $(0,0,0)$ (its "
+                    f"Layer-1 heads copy itself) and value 0, while $f(0,0,0) = {f000}$; causal "
+                    "masking keeps it visible to the query predicting $(1, 1)$", method="symbolic",
                     counterexample=ce, generality="exact (a one-key softmax is 1)")
 
 

@@ -10,9 +10,9 @@ from verify.symbolic import prove_cases
 from .model import PAPER, R, kron_I, vec_col
 
 #: Why one block with a symbolic frequency covers every F.
-BLOCKWISE = ("every F: rho_T = (+)_j R(alpha_j t) is block diagonal and gamma_T blockwise, so "
-             "the identity holds iff it holds on block j, proved for a symbolic index j (alpha "
-             "an IndexedBase) and real x, y, s, t")
+BLOCKWISE = (r"every $F$: $\rho_T = \bigoplus_j R(\alpha_j t)$ is block diagonal and "
+             r"$\gamma_T$ blockwise, so the identity holds iff it holds on block $j$, proved for "
+             r"a symbolic index $j$ ($\alpha$ an indexed symbol) and real $x, y, s, t$")
 
 
 @verify.claim(

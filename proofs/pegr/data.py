@@ -92,8 +92,8 @@ def data_spiral_approx(ctx):
     _, image, _, field = polar_targets(r0, sp.Integer(0))
     angular_mean = sp.integrate(sp.sin(u + th), (u, 0, 2 * sp.pi))
     image_witness = refute_exactly(
-        "phi = pi, p = (1/40, 0): I_sp(R_pi p) = -I_sp(p) = -sin(3/2) (relative error 2; on the "
-        "disk eps_2(pi) = 2 > sqrt(2) of a random image)",
+        r"$\phi = \pi$, $p = (1/40, 0)$: $I_{sp}(R_\pi p) = -I_{sp}(p) = -\sin(3/2)$ (relative "
+        r"error 2; on the disk $\epsilon_2(\pi) = 2 > \sqrt{2}$, the value of a random image)",
         {"p": ["1/40", "0"], "phi": "pi", "I(p)": "sin(3/2)", "I(R_pi p)": "-sin(3/2)",
          "eps_2(pi)": 2, "random_image_eps_2": "sqrt(2)",
          "angular_mean_on_every_circle": str(angular_mean),

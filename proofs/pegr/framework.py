@@ -68,10 +68,11 @@ def abelian_irreps_1d(ctx):
     re_z = sp.Symbol("a_", real=True)
     unitary = prove_equal(sp.Abs(sp.exp(re_z + sp.I * b)) ** 2, sp.exp(2 * re_z),
                           assumptions="real", reading="B", part="(b) form").relabel(
-        generality="within the family chi_z = e^{z x}, symbolic z = a + i b; that every "
-                   "continuous character of (R,+) is some chi_z (Cauchy's equation) is "
-                   "classical and not re-proved", scope="bounded",
-        prefix="(b) B: |e^{z}|^2 = e^{2 Re z}, = 1 iff Re z = 0 (unitary chi_z = e^{i alpha x})")
+        generality=r"within the family $\chi_z = e^{zx}$, symbolic $z = a + ib$; that every "
+                   r"continuous character of $(\mathbb{R},+)$ is some $\chi_z$ (Cauchy's "
+                   "equation) is classical and not re-proved", scope="bounded",
+        prefix=r"B: $|e^{z}|^2 = e^{2\,\mathrm{Re}\,z}$, $= 1$ iff $\mathrm{Re}\,z = 0$ "
+               r"(unitary $\chi_z = e^{i\alpha x}$)")
     # the headline reading B is the whole statement: (a) and (b) with its unitary form
     same = [dataclasses.replace(e, reading="B") for e in (split, family)]
     return [split, family, not_unit, unitary, *same]
@@ -83,9 +84,10 @@ def abelian_irreps_1d(ctx):
               r"image of }\rho\text{ itself is a vector space; maps equivariant w.r.t. a unitary "
               r"rep. keep property (1)}",
     kind="identity", expect="PROVED",
-    readings={"B": "rho takes values in the vector space End(V) (not: rho(G) is a vector space)"},
-    repairs={"B": ("erratum", "rho takes values in the vector space End(V); rho(G) itself is no "
-                              "vector space")},
+    readings={"B": r"$\rho$ takes values in the vector space $\mathrm{End}(V)$ (not: "
+                   r"$\rho(G)$ is a vector space)"},
+    repairs={"B": ("erratum", r"$\rho$ takes values in the vector space $\mathrm{End}(V)$; "
+                              r"$\rho(G)$ itself is no vector space")},
 )
 def equivariant_maps_vs_reps(ctx):
     """(a) ``rho(gh) = rho(g) rho(h)`` is equivariance of rho from left multiplication to ``A ->
@@ -106,8 +108,8 @@ def equivariant_maps_vs_reps(ctx):
         scope="bounded",
         prefix="(a) rho(g h) = rho(g) rho(h), i.e. rho(g . h) = g . rho(h)")
     not_space = refute_exactly(
-        "(b) rho(SO(2)) is not a vector space: it misses 0 (det 0 != 1) and R(0)+R(0) = 2I has "
-        "det 4 != 1",
+        r"$\rho(\mathrm{SO}(2))$ is not a vector space: it misses 0 ($\det 0 \ne 1$) and "
+        r"$R(0)+R(0) = 2I$ has $\det = 4 \ne 1$",
         {"group": "SO(2)", "rho": "R(theta)", "zero matrix det": 0, "R(0)+R(0)": "2I",
          "det(2I)": 4},
         lhs=(R(0) + R(0)).det(), rhs=1, part="(b) reason", generality="exact",
@@ -117,7 +119,7 @@ def equivariant_maps_vs_reps(ctx):
     linear = prove_equal(G * (A + c * B), G * A + c * (G * B), reading="B",
                          part="(b) reason").relabel(
         generality="symbolic size D: rho(g) = G, A, B matrix symbols, c real",
-        prefix="B: A -> rho(g) A is linear on End(V)")
+        prefix=r"B: $A \mapsto \rho(g) A$ is linear on $\mathrm{End}(V)$")
     u = sp.Matrix(sp.symbols("u1:3", real=True))
     w = sp.Matrix(sp.symbols("w1:3", real=True))
     inner = prove_equal(((R(k * ph) * u).T * (R(k * ph) * w))[0], (u.T * w)[0],

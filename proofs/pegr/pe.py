@@ -51,7 +51,7 @@ def vec_rho_properties(ctx):
          ("|vec R(theta)|^2 = D = 2", (vec_col(R(th)).T * vec_col(R(th)))[0], 2)],
         generality="generic 3x3 A (every entry a symbol) and R(theta), a cross-check of the "
                    "symbolic-size proof", part="(i) constant norm",
-        summary="(i) constant norm")
+        summary="constant norm")
     printed = prove_equal(vec_col(A3 * B3), kron_I(A3, "I(x)A") * vec_col(B3),
                           assumptions="real", part="(ii) Kronecker trick").relabel(
         generality=GENERIC, scope="bounded", prefix="(ii) column-major, I (x) A (as printed)")

@@ -29,12 +29,13 @@ def unipotent(u: sp.Expr) -> sp.Matrix:
     statement=r"\text{any group representation }\rho\text{ can be written as a direct product "
               r"of irreps}",
     kind="identity", expect="PROVED",
-    readings={"B": "compact (or finite) G, finite-dim. continuous rho: rho = (+) irreps "
-                   "(Maschke / Peter-Weyl), L69",
+    readings={"B": r"compact (or finite) $G$, finite-dimensional continuous $\rho$: "
+                   r"$\rho = \bigoplus$ irreps (Maschke / Peter-Weyl), L69",
               "ii": "(ii) connective 'direct product' read as a tensor product of irreps"},
     repairs={"B": ("erratum", "the hypothesis the paper states at L69 ('in most cases of "
                               "interest (e.g. compact groups)') is not restated at L23-24; "
-                              "a non-unitary representation of T = (R, +) need not split")},
+                              r"a non-unitary representation of $\mathbb{T} = (\mathbb{R}, +)$ "
+                              "need not split")},
     quantifier="exists",
 )
 def complete_reducibility(ctx):
@@ -72,9 +73,11 @@ def complete_reducibility(ctx):
     lines = {sp.simplify(sol.get(q, q)) for sol in sols}
     if lines == {0}:
         no_complement = refute_exactly(
-            "T = (R,+), rho(t) = [[1,t],[0,1]]: span(e1) is invariant and is the only invariant "
-            "line (eigenvectors of rho(1) all have q = 0), so it has no invariant complement: rho "
-            "is not a direct sum of irreps",
+            r"$\mathbb{T} = (\mathbb{R},+)$, "
+            r"$\rho(t) = \bigl(\begin{smallmatrix}1&t\\0&1\end{smallmatrix}\bigr)$: "
+            r"$\mathrm{span}(e_1)$ is invariant and is the only invariant line (the eigenvectors "
+            r"of $\rho(1)$ all have $q = 0$), so it has no invariant complement: $\rho$ is not a "
+            "direct sum of irreps",
             {"group": "(R,+) (also (Z,+) with M=[[1,1],[0,1]])", "rho(t)": "[[1,t],[0,1]]",
              "invariant subspace": "span(e1)", "eigen-solutions of rho(1)": str(sols)},
             lhs=unipotent(1) * sp.Matrix([0, 1]), rhs=sp.Matrix([0, 1]),
@@ -94,7 +97,8 @@ def complete_reducibility(ctx):
          ("S_3 on R^3 = trivial (+) standard: projector onto (1,1,1) commutes with all 6",
           sp.Matrix.vstack(*[trivial * perm_matrix(g) for g in perms]),
           sp.Matrix.vstack(*[perm_matrix(g) * trivial for g in perms]))],
-        generality="two compact instances: SO(2) R(theta) (+) R(2 theta), symbolic theta, and the "
+        generality=r"two compact instances: SO(2) $R(\theta) \oplus R(2\theta)$, symbolic "
+                   r"$\theta$, and the "
                    "S_3 permutation representation; the general statement (Maschke / Peter-Weyl, "
                    "averaging an inner product over the Haar measure) is not formalised",
         reading="B",

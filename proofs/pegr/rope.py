@@ -14,7 +14,7 @@ import sympy as sp
 import verify
 from verify.symbolic import prove_cases, refute_exactly
 
-from .model import PAPER, R
+from .model import PAPER, R, step_timeout
 
 
 @verify.claim(
@@ -23,11 +23,14 @@ from .model import PAPER, R
     statement=r"R_\Theta(m+n)=R_\Theta(m)R_\Theta(n),\ R_\Theta(m)^\top R_\Theta(m)=I,\ "
               r"\det R_\Theta(m)=1,\ R_\Theta(m+t)v=R_\Theta(t)(R_\Theta(m)v)",
     kind="identity", expect="PROVED",
-    readings={"B": "the group is SO(2)^{d/2} (Table 1): (phi_i) -> (+) R(phi_i) is a homomorphism",
-              "C": "a representation of the position group (Z,+) with image in SO(2)^{d/2} in "
-                   "SO(d)",
-              "iv": "(iv) RoFormer relative property <R(m)q, R(n)k> = q^T R(n-m) k (Su et al., "
-                    "not in this paper)"},
+    # seven symbolic steps: seconds on an idle machine, minutes on a loaded one
+    timeout={"quick": 300.0},
+    readings={"B": r"the group is $\mathrm{SO}(2)^{d/2}$ (Table 1): "
+                   r"$(\phi_i) \mapsto \bigoplus_i R(\phi_i)$ is a homomorphism",
+              "C": r"a representation of the position group $(\mathbb{Z},+)$ with image in "
+                   r"$\mathrm{SO}(2)^{d/2} \subset \mathrm{SO}(d)$",
+              "iv": r"(iv) RoFormer relative property $\langle R(m)q, R(n)k\rangle = "
+                    r"q^\top R(n-m) k$ (Su et al., not in this paper)"},
 )
 def rope_representation(ctx):
     """SymPy, for every even d: ``R_Theta(m) = (+)_i R(m alpha_i)`` is block diagonal, so each
@@ -59,42 +62,49 @@ def rope_representation(ctx):
                           sp.IndexedBase(f"{name}2", real=True)[i]])
 
     v, q, k = pair("v"), pair("q"), pair("k")
-    blockwise = ("every even d = 2h: R_Theta is block diagonal, so the identity holds iff it holds "
-                 "on block i, proved for a symbolic index i (alpha_i and the coordinate pairs of v "
-                 "IndexedBases) and integer m, n, t")
+    blockwise = (r"every even $d = 2h$: $R_\Theta$ is block diagonal, so the identity holds iff "
+                 r"it holds on block $i$, proved for a symbolic index $i$ ($\alpha_i$ and the "
+                 r"coordinate pairs of $v$ indexed symbols) and integer $m, n, t$")
     return [
         prove_cases([("block i: R(m+n) = R(m) R(n)", R((m + n) * a), R(m * a) * R(n * a))],
                     generality=blockwise, scope="general", part="(i)",
-                    summary="(i) homomorphism"),
+                    summary="(i) homomorphism",
+                    timeout=step_timeout(ctx, 7)),
         prove_cases([("block i: orthogonal", R(m * a).T * R(m * a), sp.eye(2)),
                      ("block i: det = 1", sp.simplify(R(m * a).det()), 1)],
-                    generality=blockwise, scope="general", part="(ii)", summary="(ii) in SO(d)"),
+                    generality=blockwise, scope="general", part="(ii)", summary="(ii) in SO(d)",
+                    timeout=step_timeout(ctx, 6)),
         prove_cases([("block i: R(m+t) v = R(t) R(m) v", R((m + t) * a) * v,
                       R(t * a) * (R(m * a) * v)),
                      ("block i: the pair is rotated by R(t alpha_i)", R(m * a) * v,
                       R(t * a).T * (R((m + t) * a) * v))],
                     generality=blockwise, scope="general", part="(iii)",
-                    summary="(iii) equivariance (L170)"),
+                    summary="(iii) equivariance (L170)",
+                    timeout=step_timeout(ctx, 5)),
         prove_cases([("block i: R_Theta(m) R_Theta(n) = R_Theta(n) R_Theta(m)",
                       R(m * a) * R(n * a), R(n * a) * R(m * a))],
                     generality=blockwise, scope="general", part="(A) group",
                     summary="(A) v -> R_Theta(m) v applies the element R_Theta(m) of SO(d) "
                             "(defining representation, by (ii)); the R_Theta(m) commute, so "
                             "positions act through the torus SO(2)^{d/2}, not all of SO(d) "
-                            f"(non-abelian for d >= 3: {so3_noncommuting()})"),
+                            f"(non-abelian for d >= 3: {so3_noncommuting()})",
+                    timeout=step_timeout(ctx, 4)),
         prove_cases([("block i: R(phi_i + psi_i) = R(phi_i) R(psi_i)", R(phi[i] + psi[i]),
                       R(phi[i]) * R(psi[i]))],
                     generality="every d/2: (phi_i) -> (+) R(phi_i) acts block by block; block i "
                                "with a symbolic index i", scope="general", reading="B",
-                    summary="B: SO(2)^{d/2} -> SO(d) is a homomorphism"),
+                    summary="B: SO(2)^{d/2} -> SO(d) is a homomorphism",
+                    timeout=step_timeout(ctx, 3)),
         prove_cases([("block i: R(m+n) = R(m) R(n)", R((m + n) * a), R(m * a) * R(n * a))],
                     generality=blockwise, scope="general", reading="C",
-                    summary="C: m -> R_Theta(m) is a representation of (Z,+)"),
+                    summary="C: m -> R_Theta(m) is a representation of (Z,+)",
+                    timeout=step_timeout(ctx, 2)),
         prove_cases([("sum over the d/2 blocks: <R(m)q, R(n)k> = q^T R(n-m) k",
                       sp.Sum(((R(m * a) * q).T * (R(n * a) * k))[0], (i, 1, h)),
                       sp.Sum((q.T * R((n - m) * a) * k)[0], (i, 1, h)))],
                     generality="symbolic d = 2h (sum over the blocks i = 1..h), alpha_i, q, k",
-                    scope="general", reading="iv", summary="iv: RoFormer relative property"),
+                    scope="general", reading="iv", summary="iv: RoFormer relative property",
+                    timeout=step_timeout(ctx, 1)),
     ]
 
 
@@ -139,11 +149,11 @@ def printed_alpha(i: sp.Expr, d: sp.Expr) -> sp.Expr:
     "pegr.rope.frequency_formula", paper=PAPER, where="A.2 L170",
     statement=r"\alpha_i=10000^{\frac{2(i-1)}{d}}\ \text{(RoPE, Su et al. 2021)}",
     kind="identity", expect="PROVED",
-    readings={"B": "the frequencies of the cited RoPE (Su et al. 2021, eq. (15)): alpha_i = "
-                   "10000^{-2(i-1)/d}, the printed formula with the sign of the exponent fixed",
-              "C": "only 'the frequencies ... exponentially vary' (L170): alpha_{i+1}/alpha_i "
-                   "constant"},
-    repairs={"B": ("erratum", "sign of the exponent: the cited RoPE has 10000^{-2(i-1)/d}")},
+    readings={"B": r"the frequencies of the cited RoPE (Su et al. 2021, eq. (15)): $\alpha_i = "
+                   r"10000^{-2(i-1)/d}$, the printed formula with the sign of the exponent fixed",
+              "C": r"only 'the frequencies ... exponentially vary' (L170): "
+                   r"$\alpha_{i+1}/\alpha_i$ constant"},
+    repairs={"B": ("erratum", r"sign of the exponent: the cited RoPE has $10000^{-2(i-1)/d}$")},
 )
 def rope_frequency_formula(ctx):
     """Specification check: the printed ``alpha_i = 10000^{+2(i-1)/d}`` (L170, reading A)
@@ -158,7 +168,7 @@ def rope_frequency_formula(ctx):
     printed = [printed_alpha(sp.Integer(i), d) for i in (1, 2)]
     roformer = [roformer_theta(sp.Integer(i), d) for i in (1, 2)]
     mismatch = refute_exactly(
-        "d = 4: printed alpha = (1, 100), RoFormer theta = (1, 1/100)",
+        r"$d = 4$: printed $\alpha = (1, 100)$, RoFormer $\theta = (1, 1/100)$",
         {"d": 4, "i": 2, "printed": [str(v) for v in printed],
          "roformer": [str(v) for v in roformer]},
         lhs=sp.Matrix(printed), rhs=sp.Matrix(roformer), generality="exact, d = 4",

@@ -12,7 +12,7 @@ import sympy as sp
 import verify
 from verify.symbolic import prove_cases
 
-from .model import PAPER, R
+from .model import PAPER, R, step_timeout
 
 
 @verify.claim(
@@ -20,6 +20,7 @@ from .model import PAPER, R
     statement=r"\gamma(R_\phi p)=\rho(\phi)\gamma(p),\ \rho(\phi)=\bigoplus_iR(k_i\phi),\ "
               r"\gamma(p)=(J_0(c_ir)\cos k_i\theta,J_0(c_ir)\sin k_i\theta)_i",
     kind="identity", expect="PROVED",
+    timeout={"quick": 300.0},  # three symbolic steps, one a sum: room on a loaded machine
 )
 def so2pe_equivariance(ctx):
     """In polar form, for any number of features: ``rho(phi) = (+)_i R(k_i phi)`` is block
@@ -46,15 +47,16 @@ def so2pe_equivariance(ctx):
         prove_cases([("feature i: gamma_i(r, theta + phi) = R(k_i phi) gamma_i(r, theta)",
                       feature(r, th + ph), R(k * ph) * feature(r, th))],
                     generality=featurewise, scope="general",
-                    summary="gamma(R_phi p) = rho(phi) gamma(p)"),
+                    summary=r"$\gamma(R_\phi p) = \rho(\phi)\gamma(p)$",
+                    timeout=step_timeout(ctx, 3)),
         prove_cases([("block i: R(k(s+t)) = R(k s) R(k t)", R(k * (s + t)), R(k * s) * R(k * t)),
                      ("block i: R(k phi)^T R(k phi) = I", R(k * ph).T * R(k * ph), sp.eye(2))],
                     generality=featurewise, scope="general", part="rho",
-                    summary="rho homomorphism, orthogonal"),
+                    summary=r"$\rho$ homomorphism, orthogonal", timeout=step_timeout(ctx, 2)),
         prove_cases([("sum over the features of gamma(R p)^T gamma(R q) - gamma(p)^T gamma(q)",
                       sp.Sum((feature(r, th + ph).T * feature(r2, th2 + ph))[0], (i, 1, n)),
                       sp.Sum((feature(r, th).T * feature(r2, th2))[0], (i, 1, n)))],
                     generality="symbolic n (sum over the features i = 1..n), c_i, k_i, r, theta, "
                                "phi; J opaque", scope="general", part="consequence",
-                    summary="Gram invariance"),
+                    summary="Gram invariance", timeout=step_timeout(ctx, 1)),
     ]

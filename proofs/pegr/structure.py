@@ -37,9 +37,10 @@ def s3_irreps() -> tuple[list[tuple[int, int]], list[sp.Matrix]]:
     statement=r"\text{the matrix entries of irreducible representations form an orthonormal "
               r"basis for }L^2(G)",
     kind="identity", expect="SUPPORTED",
-    readings={"B": "the scaled entries sqrt(d_lambda) rho_ij form an orthonormal basis "
+    readings={"B": r"the scaled entries $\sqrt{d_\lambda}\,\rho_{ij}$ form an orthonormal basis "
                    "(Peter-Weyl, compact G)"},
-    repairs={"B": ("erratum", "the entries need the factor sqrt(d_lambda) to be orthonormal")},
+    repairs={"B": ("erratum", r"the entries need the factor $\sqrt{d_\lambda}$ to be "
+                              "orthonormal")},
 )
 def peter_weyl(ctx):
     """Exact Schur orthogonality on S_3 (trivial, sign, standard in an orthonormal basis) with
@@ -60,8 +61,9 @@ def peter_weyl(ctx):
         sum(fp * fq for fp, fq in zip(funcs[p], funcs[q], strict=True)) / 6))
     scaled = sp.Matrix(6, 6, lambda p, q: sp.sqrt(dims[p] * dims[q]) * gram[p, q])
     unscaled = refute_exactly(
-        "S_3: Gram of unscaled irrep entries is diag(1,1,1/2,1/2,1/2,1/2) != I (standard irrep "
-        "entries have norm^2 1/2)",
+        r"$S_3$: the Gram matrix of the unscaled irrep entries is "
+        r"$\mathrm{diag}(1,1,\tfrac12,\tfrac12,\tfrac12,\tfrac12) \ne I$ (the standard irrep's "
+        r"entries have squared norm 1/2)",
         {"group": "S_3", "irreps": "trivial, sign, standard (orthonormal basis)",
          "Gram": str(gram.tolist())},
         lhs=gram, rhs=sp.eye(6), generality="exact, S_3", numbers={"compact": COMPACT})

@@ -70,9 +70,9 @@ def mmin_evidence(settings: list[tuple[int, int, int]], Ps, formula=mmin_formula
     expect="PROVED",
     statement=r"M_{\min}=\Big\lceil\frac{\ln((1-P)/V^k)}{L\ln(1-V^{-k})}\Big\rceil\ \text{is the "
               r"minimum }M\text{ with }\Pr[\text{all covered}]\ge P",
-    readings={"B": "(4) is a sufficient M (union bound)"},
-    repairs={"B": ("erratum", "'minimum' names the sufficient M the proof's union bound gives "
-                              "(L736-744); App. G uses (4) only to choose an M that suffices")},
+    readings={"B": "(4) is a sufficient $M$ (union bound)"},
+    repairs={"B": ("erratum", "'minimum' names the sufficient $M$ the proof's union bound gives "
+                              "(L736-744); App. G uses (4) only to choose an $M$ that suffices")},
 )
 def coverage_mmin(ctx):
     """Exact i.i.d. coverage P_cov(n) (Fractions). The boundary of (4) solves

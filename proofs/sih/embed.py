@@ -49,7 +49,8 @@ def premise_evidence(Q: sp.Matrix, K: sp.Matrix, W: sp.Symbol) -> Evidence:
     is not suppressed as (27) says; UNDECIDED otherwise."""
     one = sp.Matrix([1, 1])
     same_row = ((Q * one).T * (K * one))[0, 0].subs(W, 3)
-    premise = f"premise t' <= t-1: a visible same-row key scores h = {same_row} at W_T = 3"
+    premise = (r"premise $t' \le t-1$: a visible same-row key scores "
+               f"$h = {same_row}$ at $W_T = 3$")
     if not same_row > 0:
         return Evidence.undecided(f"{premise}: not positive", method="symbolic", part="premise")
     return refute_exactly(
@@ -97,9 +98,10 @@ def lemma_d2_proof_step4(ctx):
                "lambda": {"1": 1, "3": 1}, "rowspan_coefficients": [1, 1],
                "v_delta": {str(k): val for k, val in v.items()}, "rank E": E.rank(),
                "rank [E; sum lambda v]": with_combo.rank()}
-    step4 = ("Step 4: (15) is feasible for an Omega meeting Step 1's (only) condition, rank E = m:"
-             " no c_null in ker E is negative off N (h in span{1,cos,sin} with h(0)=h(2)=0 is "
-             "c sin(pi x/2))")
+    step4 = (r"Step 4: (15) is feasible for an $\Omega$ meeting Step 1's (only) condition, "
+             r"$\mathrm{rank}\,E = m$: no $c_{\mathrm{null}} \in \ker E$ is negative off $N$ "
+             r"($h \in \mathrm{span}\{1, \cos, \sin\}$ with $h(0) = h(2) = 0$ is "
+             r"$c\sin(\pi x/2)$)")
     out = []
     for reading, under in (("A", "Claim D.3 as printed (rank k)"),
                            ("B", "Claim D.3 read as rank m")):  # the same Step 4 under either

@@ -49,14 +49,14 @@ def mlp_width_evidence(U: list, V: int,
     domain = (f"{n} partitions of U allowed by Def. 4.1 (V = {V}); other settings and a "
               "symbolic partition are not enumerated")
     if bad_a is None:
-        ev_a = Evidence(Verdict.PROVED, "MLP width 'exactly 4hV^m'", method="symbolic",
+        ev_a = Evidence(Verdict.PROVED, "MLP width 'exactly $4hV^m$'", method="symbolic",
                         generality=domain, scope="bounded", part="mlp_width")
     else:
         ev_a = refute_exactly(
-            f"MLP width 'exactly 4hV^m': {bad_a['sum_4V^|S|']} != {bad_a['printed_width']}",
+            f"MLP width 'exactly $4hV^m$': ${bad_a['sum_4V^|S|']} \\ne {bad_a['printed_width']}$",
             bad_a, lhs=bad_a["sum_4V^|S|"], rhs=bad_a["printed_width"], generality=domain,
             part="mlp_width")
-    summary_b = "per-head 4V^{|S|} and total <= 4hV^m on every partition"
+    summary_b = r"per head $4V^{|S|}$ and in total $\le 4hV^m$, on every partition"
     if bad_b is None:
         ev_b = Evidence(Verdict.PROVED, summary_b, method="symbolic", generality=domain,
                         scope="bounded", part="mlp_width", reading="B")
@@ -74,8 +74,8 @@ def mlp_width_evidence(U: list, V: int,
     statement=r"D=V+d_p+2hV^m+V\le2(h+1)V+2d+2\ (m=1),\ \le2hV^m+2(m+V+d)+2\ (m>1);"
               r"\ \text{Layer-1 MLP hidden width exactly }4hV^m",
     readings={"B": r"MLP width exactly $4V^{|S_\gamma|}$ per head, total bounded by $4hV^m$"},
-    repairs={"B": ("erratum", "the Layer-1 MLP width is 4V^{|S_gamma|} per head; 4hV^m bounds the "
-                              "total")},
+    repairs={"B": ("erratum", r"the Layer-1 MLP width is $4V^{|S_\gamma|}$ per head; $4hV^m$ "
+                              "bounds the total")},
 )
 def dim_formula(ctx):
     """Block sums vs (54): PROVED symbolically (d_p = 2d+2 for m = 1; d_p <= 2(m+d)+2 gives (54)
@@ -121,12 +121,13 @@ def alignment_evidence(offsets, shift=None) -> Evidence:
                                                       sum(2 ** j for j in JQ)]}
     generality = "all partitions of U with |S| <= ceil(|U|/h) (Def 4.1)"
     if bad is None:
-        return Evidence(Verdict.PROVED, "J^K = J^Q for every block", method="symbolic",
+        return Evidence(Verdict.PROVED, "$J^K = J^Q$ for every block", method="symbolic",
                         generality=generality, scope="bounded")
     return refute_exactly(
-        f"{len(rows)} (partition, block) pairs with J^K != J^Q, e.g. h = {bad['h']}, block "
-        f"{bad['block']}: J^K = {bad['J_K']} (dim {bad['dims'][0]}) vs J^Q = {bad['J_Q']} "
-        f"(dim {bad['dims'][1]})", bad, lhs=bad["index sets as bitmasks"][0],
+        f"{len(rows)} (partition, block) pairs with $J^K \\ne J^Q$, e.g. $h = {bad['h']}$, "
+        f"block {bad['block']}: $J^K = {bad['J_K']}$ (dimension {bad['dims'][0]}) against "
+        f"$J^Q = {bad['J_Q']}$ (dimension {bad['dims'][1]})", bad,
+        lhs=bad["index sets as bitmasks"][0],
         rhs=bad["index sets as bitmasks"][1], generality=generality)
 
 
@@ -142,8 +143,8 @@ def alignment_evidence(offsets, shift=None) -> Evidence:
                    r"$\delta_j$, $B_{3,Q}[j]$ that of $\delta_j+\hat e$; "
                    r"$c\langle q^{(Q)},q^{(K)}\rangle=ck$ iff the configurations agree, "
                    r"$\le c(k-1)$ otherwise"},
-    repairs={"B": ("erratum", "marginalise per neighbour (B_3[j] the one-hot state of delta_j): "
-                              "the per-partition blocks have mismatched sizes")},
+    repairs={"B": ("erratum", r"marginalise per neighbour ($B_3[j]$ the one-hot state of "
+                              r"$\delta_j$): the per-partition blocks have mismatched sizes")},
 )
 def marginalisation_alignment(ctx):
     """For each partition of U (ECA) allowed by Def. 4.1 (|S_gamma| <= ceil(|U|/h)), the K
@@ -162,6 +163,6 @@ def marginalisation_alignment(ctx):
         [("pairs where c * #agreements = ck disagrees with x = y", wrong, 0)],
         generality="ECA, V = 2 (all pairs); for other V, k the score is a sum of Kronecker "
                    "deltas, not proved symbolically here", reading="B",
-        summary="repair: per-neighbour one-hots give score c * #agreements, = ck iff equal "
-                f"(all {len(configs) ** 2} pairs)")
+        summary=r"per-neighbour one-hots score $c$ times the number of agreements, $= ck$ iff "
+                f"the configurations are equal (all {len(configs) ** 2} pairs)")
     return [ev_a, ev_repair]

@@ -167,7 +167,8 @@ def minimax_lp(runs: dict[Rule, list[tuple[int, int]]]) -> tuple[list, list, lis
     statement=r"\forall\mathcal A:\ \max_{f\in\mathcal F}\mathrm{err}_f(\mathcal A)\ge"
               r"\max_{f\in\mathcal F}\mathrm{err}_f(f)",
     readings={"B": r"$\max_f\mathrm{err}_f(\mathcal A)\ge\max_f\mathrm{err}_f(\text{Alg. 1})$",
-              "C": "per-rule consequence (L714-716): for every f, err_f(Alg. 1) <= err_f(A)",
+              "C": r"per-rule consequence (L714-716): for every $f$, "
+                   r"$\mathrm{err}_f(\text{Alg. 1}) \le \mathrm{err}_f(\mathcal A)$",
               "D": r"$\max_f\mathrm{err}_f(\mathcal A)\ge\max_f\mathrm{err}_f(\text{Alg. 1})$ "
                    "over configuration sequences fixed independently of the rule"},
     headline=("B", "Theorem B.1 states that 'the prediction rule of Algorithm 1 is minimax "

@@ -159,7 +159,7 @@ def flatten_meanings(W: sp.Symbol, dims: tuple[int, ...] = (1, 2, 3)) -> dict[st
     statement=r"\text{row-major flattening separates adjacent physical neighbours by distances "
               r"of }\mathcal O(W^{m-1})",
     readings={"B": r"$\mathcal O(W^{d-1})$ (as printed at L192)"},
-    repairs={"B": ("erratum", "O(W^{d-1}) as at L192, not O(W^{m-1})")},
+    repairs={"B": ("erratum", r"$\mathcal O(W^{d-1})$ as at L192, not $\mathcal O(W^{m-1})$")},
 )
 def flatten_distance(ctx):
     """Exact sequence distances under (T1): the interior neighbour along axis c sits
@@ -195,8 +195,9 @@ def flatten_distance(ctx):
         generality="symbolic W, d in {1,2,3}, (T1) without separators inside a time step; "
                    "a symbolic number of axes d would need sums over symbolic index sets, "
                    "not attempted",
-        summary="interior neighbours at W^{d-c} = O(W^{d-1}) (exact limits of the ratios); "
-                "periodic wrap-around pairs at (W-1) W^{d-c}, Theta(W^d) for axis 1")
+        summary=r"interior neighbours at $W^{d-c} = \mathcal O(W^{d-1})$ (exact limits of the "
+                r"ratios); periodic wrap-around pairs at $(W-1) W^{d-c}$, $\Theta(W^d)$ for axis "
+                "1")
     ev_b.numbers["wraparound_axis1"] = {f"d={d}": f"(W-1) W^{d - 1}" for d in (1, 2, 3)}
     ev_a = meanings_evidence(
         flatten_meanings(W), "reading A, O(W^{m-1}) with m as the text defines it",

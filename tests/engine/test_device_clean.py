@@ -145,6 +145,11 @@ DEVICE_CLEAN = [
     "gda.WV_grad",
     "gda.upstream_u",
     "gda.exp.sticky.min_entropy",
+    # pegr and sih: attention weights, the bump decoder and the retrieval targets on the
+    # inputs' device
+    "pegr.attention.equivariance",
+    "sih.decode.lemma_e4",
+    "sih.retrieve.lemma_e9_cor_e10",
 ]
 
 

@@ -224,7 +224,7 @@ def test_lift_pe_is_overstated_under_a_trivial_stabiliser():
     assert severity_of(Verdict.REFUTED, held | {"D": Verdict.UNDECIDED}, repairs)[0] == "false"
 
 
-# ---- pegr.rope.injectivity_norm_assumption D, pegr.graph.table1_laplacian_row C (issue 24, 3) --
+# ---- pegr.rope.injectivity_norm_assumption D, pegr.graph.table1_laplacian_row C: each part judged
 def test_qk_rotation_collides_despite_distinct_norms_exactly():
     from numerics.pegr.rope import qk_collision
 

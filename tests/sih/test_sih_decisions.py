@@ -729,7 +729,7 @@ def test_lemma_d2_is_existential_refuted_only_by_its_nonexistence_certificates()
 
 
 def test_remark_e5_splits_over_which_width_and_refutes_the_widest_layer(tmp_path):
-    """Issue 24, 4: 'exponentially smaller width' is UNDECIDED as open_setting; its widest-layer
+    """'Exponentially smaller width' is UNDECIDED as open_setting; its widest-layer
     reading C is refuted by a proof that no witness exists (exact affine rank n - 1)."""
     import verify
 

@@ -38,10 +38,10 @@ class SinusoidalPE(nn.Module):
         self.form = form
 
     def rho(self, t: torch.Tensor) -> torch.Tensor:
-        return block_rot(t[..., None] * self.freqs.to(t.dtype))
+        return block_rot(t[..., None] * self.freqs.to(t))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        ang = x[..., None] * self.freqs.to(x.dtype)
+        ang = x[..., None] * self.freqs.to(x)
         if self.form == "A":
             return torch.stack([torch.cos(ang), torch.sin(ang)], -1).reshape(*x.shape, -1)
         return vec_col(rot2(ang)).reshape(*x.shape, -1)
@@ -66,10 +66,10 @@ class FourierFeaturePE(nn.Module):
 
     def rho(self, t: torch.Tensor) -> torch.Tensor:
         """Translation ``t`` (shape ``(..., 2)``) acts by ``(+)_i R(alpha_i . t)``."""
-        return block_rot(self.scale * t.to(self.alpha.dtype) @ self.alpha.T)
+        return block_rot(self.scale * t.to(self.alpha.dtype) @ self.alpha.T.to(t.device))
 
     def forward(self, p: torch.Tensor) -> torch.Tensor:
-        ang = self.scale * p @ self.alpha.T.to(p.dtype)
+        ang = self.scale * p @ self.alpha.T.to(p)
         return torch.stack([torch.cos(ang), torch.sin(ang)], -1).reshape(*p.shape[:-1], -1)
 
 
@@ -85,10 +85,10 @@ class RoPE(nn.Module):
         self.register_buffer("alpha", vaswani_freqs(d // 2, d, sign))
 
     def R(self, m: torch.Tensor) -> torch.Tensor:
-        return block_rot(m[..., None].to(self.alpha.dtype) * self.alpha)
+        return block_rot(m[..., None].to(self.alpha.dtype) * self.alpha.to(m.device))
 
     def forward(self, v: torch.Tensor, m: torch.Tensor) -> torch.Tensor:
-        ang = m[..., None].to(v.dtype) * self.alpha.to(v.dtype)
+        ang = m[..., None].to(v.dtype) * self.alpha.to(v)
         c, s = torch.cos(ang), torch.sin(ang)
         x, y = v[..., 0::2], v[..., 1::2]
         return torch.stack([c * x - s * y, s * x + c * y], -1).reshape(v.shape)
@@ -118,18 +118,18 @@ class SO2BesselPE(nn.Module):
         return cls(c, k, m)
 
     def radial(self, r: torch.Tensor) -> torch.Tensor:
-        z = (r[..., None] * self.c.to(r.dtype)).detach().cpu().numpy()
+        z = (r[..., None] * self.c.to(r)).detach().cpu().numpy()
         J = special.j0(z) if self.m == 0 else special.jv(self.m, z)
         return torch.as_tensor(J, dtype=r.dtype, device=r.device)
 
     def rho(self, phi: torch.Tensor) -> torch.Tensor:
-        return block_rot(phi[..., None] * self.k.to(phi.dtype))
+        return block_rot(phi[..., None] * self.k.to(phi))
 
     def forward(self, p: torch.Tensor) -> torch.Tensor:
         r = torch.linalg.vector_norm(p, dim=-1)
         th = torch.atan2(p[..., 1], p[..., 0])
         J = self.radial(r)
-        ang = th[..., None] * self.k.to(p.dtype)
+        ang = th[..., None] * self.k.to(p)
         return torch.stack([J * torch.cos(ang), J * torch.sin(ang)], -1).reshape(*p.shape[:-1], -1)
 
 

@@ -23,17 +23,16 @@ class BumpDecoder(nn.Module):
         eta = self.delta / 4
         self.eta = eta
         n = v.numel()
-        shifts = torch.tensor([2 * eta, eta, -eta, -2 * eta], dtype=torch.float64)
-        self.hidden = nn.Linear(1, 4 * n, dtype=torch.float64)
-        self.out = nn.Linear(4 * n, n, bias=False, dtype=torch.float64)
+        on = {"dtype": torch.float64, "device": v.device}  # the device of the values it decodes
+        shifts = torch.tensor([2 * eta, eta, -eta, -2 * eta], **on)
+        self.hidden = nn.Linear(1, 4 * n, **on)
+        self.out = nn.Linear(4 * n, n, bias=False, **on)
         with torch.no_grad():
             self.hidden.weight.fill_(1.0)
             self.hidden.bias.copy_((-v[:, None] + shifts[None, :]).flatten())
-            W = torch.zeros(n, 4 * n, dtype=torch.float64)
+            W = torch.zeros(n, 4 * n, **on)
             for j in range(n):
-                W[j, 4 * j : 4 * j + 4] = (
-                    torch.tensor([1.0, -1.0, -1.0, 1.0], dtype=torch.float64) / eta
-                )
+                W[j, 4 * j : 4 * j + 4] = torch.tensor([1.0, -1.0, -1.0, 1.0], **on) / eta
             self.out.weight.copy_(W)
 
     @property

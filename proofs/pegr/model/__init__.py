@@ -6,6 +6,7 @@
 * ``kron_I``: the Kronecker products ``I (x) A`` (as printed in eqs. (17)-(19)) and ``A (x) I``.
 * ``perm_matrix``: ``P(sigma)`` with ``P(sigma) e_i = e_{sigma(i)}`` (A.2, L180-182).
 * ``generic_matrix``: an ``n x n`` matrix of independent real symbols.
+* ``step_timeout``: the time budget of a symbolic step, a share of the claim's budget.
 * The float64 thresholds every numeric check of the paper uses: an identity holds when its
   relative error is at most ``IDENTITY_TOL`` (times the size where stated), and a mismatch is a
   counterexample only from ``COUNTEREXAMPLE_ERROR`` on.
@@ -25,6 +26,18 @@ PAPER = "pegr"
 IDENTITY_TOL = 1e-12
 #: float64 relative error from which a re-checked mismatch is a counterexample.
 COUNTEREXAMPLE_ERROR = 1e-6
+#: The least time a symbolic step gets (``prove_cases``' default).
+STEP_TIMEOUT_MIN_S = 20.0
+
+
+def step_timeout(ctx, remaining: int = 1) -> float:
+    """Seconds for the next of a claim's ``remaining`` symbolic steps: an even share of most of
+    what is left of the claim's budget, never less than :data:`STEP_TIMEOUT_MIN_S`. A step's
+    rungs (a sum over the blocks of a PE, with a symbolic number of blocks, reaches the rung that
+    closes it only after the sum rungs) take seconds on an idle machine and several times that
+    on a loaded one; a fixed cap would make the verdict depend on the load rather than on the
+    mathematics."""
+    return max(STEP_TIMEOUT_MIN_S, 0.8 * ctx.time_left() / max(1, remaining))
 
 
 def R(a: sp.Expr) -> sp.Matrix:

@@ -203,8 +203,10 @@ def vecdot_trace(order: str = "col", *, lemma: Evidence | None = None,
     dv.rewrite(f"sum_j sum_i A_ij B_ij = {sp.sstr(trace)} written as a sum (SymPy rewrite)",
                by_def, trace.rewrite(sp.Sum))
     name = "column-major" if order == "col" else "row-major"
-    return dv.evidence(f"(2) vec(A)^T vec(B) = tr(A^T B), {name} vec",
-                       "A, B of any size n x m (n, m symbolic); block index lemma by induction",
+    return dv.evidence(r"(2) $\mathrm{vec}(A)^\top \mathrm{vec}(B) = \mathrm{tr}(A^\top B)$, "
+                       f"{name} vec",
+                       r"$A, B$ of any size $n \times m$ ($n, m$ symbolic); block index lemma by "
+                       "induction",
                        reading=reading, part=part)
 
 
@@ -307,9 +309,10 @@ def lemma_A1_general(order: str = "col", *, step2: Evidence | None = None,
     dv.engine("tr(X^T I Y) = tr(X^T Y)" if orthogonal else "tr(X^T G^T G Y) = tr(X^T Y)",
               used, sp.Trace(X.T * Y))
     name = "column-major" if order == "col" else "row-major"
-    return dv.evidence(f"Lemma A.1, {name} vec: vec(rho(gx))^T vec(rho(gy)) = "
-                       "vec(rho(x))^T vec(rho(y))",
-                       "any orthogonal representation, degree D symbolic", reading=reading,
+    return dv.evidence(f"Lemma A.1, {name} vec: "
+                       r"$\mathrm{vec}(\rho(gx))^\top \mathrm{vec}(\rho(gy)) = "
+                       r"\mathrm{vec}(\rho(x))^\top \mathrm{vec}(\rho(y))$",
+                       "any orthogonal representation, degree $D$ symbolic", reading=reading,
                        part=part)
 
 
@@ -329,8 +332,9 @@ def norm_general(order: str = "col", *, step2: Evidence | None = None,
                   after, isinstance(before.arg, sp.MatMul) and before.arg.args == (X.T, X))
     dv.engine(f"tr(I_D) = {value}", after, value)
     name = "column-major" if order == "col" else "row-major"
-    return dv.evidence(f"(i) |gamma(x)|^2 = tr(rho(x)^T rho(x)) = D, {name} vec",
-                       "any orthogonal representation, degree D symbolic", reading=reading,
+    return dv.evidence(r"$\|\gamma(x)\|^2 = \mathrm{tr}(\rho(x)^\top\rho(x)) = D$, "
+                       f"{name} vec",
+                       "any orthogonal representation, degree $D$ symbolic", reading=reading,
                        part=part)
 
 
