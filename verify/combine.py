@@ -35,9 +35,11 @@
 4. Every reading gets its own verdict by rules 1-3 (and 7), from its own evidence alone;
    which of them heads the claim is rule 8.
 
-5. **Scope of a PROVED.** A reading that is PROVED is ``general`` only when every part's
-   PROVED pieces include one of scope ``general``; a part proved only at listed instances
-   (scope ``bounded`` or unstated) makes the whole reading ``bounded``.
+5. **Scope of a PROVED or CERTIFIED.** A reading that is PROVED (or CERTIFIED) is ``general``
+   only when every part's exact pieces (PROVED or CERTIFIED) include one of scope ``general``;
+   a part proved or certified only at listed instances (scope ``bounded`` or unstated: a
+   certificate is computed for one numeric instance unless the claim says otherwise) makes the
+   whole reading ``bounded``.
 
 6. **Severity of a REFUTED.** When the intended reading (rule 8) is REFUTED, what a referee
    would sign depends on the *nature of the repair* that makes the statement hold, which the
@@ -341,18 +343,23 @@ def readings_of(evidence: Iterable[Evidence]) -> list[str]:
     return sorted(labels, key=lambda r: (r != AS_PRINTED, r))
 
 
+#: The verdicts from exact evidence, whose scope rule 5 states.
+EXACT = (Verdict.PROVED, Verdict.CERTIFIED)
+
+
 def scope_of(
     evidence: Iterable[Evidence], reading: str = AS_PRINTED, quantifier: str = "forall"
 ) -> str | None:
-    """``"general"`` or ``"bounded"`` for a PROVED reading (rule 5), ``None`` otherwise."""
+    """``"general"`` or ``"bounded"`` for a PROVED or CERTIFIED reading (rule 5), ``None``
+    otherwise."""
     pieces = [audit(e, quantifier) for e in evidence if e.reading == reading]
-    if combine(pieces, reading, quantifier).verdict is not Verdict.PROVED:
+    if combine(pieces, reading, quantifier).verdict not in EXACT:
         return None
     parts: dict[str, list[Evidence]] = {}
     for p in pieces:
         parts.setdefault(p.part, []).append(p)
     general = all(
-        any(p.verdict is Verdict.PROVED and p.scope == "general" for p in ps)
+        any(p.verdict in EXACT and p.scope == "general" for p in ps)
         for ps in parts.values()
     )
     return "general" if general else "bounded"

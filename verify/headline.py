@@ -65,7 +65,8 @@ def qualifier(verdict: Verdict, scope: str | None, severity: str | None,
     words = []
     if kind == CONSISTENCY and verdict in (Verdict.PROVED, Verdict.REFUTED):
         words.append("consistency check")
-    elif verdict is Verdict.PROVED and scope != "general":
+    elif (verdict is Verdict.PROVED and scope != "general"
+          or verdict is Verdict.CERTIFIED and scope == "bounded"):  # unrecorded: older files
         words.append("bounded")
     elif verdict is Verdict.REFUTED and severity:
         words.append(severity)

@@ -72,3 +72,18 @@ def test_scope_of_a_reading_is_general_only_when_every_part_is() -> None:
     assert scope_of([proved("a", "general"), proved("b", "bounded")]) == "bounded"
     assert scope_of([proved("a", None)]) == "bounded"
     assert scope_of([Evidence(Verdict.SUPPORTED, "ok")]) is None
+
+
+def test_a_certificate_has_a_scope_too() -> None:
+    """A certificate is computed for one numeric instance: CERTIFIED at that instance reads
+    ``bounded`` (as a proof at listed sizes does), ``general`` only when the claim says so."""
+    from verify.headline import label
+
+    def certified(scope: str | None) -> Evidence:
+        return Evidence(Verdict.CERTIFIED, "opt = 4 on the Petersen graph", method="certificate",
+                        scope=scope)
+
+    assert scope_of([certified(None)]) == "bounded"
+    assert scope_of([certified("general")]) == "general"
+    assert label(Verdict.CERTIFIED, scope_of([certified(None)])) == "CERTIFIED (bounded)"
+    assert label(Verdict.CERTIFIED, "general") == "CERTIFIED"
