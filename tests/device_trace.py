@@ -31,6 +31,9 @@ tensor it wraps, as torch keeps it. ``Module.to`` parses its device into a fresh
 
 What it cannot see: code that never goes through torch's Python API (C extensions), and a
 ``torch.device("cpu")`` object, which it takes for a tensor's device (on the claim's device).
+A check that draws all its tensors from its own host generators has nothing on the claim's
+device: the trace finds nothing there, rightly (a GPU run would not fail), though such a check
+runs on the CPU whatever the claim's device.
 """
 
 from __future__ import annotations

@@ -165,11 +165,11 @@ def test_the_trace_leaves_torch_as_it_found_it():
     import torch._functorch.eager_transforms as eager_transforms
 
     generator, new = torch.Generator, nn.Parameter.__new__
-    wrap = eager_transforms._wrap_for_grad
+    wrap, parse_to = eager_transforms._wrap_for_grad, torch._C._nn._parse_to
     with pytest.raises(RuntimeError), device_trace():
         raise RuntimeError("a check that crashes")
     assert torch.Generator is generator and nn.Parameter.__new__ is new
-    assert eager_transforms._wrap_for_grad is wrap
+    assert eager_transforms._wrap_for_grad is wrap and torch._C._nn._parse_to is parse_to
 
 
 # ---- the papers' checks ------------------------------------------------------------------
