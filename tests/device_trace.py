@@ -22,12 +22,23 @@ finding, with the line of the check's code that did it, where a GPU run would fa
 * ``.numpy()`` (or ``numpy.asarray``) of a ``DEV`` tensor;
 * a random tensor drawn from a generator on one device into a tensor on the other.
 
+torch's function transforms (``torch.func.jvp``, ``jacfwd``, ``jacrev``, ``grad``, ``vmap``)
+wrap and unwrap their tensors in C++ (:data:`FUNCTORCH_WRAPPERS`), out of the trace's sight;
+the trace wraps those calls so that a wrapped or unwrapped tensor keeps the device of the
+tensor it wraps, as torch keeps it. ``Module.to`` parses its device into a fresh
+``torch.device``; the trace keeps a host device (``.device`` of a host tensor or generator, or
+``"cpu"``) on the host there.
+
 What it cannot see: code that never goes through torch's Python API (C extensions), and a
 ``torch.device("cpu")`` object, which it takes for a tensor's device (on the claim's device).
+A check that draws all its tensors from its own host generators has nothing on the claim's
+device: the trace finds nothing there, rightly (a GPU run would not fail), though such a check
+runs on the CPU whatever the claim's device.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 import traceback
 from collections.abc import Iterator
@@ -67,6 +78,15 @@ FACTORIES = frozenset(
 LIKE = frozenset(
     "zeros_like ones_like empty_like full_like rand_like randn_like randint_like new_zeros "
     "new_ones new_empty new_full new_tensor".split())
+#: functorch's wrappers (C++, invisible to a TorchFunctionMode) per module that calls them: the
+#: result is on the device of the tensor wrapped or unwrapped (their first argument).
+FUNCTORCH_WRAPPERS = {
+    "torch._functorch.eager_transforms": (
+        "_wrap_for_grad", "_unwrap_for_grad", "_wrap_functional_tensor",
+        "_unwrap_functional_tensor"),
+    "torch._functorch.autograd_function": ("_wrap_for_grad", "_unwrap_for_grad"),
+    "torch._functorch.vmap": ("_add_batch_dim", "_remove_batch_dim"),
+}
 RANDOM = frozenset("rand randn randint randperm normal bernoulli multinomial".split())
 #: Operations that may take tensors on two devices.
 CROSS_DEVICE = frozenset(
@@ -223,10 +243,65 @@ def _site() -> str:
     return "unknown"
 
 
+def _inheriting(trace: DeviceTrace, wrapper: Any) -> Any:
+    """``wrapper`` (a functorch wrapper) whose results take the virtual device of its first
+    argument, the tensor it wraps or unwraps."""
+
+    def traced(*args, **kwargs):
+        out = wrapper(*args, **kwargs)
+        if args and isinstance(args[0], torch.Tensor):
+            trace._mark(out, trace.label(args[0]))
+        return out
+
+    return traced
+
+
+def _parsing_to(trace: DeviceTrace, parse_to: Any) -> Any:
+    """``torch._C._nn._parse_to`` (how ``Module.to`` reads its arguments) that keeps the host:
+    it answers a fresh ``torch.device`` for any device it is given, which the trace would take
+    for the claim's; for a device on the host (or a host tensor's) it answers the host."""
+
+    def traced(*args, **kwargs):
+        device, *rest = parse_to(*args, **kwargs)
+        given = kwargs.get("device", kwargs.get("tensor"))
+        for a in args:
+            if isinstance(a, (str, torch.device, torch.Tensor)):
+                given = a
+                break
+        label = (trace.label(given) if isinstance(given, torch.Tensor)
+                 else trace.device_label(given))
+        if device is not None and label == HOST:
+            device = HOST_DEVICE
+        return (device, *rest)
+
+    return traced
+
+
+@contextmanager
+def _wrappers_traced(trace: DeviceTrace) -> Iterator[None]:
+    """For the block, replace what the mode cannot see by label-keeping versions: functorch's
+    wrappers (:data:`FUNCTORCH_WRAPPERS`) and ``Module.to``'s parser (:func:`_parsing_to`);
+    put the originals back after it."""
+    targets = [(importlib.import_module(module_name), name, _inheriting)
+               for module_name, names in FUNCTORCH_WRAPPERS.items() for name in names]
+    targets.append((torch._C._nn, "_parse_to", _parsing_to))
+    saved = []
+    try:
+        for owner, name, make in targets:
+            original = getattr(owner, name)
+            saved.append((owner, name, original))
+            setattr(owner, name, make(trace, original))
+        yield
+    finally:
+        for owner, name, original in saved:
+            setattr(owner, name, original)
+
+
 @contextmanager
 def device_trace() -> Iterator[DeviceTrace]:
-    """Run the block under a :class:`DeviceTrace`; generators made in it are traced, and
-    parameters take the virtual device of the tensor they wrap."""
+    """Run the block under a :class:`DeviceTrace`; generators made in it are traced,
+    parameters and functorch's wrapped tensors take the virtual device of the tensor they
+    wrap, and ``Module.to`` a host device keeps its modules on the host."""
     trace = DeviceTrace()
     generator, parameter_new = torch.Generator, torch.nn.Parameter.__new__
 
@@ -238,7 +313,7 @@ def device_trace() -> Iterator[DeviceTrace]:
     torch.Generator = TracedGenerator  # type: ignore[misc]
     torch.nn.Parameter.__new__ = staticmethod(traced_parameter)  # type: ignore[assignment]
     try:
-        with trace:
+        with _wrappers_traced(trace), trace:
             yield trace
     finally:
         torch.Generator = generator  # type: ignore[misc]

@@ -84,6 +84,29 @@ def test_a_falsifier_search_pinned_to_the_cpu_is_found():
     assert any("mul mixes" in f for f in _findings(check))
 
 
+def test_a_host_constant_inside_a_function_transform_is_found():
+    """The functorch rule keeps the claim's device through jvp and vmap, so a host constant
+    met inside them is still found."""
+
+    def check():
+        x = randn(3, generator=_claim_generator())
+        w = torch.ones(3, dtype=x.dtype)  # on the CPU whatever the claim's device
+        torch.func.jvp(lambda t: t * w, (x,), (x,))
+        torch.func.vmap(lambda t: t + w)(x.reshape(1, 3))
+
+    found = _findings(check)
+    assert any(f.startswith("mul mixes") for f in found)
+    assert any(f.startswith("add mixes") for f in found)
+
+
+def test_a_module_moved_to_the_cpu_is_found():
+    def check():
+        x = randn(2, 4, generator=_claim_generator(), dtype=torch.float32)
+        return nn.Linear(4, 2).to(device="cpu")(x)
+
+    assert any(f.startswith("linear mixes") for f in _findings(check))
+
+
 # ---- clean checks: the detector stays silent ----------------------------------------------
 def test_clean_code_on_the_claims_device_has_no_findings():
     def check():
@@ -110,11 +133,43 @@ def test_a_falsifier_search_on_the_claims_device_has_no_findings():
     assert _findings(check) == []
 
 
+def test_a_module_moved_to_a_host_generators_device_stays_on_the_host():
+    """``Module.to(device=g.device)`` with a host generator ``g`` keeps the module on the host,
+    beside the host tensors drawn from ``g``: no mix (``Module.to`` parses the device into a
+    fresh ``torch.device``, which the trace must not take for the claim's)."""
+
+    def check():
+        g = torch.Generator().manual_seed(0)
+        x = torch.randn(2, 4, generator=g, device=g.device)
+        return nn.Linear(4, 2).to(dtype=x.dtype, device=g.device)(x)
+
+    assert _findings(check) == []
+
+
+def test_function_transforms_keep_the_claims_device():
+    """torch.func's outputs (jvp, jacfwd, jacrev, grad, vmap) are on their inputs' device:
+    meeting the claim's tensors is no mix."""
+
+    def check():
+        x = randn(3, generator=_claim_generator())
+        y, tangent = torch.func.jvp(torch.sin, (x,), (x,))
+        jf, jr = torch.func.jacfwd(torch.sin)(x), torch.func.jacrev(torch.sin)(x)
+        grad = torch.func.grad(lambda t: t.sin().sum())(x)
+        mapped = torch.func.vmap(torch.sin)(x.reshape(3, 1))
+        return y + x, tangent + x, jf @ x, jr @ x, grad + x, mapped.reshape(3) + x
+
+    assert _findings(check) == []
+
+
 def test_the_trace_leaves_torch_as_it_found_it():
+    import torch._functorch.eager_transforms as eager_transforms
+
     generator, new = torch.Generator, nn.Parameter.__new__
+    wrap, parse_to = eager_transforms._wrap_for_grad, torch._C._nn._parse_to
     with pytest.raises(RuntimeError), device_trace():
         raise RuntimeError("a check that crashes")
     assert torch.Generator is generator and nn.Parameter.__new__ is new
+    assert eager_transforms._wrap_for_grad is wrap and torch._C._nn._parse_to is parse_to
 
 
 # ---- the papers' checks ------------------------------------------------------------------
@@ -150,6 +205,10 @@ DEVICE_CLEAN = [
     "pegr.attention.equivariance",
     "sih.decode.lemma_e4",
     "sih.retrieve.lemma_e9_cor_e10",
+    # nfa's fast experiments: drawn from their own seeded generators on the host (they run on
+    # the CPU whatever the claim's device), so the guard is that nothing in them mixes devices
+    "nfa.exp.table2_attention_gradient",
+    "nfa.exp.fig3",
 ]
 
 

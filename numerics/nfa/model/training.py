@@ -4,7 +4,7 @@
 The paper trains its operator (Sec. 4.1, L188; Table 5, L851-861: AdamW, lr 3e-4, weight decay
 5e-5, MSE loss) but gives no training set for Exp. 1. Besides random weights, the experiments
 use briefly trained ones: D = 64, 2 layers, SIREN hidden 32, about 2k synthetic band-limited
-2-D fields, 2k AdamW steps at 3e-4, about 5-10 min on CPU. This module does that:
+2-D fields, 2k AdamW steps at 3e-4. This module does that:
 
 * :func:`bandlimited_fields` -- ``f(x) = sum_{k=1}^{K} c_k sin(omega_k^T x + phi_k)`` with
   ``|omega_k| <= band`` (uniform in the disc/ball), ``c ~ N(0, 1/K)``: smooth band-limited
@@ -83,7 +83,7 @@ class TrainConfig:
         }
 
 
-#: Deep profile: a brief training (2k fields, 2k steps, about 5-10 min on CPU). Quick: a tiny,
+#: Deep profile: a brief training (2k fields, 2k steps). Quick: a tiny,
 #: clearly labelled run. Deep uses N = 64 samples per training set (the relative-PE bias is
 #: O(N^2); N = 100 at evaluation).
 DEEP_TRAIN = TrainConfig(
@@ -102,9 +102,11 @@ QUICK_TRAIN = TrainConfig(
     queries=16,
     label="TINY smoke training (quick profile: 25 steps, 6 fields, untrained in effect)",
 )
-#: App. F / G meta-training of the A3a operator on their own field families (a small operator;
-#: 29-37 min on the 2-core CPU of benchmarks/RESULTS.md, beside other runs): the Table 1
-#: budget on 500 fields; quick: the same TINY smoke run.
+#: App. F / G meta-training of the A3a operator on their own field families (digit images,
+#: Poisson solutions): the Table 1 training budget (2000 AdamW steps, batch 16, N = 64) on the
+#: small :data:`TRAIN_SIZE` operator, over 500 fields of the family drawn apart from the
+#: evaluation fields (the paper names no training set for App. F / G); quick: the same TINY
+#: smoke run.
 DEEP_FIELD_TRAIN = TrainConfig(
     steps=2000,
     fields=500,
