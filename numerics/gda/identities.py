@@ -90,9 +90,9 @@ def rounding_scales(tr, y: torch.Tensor) -> dict[str, torch.Tensor]:
         "dS (23)": dS,
         "dQ (25)": dQ,
         "dK (27)": dK,
-        "dW_Q (29)": dQ.mT @ X,
-        "dW_K (30)": dK.mT @ X,
-        "dW_V (32)": U.mT @ tr.A @ X,
+        "$\\partial L/\\partial W_Q$ (29)": dQ.mT @ X,
+        "$\\partial L/\\partial W_K$ (30)": dK.mT @ X,
+        "$\\partial L/\\partial W_V$ (32)": U.mT @ tr.A @ X,
         "dW_O": dlog.mT @ (tr.A @ tr.V.abs()),
         "db_O": dlog.sum(-2),
     }
@@ -156,9 +156,9 @@ def head_grad_errors(
             "dS (23)": (tr.S.grad, cf.dS),
             "dQ (25)": (tr.Q.grad, dQ),
             "dK (27)": (tr.K.grad, dK),
-            "dW_Q (29)": (leaves["W_Q"].grad, cf.dW_Q),
-            "dW_K (30)": (leaves["W_K"].grad, cf.dW_K),
-            "dW_V (32)": (leaves["W_V"].grad, cf.dW_V),
+            "$\\partial L/\\partial W_Q$ (29)": (leaves["W_Q"].grad, cf.dW_Q),
+            "$\\partial L/\\partial W_K$ (30)": (leaves["W_K"].grad, cf.dW_K),
+            "$\\partial L/\\partial W_V$ (32)": (leaves["W_V"].grad, cf.dW_V),
             "dW_O": (leaves["W_O"].grad, cf.dW_O),
             "db_O": (leaves["b_O"].grad, cf.db_O),
         }
@@ -344,14 +344,14 @@ def query_key_grad_numeric(ctx):
 @verify.evidence_for("gda.WQ_WK_grad")
 def wq_wk_grad_numeric(ctx):
     """Float64 autograd of W_Q, W_K vs (29)-(30), random heads."""
-    return _check(ctx, ["dW_Q (29)", "dW_K (30)"])
+    return _check(ctx, ["$\\partial L/\\partial W_Q$ (29)", "$\\partial L/\\partial W_K$ (30)"])
 
 
 @verify.evidence_for("gda.WV_grad")
 def wv_grad_numeric(ctx):
     """Also checks dW_O, db_O, which the paper does not state but the Sec. 7 training uses."""
     return [
-        _check(ctx, ["dW_V (32)"]),
+        _check(ctx, ["$\\partial L/\\partial W_V$ (32)"]),
         _check(ctx, ["dW_O", "db_O"]).relabel(reading="unstated dW_O, db_O (used in Sec. 7)"),
     ]
 

@@ -193,7 +193,7 @@ def softmax_denominator_remainder(ctx: verify.Context) -> list[Evidence]:
     )
     proof = Evidence.informal(
         "proof sketch (not machine-checked): Lagrange remainder e^u - 1 - u = (u^2/2) e^xi "
-        "with xi between 0 and u; e^xi <= e^|u|; sum over j, then s_kj^2 <= B^2 and "
+        "with xi between 0 and u; $e^\\xi \\le e^{|u|}$; sum over j, then s_kj^2 <= B^2 and "
         "e^{|s|/tau} <= e^{B/tau}",
         part="main",
     )

@@ -85,7 +85,8 @@ def attention_violation(
     kind="property",
     expect="SUPPORTED",
     readings={
-        "B": "positions as printed at L59: x = [x_1..x_n] in R^{d_x x n} with G acting on R^{d_x}",
+        "B": r"positions as printed at L59: $x = [x_1,\dots,x_n] \in \mathbb{R}^{d_x \times n}$ "
+             r"with $G$ acting on $\mathbb{R}^{d_x}$",
         "R": "row-major vec with the printed I (x) rho(g)",
         "R'": "row-major vec with rho(g) (x) I",
         "A'": "column-major vec with rho(g) (x) I",

@@ -183,7 +183,8 @@ def exp_protocol(ctx):
     res, _ = train_ensemble("Radial VF", [("SO2", QUICK_HP["SO2"], 0)], n=16, steps=3,
                             device=device_of(ctx))
     nums = {"split": [len(tr), len(va), len(te)], "expected_split": [3276, 26214, 36046],
-            "choices": {"coordinates": "linspace(-1,1,256)^2 (origin not a grid point)",
+            "choices": {"coordinates": "a 256 x 256 grid of linspace(-1, 1, 256) on each axis "
+                                       "(origin not a grid point)",
                         "intensity": "signed", "vf_mse": "mean over components",
                         "init": "PyTorch default", "dtype": "float32",
                         "varies_per_run": "split, PE sample, init", "sd": "sample (ddof=1)",

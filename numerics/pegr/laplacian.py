@@ -335,7 +335,7 @@ def fantope_sdp(L: np.ndarray, k: int):
               r"orthogonality: }\min_{U^\top U=I_k}\mathrm{tr}(U^\top LU)=\sum_{i\le k}\lambda_i",
     kind="existence", expect="CERTIFIED",
     readings={"B": "per-vector form (L71): (i) E(v_i) = lambda_i and (iii) Courant-Fischer: v_k "
-                   "minimises E over unit f perp v_1..v_{k-1}"},
+                   "minimises E over unit $f \\perp v_1,\\dots,v_{k-1}$"},
 )
 def dirichlet_energy(ctx):
     """(ii) Ky Fan as the Fantope SDP ``min tr(L P)`` s.t. ``P + S = I``, ``tr P = k``, ``P, S``

@@ -418,7 +418,7 @@ def dynamics_2d(ctx):
     statement=r"\text{ECA classes under reflection and complement, 80/20 split; }3^{27}\approx7.6"
               r"\times10^{12};\ \text{2D VN rule space }2^{25}=2^{32};\ \text{sequence length 503}",
     readings={"B": r"as A, with the 2D VN rule space $2^{2^5}=2^{32}$"},
-    repairs={"B": ("erratum", "2^{2^5} flattened to 2^25 by extraction")},
+    repairs={"B": ("erratum", "$2^{2^5}$ flattened to $2^{25}$ by extraction")},
 )
 def data(ctx):
     """Counts: 88 ECA classes (80/20 -> 70.4: 70/18 or 71/17, the rounding is not stated);
@@ -436,7 +436,7 @@ def data(ctx):
         part="counts",
         summary=f"ECA classes {n_classes}; 3^27 = {3 ** 27}; lengths 169 / 395 / 503")
     ev_a = refute_exactly(
-        "'2^25 = 2^32' as printed in the seed text: 33554432 != 4294967296 (most likely the "
+        "'$2^{25} = 2^{32}$' as printed in the seed text: 33554432 != 4294967296 (most likely the "
         "nested superscript 2^(2^5) flattened; reading B holds)",
         {"2^25": 2 ** 25, "2^32": 2 ** 32}, lhs=2 ** 25, rhs=2 ** 32, generality="exact",
         part="rule_space")

@@ -168,7 +168,8 @@ def naive_rpe_construction(ctx):
     the table's T L entries grow with L while d_p of Thm 4.2 does not depend on L (PROVED):
     an erratum, k and V for L."""
     k_, V_ = sp.symbols("k V", positive=True, integer=True)
-    ev_d = prove_cases([("B_1 + B_2 + B_3 + B_4", V_ + k_ * V_ + k_ * V_ + V_, (2 * k_ + 2) * V_)],
+    ev_d = prove_cases([("$B_1 + B_2 + B_3 + B_4$", V_ + k_ * V_ + k_ * V_ + V_,
+                         (2 * k_ + 2) * V_)],
                        generality="symbolic k, V", scope="general", part="(i) width",
                        summary="(5): V + kV + kV + V = (2k+2)V")
     cases, n = [], 0

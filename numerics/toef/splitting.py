@@ -281,7 +281,7 @@ def eq2_numeric(ctx):
             L, R = E(h * (P + Qm)), E(h * P) @ E(h * Qm)
             worst = max(worst, float(torch.linalg.norm(L - R) / torch.linalg.norm(L)))
     out.append(judge_error(worst, "commuting pairs (polynomials in one matrix), h in {1, 0.3, "
-                           "0.01}: e^{h(A+B)} = e^{hA}e^{hB}", tol=1e-11, fail=COUNTEREXAMPLE_TOL,
+                           "0.01}: $e^{h(A+B)} = e^{hA}e^{hB}$", tol=1e-11, fail=COUNTEREXAMPLE_TOL,
                            part="iff, 'if' direction"))
     tp = 2 * math.pi * 1j
     A2 = torch.tensor([[0, 0], [0, tp]], dtype=torch.complex128)

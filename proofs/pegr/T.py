@@ -57,7 +57,7 @@ def T_sinusoidal_rep(ctx):
                       sp.Sum(sp.cos(a * (x - y)), (j, 1, F)))],
                     generality=sums, scope="general", part="(iii)",
                     summary="(iii) inner product sum_j cos(alpha_j (x - y))"),
-        prove_cases([("e^{ia(x+y)} = e^{iax} e^{iay}", sp.exp(sp.I * a * (x + y)),
+        prove_cases([("$e^{ia(x+y)} = e^{iax} e^{iay}$", sp.exp(sp.I * a * (x + y)),
                       sp.exp(sp.I * a * x) * sp.exp(sp.I * a * y)),
                      ("(Re, Im) e^{i a x} = (cos a x, sin a x)",
                       sp.Matrix([sp.re(chi), sp.im(chi)]),

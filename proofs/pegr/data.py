@@ -78,7 +78,7 @@ def data_spiral_approx(ctx):
     image_error = prove_equal(sp.simplify(num / den), 4 * sp.sin(ph / 2) ** 2, assumptions="real",
                               part="closed form", reading="B").relabel(
         generality="exact, every circle, symbolic phi",
-        prefix="eps_2(phi)^2 = 4 sin^2(phi/2) (signed image)")
+        prefix=r"$\varepsilon_2(\phi)^2 = 4\sin^2(\phi/2)$ (signed image)")
     r = sp.Symbol("r", positive=True)
     res = polar_targets(r, th + ph)[3] - R(ph) * polar_targets(r, th)[3]
     a_r = 30 * sp.sqrt(r / 10)

@@ -58,7 +58,7 @@ def layout_evidence(offsets, V: int, shift=None, **kw) -> Evidence:
     dimensions) by a block whose K and Q sub-blocks differ in dimension; UNDECIDED when every
     block aligns (the gap then follows from reading A)."""
     bad = misaligned_block(offsets, V, shift)
-    summary = "partitioned regime on the B_3 layout of Step 2"
+    summary = "partitioned regime on the $B_3$ layout of Step 2"
     if bad is None:
         return Evidence.undecided(f"{summary}: every block's K and Q sub-blocks align",
                                   method="symbolic", **kw)

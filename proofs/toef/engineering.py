@@ -562,7 +562,7 @@ def lemma8_asymptotics(ctx):
     ratio = gate(b) / ((-b) * sp.exp(b))
     rewrite = prove_equal(ratio, 1 / (1 - sp.exp(b))).relabel(
         generality="all real beta < 0",
-        prefix="G(beta)/(|beta| e^-|beta|) = 1/(1 - e^beta)")
+        prefix=r"$G(\beta)/(|\beta| e^{-|\beta|}) = 1/(1 - e^{\beta})$")
     at_plus_infinity = sp.limit(gate() / beta, beta, sp.oo)
     limits = prove_cases(
         [("lim_(beta -> -oo) 1/(1 - e^beta)", sp.limit(1 / (1 - sp.exp(beta)), beta, -sp.oo), 1),

@@ -134,7 +134,8 @@ def report_problems(out_dir: Path, results, *, pdf: bool) -> list[str]:
     and PDFs), each named with its document."""
     found = []
     identifiers = {r.id for r in results} | {
-        k for r in results for e in r.evidence for k in (e.numbers or {}) if "_" in k}
+        k for r in results for e in r.evidence for k in (e.numbers or {}) if "_" in k} | {
+        label for r in results for label in [*r.readings, *(e.reading for e in r.evidence)]}
     for tex_path in sorted(out_dir.glob("*.tex")):
         found += [f"{tex_path.name}: {p}" for p in tex_problems(tex_path.read_text("utf-8"))]
         if not pdf:

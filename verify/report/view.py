@@ -426,8 +426,8 @@ def experiment_row(r: ClaimResult, e: Evidence) -> dict[str, Tex]:
         spread_tex = Tex(spread_tex + Tex(" (%s seeds)" % fmt_value(seeds)))
     return {
         "id": code(r.id),
-        "metric": values.prose(values.without_label(
-            f"[{e.reading}]", str(n.get("metric", e.part if e.part != "main" else "")))),
+        "metric": values.prose(_words(values.without_label(
+            f"[{e.reading}]", str(n.get("metric", e.part if e.part != "main" else ""))))),
         "paper": fmt_value(n.get("paper_value")),
         "ours": fmt_value(n.get("measured")),
         "spread": spread_tex,
@@ -714,6 +714,12 @@ def findings_view(
             }
         )
     return out
+
+
+def _words(name: str) -> str:
+    """A metric named by a snake_case key (``alignment_pca_plane``) in words
+    (``alignment pca plane``): a table cell is read, not copied, and a key does not wrap."""
+    return name.replace("_", " ") if re.fullmatch(r"[a-z]+(?:_[a-z0-9]+)+", name) else name
 
 
 def _capital(s: str) -> str:

@@ -137,7 +137,7 @@ class Derivation:
         proved only at listed sizes proves nothing at every size). Its steps are copied,
         indented, so that the chain reads in full."""
         ok = proved_in_general(ev)
-        self._record(label, ok, f"{ev.verdict.value}, {ev.scope}: {ev.summary[:120]}")
+        self._record(label, ok, f"{ev.verdict.value}, {ev.scope}: {ev.summary}")
         self.steps.extend(f"    [{label[:24]}] {st}" for st in ev.steps)
         return ok
 

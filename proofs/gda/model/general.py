@@ -418,7 +418,8 @@ def index_order_32(*, transposed: bool = False) -> Evidence:
     renamed = bound_variables_renamed(double) == bound_variables_renamed(product)
     name = "U A^T X^T" if transposed else "U A X^T"
     steps = [
-        f"(31) entry = sum_j factor_terms(sum_i alpha_ij u_ic x_jb), sizes symbolic: {pulled}",
+        f"(31) entry $= \\sum_j \\sum_i \\alpha_{{ij}} u_{{ic}} x_{{jb}}$ with SymPy's "
+        f"factor_terms pulling $x_{{jb}}$ out of the $i$-sum, sizes symbolic: {pulled}",
         f"sum_i sum_j alpha_ij u_ic x_jb = ({name})_cb up to bound-variable names, sizes "
         f"symbolic: {renamed}",
     ]
