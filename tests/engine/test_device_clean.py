@@ -290,6 +290,7 @@ DEVICE_CLEAN = [
     "gda.WV_grad",
     "gda.upstream_u",
     "gda.exp.sticky.min_entropy",
+    "gda.exp.sticky.capacity_gap",  # LBFGS: its gradients are on its parameters' device
     # pegr and sih: attention weights, the bump decoder and the retrieval targets on the
     # inputs' device
     "pegr.attention.equivariance",
