@@ -27,7 +27,11 @@ wrap and unwrap their tensors in C++ (:data:`FUNCTORCH_WRAPPERS`), out of the tr
 the trace wraps those calls so that a wrapped or unwrapped tensor keeps the device of the
 tensor it wraps, as torch keeps it. ``Module.to`` parses its device into a fresh
 ``torch.device``; the trace keeps a host device (``.device`` of a host tensor or generator, or
-``"cpu"``) on the host there.
+``"cpu"``) on the host there, as it does for the fresh device keys of
+``torch._C._group_tensors_by_device_and_dtype`` (``clip_grad_norm_``, the optimisers). A
+gradient has its tensor's device: ``.grad`` reads as its tensor's device (autograd fills it in
+C++), ``p.grad = None`` leaves ``p`` where it is, and assigning a gradient on the other device
+is a finding.
 
 What it cannot see: code that never goes through torch's Python API (C extensions), and a
 ``torch.device("cpu")`` object, which it takes for a tensor's device (on the claim's device).
@@ -172,9 +176,14 @@ class DeviceTrace(TorchFunctionMode):
         if _name(func) == "device" and args and isinstance(args[0], ClaimDevice):
             return args[0]  # torch.device(CLAIM_DEVICE) stays the claim's device
         out = func(*args, **kwargs)
-        if attr in ("data", "grad") and access == "__set__":
+        if attr == "data" and access == "__set__":  # the tensor takes its new data's device
             self.labels[args[0]] = self.label(args[1]) if args[1] is not None else HOST
             return out
+        if attr == "grad" and access == "__set__":  # a gradient has its tensor's device:
+            if args[1] is not None and self.label(args[1]) != self.label(args[0]):
+                self._find(f"a gradient on the {self.label(args[1])} assigned to a tensor on "
+                           f"the {self.label(args[0])}")
+            return out  # the tensor keeps its own device (``p.grad = None`` too)
         if attr in ("data", "grad", "real", "imag", "T", "mT", "H", "mH") and access == "__get__":
             if isinstance(out, torch.Tensor):
                 self.labels[out] = self.label(args[0])
@@ -277,6 +286,24 @@ def _parsing_to(trace: DeviceTrace, parse_to: Any) -> Any:
     return traced
 
 
+def _grouping(trace: DeviceTrace, group: Any) -> Any:
+    """``torch._C._group_tensors_by_device_and_dtype`` (how ``clip_grad_norm_`` and the
+    optimisers' foreach paths sort their tensors) whose device keys keep the host: it answers a
+    fresh ``torch.device`` per group, which the trace would take for the claim's, and those
+    code paths move their scalars ``.to(device)``; a group of host tensors gets the host."""
+
+    def traced(tensorlistlist, *args, **kwargs):
+        grouped = group(tensorlistlist, *args, **kwargs)
+        out = {}
+        for (_device, dtype), (lists, indices) in grouped.items():
+            first = next((t for tl in lists for t in tl if isinstance(t, torch.Tensor)), None)
+            on_dev = first is not None and trace.label(first) == DEV
+            out[(CLAIM_DEVICE if on_dev else HOST_DEVICE, dtype)] = (lists, indices)
+        return out
+
+    return traced
+
+
 @contextmanager
 def _wrappers_traced(trace: DeviceTrace) -> Iterator[None]:
     """For the block, replace what the mode cannot see by label-keeping versions: functorch's
@@ -285,6 +312,7 @@ def _wrappers_traced(trace: DeviceTrace) -> Iterator[None]:
     targets = [(importlib.import_module(module_name), name, _inheriting)
                for module_name, names in FUNCTORCH_WRAPPERS.items() for name in names]
     targets.append((torch._C._nn, "_parse_to", _parsing_to))
+    targets.append((torch._C, "_group_tensors_by_device_and_dtype", _grouping))
     saved = []
     try:
         for owner, name, make in targets:

@@ -107,6 +107,36 @@ def test_a_module_moved_to_the_cpu_is_found():
     assert any(f.startswith("linear mixes") for f in _findings(check))
 
 
+def test_a_host_tensor_added_to_a_gradient_on_the_claims_device_is_found():
+    """A gradient has its parameter's device: a host tensor meeting it is a mix, also after
+    ``zero_grad(set_to_none=True)`` has cleared the gradients once."""
+
+    def check():
+        x = randn(3, 4, generator=_claim_generator(), dtype=torch.float32)
+        model = nn.Linear(4, 2).to(device=x.device)
+        for _ in range(2):
+            model.zero_grad(set_to_none=True)
+            model(x).sum().backward()
+            model.weight.grad + torch.ones(2, 4)  # on the CPU whatever the claim's device
+
+    found = _findings(check)
+    assert len(found) == 1 and found[0].startswith("add mixes"), found
+
+
+def test_a_draw_on_the_claims_generator_meeting_a_host_constant_is_found():
+    """``device=generator.device`` of a generator made on the claim's device is the claim's
+    device: what is drawn there meets a constant made without a device."""
+
+    def check():
+        g = _claim_generator()
+        row = torch.randint(0, 2, (4, 8), generator=g, device=g.device)
+        seen = torch.zeros(4, 8, dtype=torch.bool)
+        return seen.scatter_(1, row, True)
+
+    (finding,) = _findings(check)
+    assert finding.startswith("scatter_ mixes")
+
+
 # ---- clean checks: the detector stays silent ----------------------------------------------
 def test_clean_code_on_the_claims_device_has_no_findings():
     def check():
@@ -161,15 +191,75 @@ def test_function_transforms_keep_the_claims_device():
     assert _findings(check) == []
 
 
+def test_training_with_adamw_and_clipping_on_the_claims_device_has_no_findings():
+    """Gradients filled in by autograd (C++) have their parameters' device, and
+    ``zero_grad(set_to_none=True)`` leaves the parameters where they are: AdamW's
+    ``lerp_``/``addcmul_``/``addcdiv_`` and ``clip_grad_norm_`` see no mix, step after step."""
+
+    def check():
+        x = randn(3, 4, generator=_claim_generator(), dtype=torch.float32)
+        model = nn.Linear(4, 2).to(device=x.device)
+        opt = torch.optim.AdamW(model.parameters())
+        for _ in range(3):
+            opt.zero_grad(set_to_none=True)
+            model(x).sum().backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+        w = torch.zeros(3, 4, requires_grad=True, device=x.device, dtype=x.dtype)
+        lbfgs = torch.optim.LBFGS([w], max_iter=3)
+
+        def closure():
+            lbfgs.zero_grad()
+            loss = ((x - w) ** 2).sum()
+            loss.backward()
+            return loss
+
+        lbfgs.step(closure)
+
+    assert _findings(check) == []
+
+
+def test_training_on_the_host_has_no_findings():
+    """``clip_grad_norm_`` and the optimisers group their tensors by a fresh ``torch.device``
+    and move scalars ``.to`` it: for a model on the host that device is the host."""
+
+    def check():
+        x = torch.randn(3, 4, generator=torch.Generator().manual_seed(0))
+        model = nn.Linear(4, 2)
+        opt = torch.optim.AdamW(model.parameters())
+        for _ in range(2):
+            opt.zero_grad(set_to_none=True)
+            model(x).sum().backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+
+    assert _findings(check) == []
+
+
+def test_draws_on_a_host_generators_device_stay_on_the_host():
+    """``device=generator.device`` of a generator made on the host is the host (the pattern
+    of sih's ``sample_tokens``): meeting host constants is no mix."""
+
+    def check():
+        g = torch.Generator().manual_seed(0)
+        row = torch.randint(0, 2, (4, 8), generator=g, device=g.device)
+        seen = torch.zeros(4, 8, dtype=torch.bool)
+        return seen.scatter_(1, row, True), torch.cat([row, torch.full((4, 1), 2)], 1)
+
+    assert _findings(check) == []
+
+
 def test_the_trace_leaves_torch_as_it_found_it():
     import torch._functorch.eager_transforms as eager_transforms
 
     generator, new = torch.Generator, nn.Parameter.__new__
     wrap, parse_to = eager_transforms._wrap_for_grad, torch._C._nn._parse_to
+    group = torch._C._group_tensors_by_device_and_dtype
     with pytest.raises(RuntimeError), device_trace():
         raise RuntimeError("a check that crashes")
     assert torch.Generator is generator and nn.Parameter.__new__ is new
     assert eager_transforms._wrap_for_grad is wrap and torch._C._nn._parse_to is parse_to
+    assert torch._C._group_tensors_by_device_and_dtype is group
 
 
 # ---- the papers' checks ------------------------------------------------------------------
@@ -200,6 +290,7 @@ DEVICE_CLEAN = [
     "gda.WV_grad",
     "gda.upstream_u",
     "gda.exp.sticky.min_entropy",
+    "gda.exp.sticky.capacity_gap",  # LBFGS: its gradients are on its parameters' device
     # pegr and sih: attention weights, the bump decoder and the retrieval targets on the
     # inputs' device
     "pegr.attention.equivariance",
