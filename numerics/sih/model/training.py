@@ -123,24 +123,25 @@ def sample_tokens(task: ECATask, rules: list[int], n: int, generator: torch.Gene
         raise ValueError(f"sample_tokens builds ECA (V = 2) sequences; got V = {task.V}")
     if not rules:
         raise ValueError("sample_tokens needs a non-empty rule pool")
-    pool = torch.tensor(rules)
+    dev = generator.device
+    pool, tables = torch.tensor(rules, device=dev), _TABLES.to(dev)
     kept_traj, kept_rules, drawn, kept = [], [], 0, 0
     while kept < n:
         B = max(64, 2 * (n - kept))
         rule = pool[torch.randint(len(rules), (B,), generator=generator, device=generator.device)]
         row = torch.randint(0, 2, (B, task.L), generator=generator, device=generator.device)
-        rows, seen = [row], torch.zeros(B, 8, dtype=torch.bool)
+        rows, seen = [row], torch.zeros(B, 8, dtype=torch.bool, device=dev)
         for t in range(task.T - 1):
             code = 4 * torch.roll(rows[-1], 1, 1) + 2 * rows[-1] + torch.roll(rows[-1], -1, 1)
             if t < task.M - 1:
                 seen.scatter_(1, code, True)
-            rows.append(_TABLES[rule[:, None], code])
+            rows.append(tables[rule[:, None], code])
         ok = seen.all(1)
         drawn, kept = drawn + B, kept + int(ok.sum())
         kept_traj.append(torch.stack(rows, 1)[ok])
         kept_rules.append(rule[ok])
     traj = torch.cat(kept_traj)[:n]
-    sep = torch.full((n, task.T, 1), task.sep)
+    sep = torch.full((n, task.T, 1), task.sep, device=dev)
     tokens = torch.cat([traj, sep], 2).reshape(n, -1)[:, :-1]
     return Sample(tokens, torch.cat(kept_rules)[:n], kept / drawn)
 
