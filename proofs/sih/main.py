@@ -40,12 +40,12 @@ def mlp_width_evidence(U: list, V: int,
             decoders = sum(4 * V ** len(b) for b in p if len(b) > 1)
             every_head = sum(4 * V ** len(b) for b in p)  # Step 2: 4V^{|S|}, singletons too
             case = {"setting": f"U = {[list(o) for o in U]}", "V": V, "h": hh, "m": mm,
-                    "partition": [[list(o) for o in b] for b in p], "sum_4V^|S|": decoders,
+                    "partition": [[list(o) for o in b] for b in p], "summed MLP width": decoders,
                     "4hV^m": 4 * hh * V ** mm}
             if decoders != printed and bad_a is None:
                 bad_a = case | {"printed_width": printed}
             if max(decoders, every_head) > 4 * hh * V ** mm and bad_b is None:
-                bad_b = case | {"sum_4V^|S| over every head": every_head}
+                bad_b = case | {"summed MLP width, every head": every_head}
     domain = (f"{n} partitions of U allowed by Def. 4.1 (V = {V}); other settings and a "
               "symbolic partition are not enumerated")
     if bad_a is None:
@@ -53,15 +53,16 @@ def mlp_width_evidence(U: list, V: int,
                         generality=domain, scope="bounded", part="mlp_width")
     else:
         ev_a = refute_exactly(
-            f"MLP width 'exactly $4hV^m$': ${bad_a['sum_4V^|S|']} \\ne {bad_a['printed_width']}$",
-            bad_a, lhs=bad_a["sum_4V^|S|"], rhs=bad_a["printed_width"], generality=domain,
+            f"MLP width 'exactly $4hV^m$': ${bad_a['summed MLP width']} \\ne "
+            f"{bad_a['printed_width']}$",
+            bad_a, lhs=bad_a["summed MLP width"], rhs=bad_a["printed_width"], generality=domain,
             part="mlp_width")
     summary_b = r"per head $4V^{|S|}$ and in total $\le 4hV^m$, on every partition"
     if bad_b is None:
         ev_b = Evidence(Verdict.PROVED, summary_b, method="symbolic", generality=domain,
                         scope="bounded", part="mlp_width", reading="B")
     else:
-        ev_b = refute_exactly(summary_b, bad_b, lhs=bad_b["sum_4V^|S| over every head"],
+        ev_b = refute_exactly(summary_b, bad_b, lhs=bad_b["summed MLP width, every head"],
                               rhs=bad_b["4hV^m"], generality=domain, part="mlp_width",
                               reading="B")
     return ev_a, ev_b
@@ -133,7 +134,8 @@ def alignment_evidence(offsets, shift=None) -> Evidence:
 
 @verify.claim(
     "sih.main.marginalisation_alignment", paper=PAPER,
-    where="B_3 L1674-1680; Step 2 L1753-1758; Step 3 L1779-1780; L315-317", kind="property",
+    where="F.1 Step 2's third block layout L1674-1680; Step 2 L1753-1758; Step 3 L1779-1780; "
+          "L315-317", kind="property",
     expect="PROVED",
     statement=r"B_{3,K}[\gamma]=e_{\gamma,K}\in\mathbb R^{V^{|S_\gamma\cap\mathcal N_K|}},"
               r"\ B_{3,Q}[\gamma]=e_{\gamma,Q}\in\mathbb R^{V^{|S_\gamma\cap\mathcal N_Q|}};"
