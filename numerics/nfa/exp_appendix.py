@@ -621,7 +621,7 @@ STATED: list[tuple[str, int, str, object]] = [
     ("SIREN omega_0", 838, "30.0", 30.0),
     ("SIREN omega_0", 846, "\\omega_0 = 30", 30.0),
     ("Exp. 1 sample points N", 188, "N = 100", 100),
-    ("Exp. 2 basis size K", 209, "$\\sum_{k=1}^{50}$", 50),
+    ("Exp. 2 basis size K", 209, "\\sum_{k=1}^{50}", 50),
     ("Exp. 2 basis size K", 871, "K = 50", 50),
     ("Exp. 2 samples N", 209, "N = 100", 100),
     ("Exp. 2 samples N", 871, "N = 100", 100),
@@ -705,7 +705,8 @@ def stated_evidence(
             f"{q}: consistent ({entries[0][2]}) at lines {[e[0] for e in entries]}",
             method="numeric",
             part=q,
-            numbers={"entries": [list(e) for e in entries]},
+            numbers={"entries": [[ln, f"${sub}$" if "\\" in sub else sub, v]
+                                 for ln, sub, v in entries]},  # a LaTeX quote shown as math
         )
     a, b = entries[0], next(e for e in entries if e[2] != entries[0][2])
     ce = {

@@ -92,11 +92,12 @@ def raw_math(pdf_text: str, identifiers: set[str]) -> list[str]:
     found = []
     for word in pdf_text.split():
         token = word.strip(".,;:!?'\"’‘")
-        if not re.search(r"[_^]", token) or token in identifiers or "/" in token:
+        bare = token.strip("()[]{}|")
+        if (not re.search(r"[_^]", token) or token in identifiers or bare in identifiers
+                or "/" in token):
             continue
         if re.fullmatch(r"[\w-]+(?:\.[\w-]+)+", token):  # a claim id, a module, a file name
             continue
-        bare = token.strip("()[]{}|")
         if "^" in token or asciimath.expression(token) or asciimath.expression(bare):
             found.append(token)
     return found
