@@ -198,13 +198,7 @@ def test_training_with_adamw_and_clipping_on_the_claims_device_has_no_findings()
 
     def check():
         x = randn(3, 4, generator=_claim_generator(), dtype=torch.float32)
-        model = nn.Linear(4, 2).to(device=x.device)
-        opt = torch.optim.AdamW(model.parameters())
-        for _ in range(3):
-            opt.zero_grad(set_to_none=True)
-            model(x).sum().backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            opt.step()
+        _train(nn.Linear(4, 2).to(device=x.device), x, steps=3)
         w = torch.zeros(3, 4, requires_grad=True, device=x.device, dtype=x.dtype)
         lbfgs = torch.optim.LBFGS([w], max_iter=3)
 
@@ -219,19 +213,23 @@ def test_training_with_adamw_and_clipping_on_the_claims_device_has_no_findings()
     assert _findings(check) == []
 
 
+def _train(model: nn.Module, x: torch.Tensor, steps: int) -> None:
+    """``steps`` AdamW steps with gradient clipping, ``zero_grad(set_to_none=True)`` first."""
+    opt = torch.optim.AdamW(model.parameters())
+    for _ in range(steps):
+        opt.zero_grad(set_to_none=True)
+        model(x).sum().backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+
+
 def test_training_on_the_host_has_no_findings():
     """``clip_grad_norm_`` and the optimisers group their tensors by a fresh ``torch.device``
     and move scalars ``.to`` it: for a model on the host that device is the host."""
 
     def check():
         x = torch.randn(3, 4, generator=torch.Generator().manual_seed(0))
-        model = nn.Linear(4, 2)
-        opt = torch.optim.AdamW(model.parameters())
-        for _ in range(2):
-            opt.zero_grad(set_to_none=True)
-            model(x).sum().backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            opt.step()
+        _train(nn.Linear(4, 2), x, steps=2)
 
     assert _findings(check) == []
 
