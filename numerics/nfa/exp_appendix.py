@@ -692,6 +692,15 @@ def encoding_evidence(missing: list[dict], total: int) -> Evidence:
     )
 
 
+def quote_shown(sub: str) -> str:
+    """A quoted substring as the report shows it: a LaTeX quote (``\\omega_0 = 30``) as math;
+    a quote that cuts a math span (``3$ layers`` of L188's ``$\\omega_0 = 30, 3$ layers``)
+    without its stray delimiter."""
+    if "\\" in sub:
+        return f"${sub}$"
+    return sub.replace("$", "") if sub.count("$") % 2 else sub
+
+
 def stated_evidence(
     q: str, entries: list[tuple[int, str, object]], lines: list[str] | None
 ) -> Evidence:
@@ -705,8 +714,7 @@ def stated_evidence(
             f"{q}: consistent ({entries[0][2]}) at lines {[e[0] for e in entries]}",
             method="numeric",
             part=q,
-            numbers={"entries": [[ln, f"${sub}$" if "\\" in sub else sub, v]
-                                 for ln, sub, v in entries]},  # a LaTeX quote shown as math
+            numbers={"entries": [[ln, quote_shown(sub), v] for ln, sub, v in entries]},
         )
     a, b = entries[0], next(e for e in entries if e[2] != entries[0][2])
     ce = {

@@ -420,6 +420,16 @@ def test_stated_constant_rule():
     assert e.verdict is REF and (e.counterexample["value_1"], e.counterexample["value_2"]) == (4, 8)
 
 
+def test_quoted_substrings_show_no_stray_math_delimiter():
+    from numerics.nfa.exp_appendix import quote_shown
+
+    assert quote_shown("\\omega_0 = 30") == "$\\omega_0 = 30$"
+    assert quote_shown("3$ layers") == "3 layers"
+    assert quote_shown("4 layers, 4 heads") == "4 layers, 4 heads"
+    shown = stated_evidence("SIREN layers", [(188, "3$ layers", 3), (869, "layers=3", 3)], None)
+    assert [e[1] for e in shown.numbers["entries"]] == ["3 layers", "layers=3"]
+
+
 def test_pixel_mapping_rule():
     printed = pixel_mapping_evidence(28, 27.0)
     assert printed.verdict is REF and printed.counterexample["x_max"] > 1
