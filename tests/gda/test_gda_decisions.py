@@ -473,6 +473,7 @@ def _attribution_rows(**steps):
 SGD_STEPS = [1000.0, 990.0, 1000.0, 980.0, 1000.0]
 EM_STEPS = [520.0, 560.0, 500.0, 540.0, 550.0]
 SLOW_UNIFORM = [[900.0, 950.0, 920.0, 940.0, 910.0]] * 3
+UNIFORM = ("SGD0.03", "SGD0.1", "SGD0.3")
 
 
 def test_attribution_refuted_by_the_wo_only_control_leads_the_summary():
@@ -482,7 +483,7 @@ def test_attribution_refuted_by_the_wo_only_control_leads_the_summary():
 
     rows = _attribution_rows(SGD=SGD_STEPS, EM=EM_STEPS, **{"WO0.1": [530.0, 565.0, 505.0,
                                                                       545.0, 552.0]},
-                             **dict(zip(("SGD0.03", "SGD0.1", "SGD0.3"), SLOW_UNIFORM)))
+                             **dict(zip(UNIFORM, SLOW_UNIFORM, strict=True)))
     ev = attribution_evidence(rows, "", {"scale": "paper", "setting": "planted"}, {}, 1000)
     assert ev.verdict is Verdict.REFUTED and ev.counterexample["protocol"] == "WO0.1"
     assert ev.summary.startswith("W_O-only control") and "contradicts" in ev.summary
@@ -495,7 +496,7 @@ def test_attribution_supported_when_em_beats_the_control_and_every_uniform_rate(
 
     rows = _attribution_rows(SGD=SGD_STEPS, EM=EM_STEPS, **{"WO0.1": [950.0, 960.0, 940.0,
                                                                       975.0, 955.0]},
-                             **dict(zip(("SGD0.03", "SGD0.1", "SGD0.3"), SLOW_UNIFORM)))
+                             **dict(zip(UNIFORM, SLOW_UNIFORM, strict=True)))
     ev = attribution_evidence(rows, "", {"scale": "paper", "setting": "planted"}, {}, 1000)
     assert ev.verdict is Verdict.SUPPORTED
     assert ev.numbers["value_rate_share"]["ci95"][0] > 0.5
@@ -507,10 +508,8 @@ def test_attribution_refuted_by_a_significantly_faster_uniform_rate():
     fast = [100.0, 120.0, 90.0, 110.0, 105.0]
     rows = _attribution_rows(SGD=SGD_STEPS, EM=EM_STEPS, **{"WO0.1": [950.0, 960.0, 940.0,
                                                                       975.0, 955.0]},
-                             SGD0_03=SLOW_UNIFORM[0])
-    rows["SGD0.03"] = rows.pop("SGD0_03")
-    rows["SGD0.1"] = _attribution_rows(x=fast)["x"]
-    rows["SGD0.3"] = _attribution_rows(x=SLOW_UNIFORM[0])["x"]
+                             **dict(zip(UNIFORM, [SLOW_UNIFORM[0], fast, SLOW_UNIFORM[0]],
+                                        strict=True)))
     ev = attribution_evidence(rows, "", {"scale": "paper", "setting": "planted"}, {}, 1000)
     assert ev.verdict is Verdict.REFUTED and ev.counterexample["protocol"] == "SGD0.1"
 
@@ -522,7 +521,7 @@ def test_attribution_undecided_on_ties_and_on_a_control_that_never_reaches_the_l
 
     noisy = [300.0, 900.0, 550.0, 700.0, 200.0]
     rows = _attribution_rows(SGD=SGD_STEPS, EM=EM_STEPS, **{"WO0.1": noisy},
-                             **dict(zip(("SGD0.03", "SGD0.1", "SGD0.3"), [noisy] * 3)))
+                             **dict(zip(UNIFORM, [noisy] * 3, strict=True)))
     ev = attribution_evidence(rows, "", {"scale": "paper", "setting": "planted"}, {}, 1000)
     assert ev.verdict is Verdict.UNDECIDED
     never = [None, 530.0, None, 540.0, None]
@@ -537,7 +536,7 @@ def test_attribution_has_nothing_to_attribute_without_em_acceleration():
 
     rows = _attribution_rows(SGD=SGD_STEPS, EM=[1000.0, 995.0, 990.0, 1000.0, 985.0],
                              **{"WO0.1": EM_STEPS},
-                             **dict(zip(("SGD0.03", "SGD0.1", "SGD0.3"), SLOW_UNIFORM)))
+                             **dict(zip(UNIFORM, SLOW_UNIFORM, strict=True)))
     ev = attribution_evidence(rows, "", {"scale": "paper", "setting": "planted"}, {}, 1000)
     assert ev.verdict is Verdict.UNDECIDED and "no acceleration to attribute" in ev.summary
 
