@@ -229,7 +229,7 @@ def synthetic_columns(ctx, tasks: tuple[str, ...]) -> list[Evidence]:
     where="Table 2 (left), L101-106; caption L108; claims at L91",
     statement=r"\text{SO(2) PEs outperform the others on Retina, Radial, Spiral; }T\times T"
               r"\text{ slightly better on Cameraman}",
-    kind="experiment", expect={"quick": "UNDECIDED"},
+    kind="experiment", expect={"quick": "UNDECIDED", "deep": "NOT_REPRODUCED"},
     timeout={"deep": 3 * 3600.0},
     readings={"B": "from the reported numbers alone (orderings, Welch tests from the summary "
                    "statistics)"},
@@ -241,10 +241,9 @@ def exp_table2_images(ctx):
     Cameraman and Retina are not available offline (scikit-image not installed, no downloads)
     and are UNDECIDED parts. A column significantly reversed decides the claim
     (NOT_REPRODUCED: the claim names each column); otherwise it stays UNDECIDED. expect: quick
-    UNDECIDED (smoke scale). The committed deep run (a reduced grid, 5 seeds) found T x T lowest
-    on Radial (p = 0.19, a tie) and SO(2) on Spiral (p = 0.66, a tie): by the rule a reduced
-    grid decides no ranking, so deep is UNDECIDED needs_compute (:data:`TABLE2_COMPUTE`) until
-    the paper's grid runs; no deep expect until then."""
+    UNDECIDED (smoke scale). expect deep NOT_REPRODUCED: at the paper's grid and 10 runs (seed 0)
+    T x T is significantly lower than SO(2) on Radial (Welch p = 0.029) and ties with it on
+    Spiral (p = 0.43)."""
     out = synthetic_columns(ctx, ("Radial", "Spiral"))
     for t in ("Cameraman", "Retina"):
         out.append(Evidence.undecided(f"{t}: image not available offline (no scikit-image data, "
@@ -256,7 +255,7 @@ def exp_table2_images(ctx):
 @verify.claim(
     "pegr.exp.table2_vector_fields", paper=PAPER, where="Table 2 (right), L101-106; claim at L114",
     statement=r"\text{SO(2) positional encodings outperform the other choices on these tasks}",
-    kind="experiment", expect={"quick": "UNDECIDED"},
+    kind="experiment", expect={"quick": "UNDECIDED", "deep": "NOT_REPRODUCED"},
     timeout={"deep": 3 * 3600.0},
     readings={"B": "from the reported numbers alone (orderings, Welch tests from the summary "
                    "statistics)"},
@@ -265,11 +264,9 @@ def exp_table2_images(ctx):
 def exp_table2_vector_fields(ctx):
     """Radial VF and Spiral VF re-run (each a part, a separate comparison); the MSE is the mean
     over points and the two components (L337 leaves it open). Each column a ranking, SO(2)
-    lowest, judged by :func:`column_evidence`. The committed deep run (reduced grid, 5 seeds)
-    found T x T lower on Radial VF (p = 0.024) and Spiral VF (p = 0.069): a reduced grid
-    decides no ranking (Spiral VF's winning T x T setting at the paper's grid, c = 3, is not in
-    it), so deep is UNDECIDED needs_compute (:data:`TABLE2_COMPUTE`) until the paper's grid
-    runs; no deep expect until then."""
+    lowest, judged by :func:`column_evidence`. expect deep NOT_REPRODUCED: at the paper's grid
+    and 10 runs (seed 0) T x T is significantly lower than SO(2) on Radial VF (Welch p = 0.033)
+    and ties with it on Spiral VF (p = 0.14)."""
     return synthetic_columns(ctx, ("Radial VF", "Spiral VF")) + [
         reported_numbers(["Radial VF", "Spiral VF"])]
 
@@ -279,7 +276,7 @@ def exp_table2_vector_fields(ctx):
     where="derived check: Table 2 synthetic columns, L101-106; protocol D.2",
     statement=r"\text{the Table 2 orderings on the four synthetic tasks are reproduced (D.2's "
               r"protocol: validation selection over its grid, then 10 runs)}",
-    kind="experiment", expect={"quick": "UNDECIDED"},
+    kind="experiment", expect={"quick": "UNDECIDED", "deep": "NOT_REPRODUCED"},
     timeout={"deep": 3 * 3600.0},
     undecided=TABLE2_UNDECIDED,
 )
