@@ -110,7 +110,7 @@ def learning_curve(name: str, curve: list[tuple[int, float, float]]) -> Evidence
 
 @verify.claim(
     "sih.exp.table1", paper=PAPER, where="Table 1 L420-429; L416-444; App. G.4 L1915-1922",
-    kind="experiment", timeout={"deep": 3600.0},
+    kind="experiment", timeout={"deep": 7200.0},
     statement=r"\text{Cell/Seq/Auto accuracy: ECA 2L 100/100/100; 1D }V=3\text{ 4L 99.9/89.8/86.8,"
               r" 2L 99.8/87.5/85.0;}\ \text{2D VN 4L 99.9/85.7/1.0, 2L 97.9/29.0/12.0, 2L+RPE "
               r"99.5/70.5/1.0}",
@@ -306,7 +306,7 @@ def table2_mlp_ablation(ctx):
 
 @verify.claim(
     "sih.exp.attention_concentration", paper=PAPER, where="L454-456; Figure 2 caption L460",
-    kind="experiment", timeout={"deep": 3600.0},
+    kind="experiment", timeout={"deep": 7200.0},
     statement=r"\text{ECA 1+1: Layer 1 puts 68.4\% on the neighbourhood cells of the preceding "
               r"row, Layer 2 97.1\% on matching contexts;\ Rule 97: }f(1,0,1)=1",
     undecided=("needs_compute",
