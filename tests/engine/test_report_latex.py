@@ -142,3 +142,11 @@ def test_template_environment_escapes_everything_not_marked_tex():
     assert t.render(a=r"\input{x}", b=Tex(r"\alpha")) == r"\textbackslash{}input\{x\} \alpha"
     with pytest.raises(Exception, match="undefined"):
         env.from_string(r"\VAR{missing}").render()
+
+
+def test_escape_text_keeps_double_hyphens_and_quotes_apart():
+    """TeX joins ``--`` into an en dash and two quotes into a curly one: a rerun command in a
+    counterexample must print as typed."""
+    assert escape_text("verify run --claim x --seed 0") == "verify run -{}-claim x -{}-seed 0"
+    assert escape_text("``a'' ---") == "`{}`a'{}' -{}-{}-"
+    assert escape_text("a-b") == "a-b"

@@ -81,6 +81,8 @@ def pdf_problems(pdf_text: str, identifiers: set[str]) -> list[str]:
         if joined in identifiers or any(joined in i for i in identifiers if "_" in i):
             found.append(f"hyphenated identifier: {m.group(0)!r}")
     found += [f"raw ASCII math: {t}" for t in raw_math(pdf_text, identifiers)]
+    found += [f"option set as a dash: {_around(pdf_text, m.start())}"
+              for m in re.finditer("\u2013[a-z]", pdf_text)]  # "--claim" joined into "–claim"
     return found
 
 
@@ -224,6 +226,8 @@ def test_the_checks_find_what_they_look_for():
     assert log_problems("Overfull \\hbox (12.5pt too wide) in paragraph")
     assert not log_problems("Overfull \\hbox (1.5pt too wide) in paragraph")
     assert pdf_problems("verify run --claim gda.exp.sticky.capacity_\ngap", set())
+    assert pdf_problems("rerun verify run \u2013claim x \u2013seed 0", set())
+    assert not pdf_problems("rerun verify run --claim x; pages 3\u20134", set())
     assert pdf_problems("the id sih.main.lea-\nkage_bound", {"sih.main.leakage_bound"})
     assert not pdf_problems("equi-\nvariant maps", {"sih.main.leakage_bound"})
     for raw in ("the error mean_k (N tau)", "with (y - f)^2, f", "O(T^-2) rate", "r_i| and",

@@ -80,6 +80,9 @@ _TEXT_SPECIAL = {
     '"': r"\textquotedbl{}",
 }
 
+#: Pairs of characters TeX joins into one glyph (an en dash, curly quotes, inverted marks).
+_LIGATURES = frozenset({"--", "``", "''", "!`", "?`"})
+
 # Unicode symbols common in papers and summaries, as math macros (used in text and in math).
 _UNICODE_MATH = {
     "α": r"\alpha",
@@ -237,7 +240,9 @@ def escape_text(s: object, *, breakable: bool = False) -> Tex:
     """
     s = _ELLIPSIS.sub("\u2026", "" if s is None else str(s))
     out: list[str] = []
-    for ch in s:
+    for i, ch in enumerate(s):
+        if i and s[i - 1:i + 1] in _LIGATURES:
+            out.append("{}")  # "--" stays two hyphens: a command's options, not an en dash
         if ch in _TEXT_SPECIAL:
             out.append(_TEXT_SPECIAL[ch])
             if breakable and ch == "_":
@@ -263,13 +268,13 @@ def escape_text(s: object, *, breakable: bool = False) -> Tex:
 def code(s: object) -> Tex:
     """Typewriter text (an id, a file name): escaped; a line may break after ``.`` or ``/``
     only, never inside a word (``capacity_gap`` stays whole, so a copied id works)."""
-    text = escape_text(s).replace("-", "-{}")  # no -- ligature: what is shown is typed
+    text = escape_text(s)  # no -- ligature (escape_text): what is shown is typed
     return Tex(r"\texttt{%s}" % re.sub(r"([./])(?=\w)", r"\1\\allowbreak{}", text))
 
 
 def command(s: object) -> Tex:
     """A command to paste into a shell: typewriter text that breaks at its spaces only."""
-    words = [escape_text(w).replace("-", "-{}") for w in str("" if s is None else s).split()]
+    words = [escape_text(w) for w in str("" if s is None else s).split()]
     return Tex(r"{\raggedright\ttfamily %s\par}" % " ".join(r"\mbox{%s}" % w for w in words))
 
 
