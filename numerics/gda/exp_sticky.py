@@ -984,11 +984,7 @@ def value_rate_share(rows: dict[str, dict], horizon: int) -> tuple[float, float,
     rate carries it."""
     s_em, s_wo = _steps(rows, "EM", horizon), _steps(rows, WO_CONTROL, horizon)
     gain = float((_steps(rows, "SGD", horizon) - s_em).mean())
-    d = s_wo - s_em
-    n = d.size
-    half = (float(stats.t.ppf(0.975, n - 1)) * float(d.std(ddof=1)) / math.sqrt(n)
-            if n > 1 else float("inf"))
-    m = float(d.mean())
+    m, half = rp.t_ci95(s_wo - s_em)
     if gain <= 0:
         return float("nan"), float("nan"), float("nan")
     return m / gain, (m - half) / gain, (m + half) / gain

@@ -56,7 +56,6 @@ from .model.metrics import (
     fmt,
     mean_std,
     nfa_scale,
-    t_ci95,
 )
 from .model.training import (
     DEEP_FIELD_TRAIN,
@@ -410,7 +409,7 @@ def _affine_evidence(
             tag=tag,
             operator=op,
         )
-        m, hw = t_ci95(vals)
+        m, hw = rp.t_ci95(vals)
         pred = (
             "exact equivariance (round-off)"
             if proto == "P1"

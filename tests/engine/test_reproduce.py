@@ -124,3 +124,9 @@ def test_wilson_interval_contains_the_rate_and_narrows_with_n():
     lo, hi = rp.wilson(0.3, 100)
     lo2, hi2 = rp.wilson(0.3, 10000)
     assert lo < 0.3 < hi and lo < lo2 < 0.3 < hi2 < hi
+
+
+def test_t_ci95_is_the_mean_and_the_95_percent_t_half_width():
+    m, half = rp.t_ci95([1.0, 2.0, 3.0])
+    assert m == 2.0 and abs(half - 4.302652729696 / 3 ** 0.5) < 1e-9  # t_{0.975, 2}, sd 1
+    assert rp.t_ci95([5.0]) == (5.0, float("inf"))

@@ -280,6 +280,18 @@ def _pair_test(a: np.ndarray, b: np.ndarray, paired: bool) -> dict[str, Any]:
     return {"t": float(t), "p": float(p)}
 
 
+def t_ci95(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
+    """Mean of ``values`` and the half-width of its 95% t-interval (infinite below two
+    values)."""
+    from scipy import stats
+
+    v = np.asarray(values, dtype=np.float64).reshape(-1)
+    m = float(v.mean())
+    if v.size < 2:
+        return m, float("inf")
+    return m, float(stats.t.ppf(0.975, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size))
+
+
 def experiment_evidence(verdict: Verdict, summary: str, *,
                         numbers: Mapping[str, Any] | None = None,
                         **evidence_kw: Any) -> Evidence:

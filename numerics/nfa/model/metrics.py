@@ -56,17 +56,6 @@ def mean_std(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
     return float(v.mean()), float(v.std(ddof=1)) if v.size > 1 else 0.0
 
 
-def t_ci95(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
-    """Mean and 95% half-width via the t-distribution (Table 5, L859)."""
-    from scipy import stats
-
-    v = np.asarray(values, dtype=np.float64).reshape(-1)
-    m = float(v.mean())
-    if v.size < 2:
-        return m, float("inf")
-    return m, float(stats.t.ppf(0.975, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size))
-
-
 def log10_ratio(measured: float, paper: float) -> float:
     """``log10(measured / paper)`` (-inf for an exact zero)."""
     if measured <= 0:
